@@ -1,0 +1,41 @@
+"""The `corpdir` command line.
+
+Each subcommand lives in ``corpdir.commands.<name>`` with ``HELP``, ``configure(parser)``
+and ``run(args) -> int``. Those modules import only argparse at the top and load heavy
+dependencies inside ``run``, so a fast command (``lookup``) never pays for Textual,
+FastAPI or the demo generator.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+COMMANDS = ("server",)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="corpdir",
+        description="Corporate phone directory: TUI, caller-ID lookup and reference service.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        module = importlib.import_module(f"corpdir.commands.{name}")
+        module.configure(sub.add_parser(name, help=module.HELP, description=module.HELP))
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    module = importlib.import_module(f"corpdir.commands.{args.command}")
+    return int(module.run(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

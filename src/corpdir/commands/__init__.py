@@ -1,0 +1,1 @@
+"""One module per `corpdir` subcommand (see corpdir.cli)."""

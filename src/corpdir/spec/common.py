@@ -1,0 +1,72 @@
+"""Base models shared by every resource: request/response bases, the list page, paging.
+
+Request models forbid unknown fields (400 UNKNOWN_FIELD) and leave every optional field
+``OMIT`` (pydantic's MISSING sentinel): an omitted field is absent from the JSON body, which
+is how partial edits say "unchanged". ``None`` is never a value to send; a cleared text
+field is sent as ``""``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Generic, Mapping, TypeVar
+
+from annotated_types import Ge, Le
+from pydantic import BaseModel, ConfigDict
+from pydantic.experimental.missing_sentinel import MISSING
+
+from corpdir.spec.errors import ErrorDetail
+
+T = TypeVar("T")
+
+OMIT: Any = MISSING
+"""The 'not sent' marker of request fields (distinct from None and from '')."""
+
+
+class RequestModel(BaseModel):
+    model_config = ConfigDict(extra="forbid", use_enum_values=False, validate_default=False)
+
+    def body(self) -> dict[str, Any]:
+        """The JSON body: only the fields that were given."""
+        return self.model_dump(mode="json", exclude_unset=True)
+
+    def sent_fields(self) -> set[str]:
+        return set(self.model_fields_set)
+
+    def rule_violations(self, context: Mapping[str, Any]) -> list[ErrorDetail]:
+        """Rules that span fields or need server state (see UserFields); none by default."""
+        return []
+
+
+class ResponseModel(BaseModel):
+    """A record as the service returns it; fields outside the caller's range are None."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    def present(self) -> dict[str, Any]:
+        return self.model_dump(mode="json", exclude_none=True)
+
+
+class Page(BaseModel, Generic[T]):
+    """Every list operation answers {hasMore, items}."""
+
+    hasMore: bool
+    items: list[T]
+
+
+def q_int(lo: int, hi: int) -> Any:
+    """An integer query parameter (query strings arrive as text, so not strict)."""
+    return Annotated[int, Ge(lo), Le(hi)]
+
+
+PageNumber = q_int(0, 2**31 - 1)
+PageSize100 = q_int(1, 100)
+
+
+class QueryModel(BaseModel):
+    """Query parameters of a list operation. Unknown parameters are rejected (UNKNOWN_FIELD)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    def params(self) -> dict[str, Any]:
+        """Only the parameters that were given, JSON-typed (lists stay lists)."""
+        return self.model_dump(mode="json", exclude_unset=True)

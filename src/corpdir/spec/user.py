@@ -1,0 +1,245 @@
+"""The user resource (spec 2.4), the U1 query, and the U11 destinations body (2.11)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Mapping
+
+from annotated_types import MaxLen
+from pydantic import AfterValidator, Strict
+from pydantic_core import PydanticCustomError
+
+from corpdir.spec import constraints as c
+from corpdir.spec import usertype
+from corpdir.spec.errors import ErrorDetail
+from corpdir.spec.common import OMIT, PageNumber, PageSize100, QueryModel, RequestModel, ResponseModel
+from corpdir.spec.enums import ForceRequestOperator, Groupware, OrderDirection, Role, SpCallSetting, UserType
+from corpdir.spec.constraints import varies
+
+
+def _not_editable(value: Any) -> Any:
+    raise PydanticCustomError("NOT_EDITABLE", "is accepted on create only")
+
+
+NotEditable = Annotated[Any, AfterValidator(_not_editable)]
+GroupwareRequest = Annotated[Literal[Groupware.M365, Groupware.GWS], varies("groupware")]
+
+
+class ChatSetting(RequestModel):
+    """Request form of a collaboration setting (chatSettingList element)."""
+
+    chatSettingSeq: c.Int32
+    chatAccountId: c.text(256)
+
+
+class UserFields(RequestModel):
+    """The fields of spec 2.4 accepted on both create (C) and edit (E)."""
+
+    userType: UserType = OMIT
+    enabled: c.StrictBool = OMIT
+    forceLocalAuthentication: c.StrictBool = OMIT
+    deviceId: c.text(8, c.DEVICE_ID) = OMIT
+    deviceIdAcceptInitialize: c.StrictBool = OMIT
+    password: c.text(50, not_blank=True) = OMIT
+    initialPasswordForceChange: c.StrictBool = OMIT
+    sortScore: c.SortScore = OMIT
+    level: c.Level = OMIT
+    fullname: c.NotBlank50 = OMIT
+    fullnameKana: c.text(50) = OMIT
+    fullnameAlphabet: c.text(50) = OMIT
+    employeeNum: c.text(50) = OMIT
+    position: c.text(100) = OMIT
+    positionAlphabet: c.text(100) = OMIT
+    post: c.text(50) = OMIT
+    divisionIds: Annotated[list[c.Id], varies("divisionIds")] = OMIT
+    comment: c.text(500) = OMIT
+    remarks: c.text(500) = OMIT
+    skill: c.text(500) = OMIT
+    pbxPartition: c.text(50, c.PBX_PARTITION) = OMIT
+    extensionNum: c.Phone = OMIT
+    companyMobileNum: c.Phone = OMIT
+    personalMobileNum: c.Phone = OMIT
+    phoneNum: c.Phone = OMIT
+    mobileNum: c.Phone = OMIT
+    faxNum: c.Phone = OMIT
+    email1: c.Email = OMIT
+    email2: c.Email = OMIT
+    webUrl: c.UrlOpt = OMIT
+    chatSettingList: Annotated[list[ChatSetting], AfterValidator(c._unique)] = OMIT
+    groupware: GroupwareRequest = OMIT
+    m365Account: c.text(256, c.M365_ACCOUNT) = OMIT
+    gwsAccount: Annotated[c.text(256, c.GWS_ACCOUNT), varies("groupware")] = OMIT
+    pbxAccount: c.text(256) = OMIT
+    iosPasyncLabel: c.text(25) = OMIT
+    spCallSettings: Annotated[c.items(SpCallSetting, len(SpCallSetting), unique=True), varies("spCallSettings")] = OMIT
+    roles: c.items(Role, len(Role), unique=True) = OMIT
+    paapiAvailable: c.StrictBool = OMIT
+    forceRequestOperator: ForceRequestOperator = OMIT
+    pbxFeatureAvailable: c.StrictBool = OMIT
+    tenantCucmAdapterSettingsId: c.Int64 = OMIT
+    ctiPort: c.text(15, c.CTI_PORT) = OMIT
+    incomingPopupIosApns: c.StrictBool = OMIT
+    tenantAlphaAdapterSettingsId: c.Int64 = OMIT
+    gotalkAvailable: c.StrictBool = OMIT
+    gotalkLogDownloadAvailable: c.StrictBool = OMIT
+    anpiLoginId: Annotated[str, Strict(), varies("anpiLoginId")] = OMIT
+    mobileMacAddress: c.MacAddress = OMIT
+    pcMacAddress: c.MacAddress = OMIT
+    bleId: Annotated[str, Strict(), varies("bleId")] = OMIT
+    thanksAvailable: c.StrictBool = OMIT
+
+    def rule_violations(self, context: Mapping[str, Any]) -> list[ErrorDetail]:
+        """Spec 2.4's per-type table. The type is the one sent, else the stored user's
+        (``context["user_type"]``), else REGULAR_USER (the create default)."""
+        if "userType" in self.model_fields_set:
+            user_type = self.userType
+        else:
+            user_type = context.get("user_type") or UserType.REGULAR_USER
+        return usertype.violations(self.model_fields_set, user_type)
+
+
+class UserCreate(UserFields):
+    """U2 body. loginId and fullname are required; the server defaults level 5,
+    initialPasswordForceChange false and forceRequestOperator DISABLE."""
+
+    loginId: Annotated[str, Strict(), MaxLen(50), varies("loginId")]
+    fullname: c.NotBlank50
+
+
+class UserEdit(UserFields):
+    """U4 body: partial; only the fields sent change. loginId cannot be edited."""
+
+    loginId: NotEditable = OMIT
+
+
+class DivisionRef(ResponseModel):
+    divisionId: int
+    divisionName: str | None = None
+
+
+class Collaboration(ResponseModel):
+    chatSettingSeq: int | None = None
+    clientName: str | None = None
+    chatAccountId: str | None = None
+
+
+class CucmAdapterSettings(ResponseModel):
+    tenantCucmAdapterSettingsId: int | None = None
+    cucmAdapterName: str | None = None
+
+
+class AlphaAdapterSettings(ResponseModel):
+    tenantAlphaAdapterSettingsId: int | None = None
+    alphaAdapterName: str | None = None
+
+
+class User(ResponseModel):
+    """A user as returned (U1/U2/U3/U4); only fields within the caller's range are present."""
+
+    userId: int | None = None
+    loginId: str | None = None
+    userType: str | None = None
+    enabled: bool | None = None
+    forceLocalAuthentication: bool | None = None
+    deviceId: str | None = None
+    deviceIdAcceptInitialize: bool | None = None
+    initialPasswordForceChange: bool | None = None
+    sortScore: int | None = None
+    level: int | None = None
+    fullname: str | None = None
+    fullnameKana: str | None = None
+    fullnameAlphabet: str | None = None
+    employeeNum: str | None = None
+    position: str | None = None
+    positionAlphabet: str | None = None
+    post: str | None = None
+    divisions: list[DivisionRef] | None = None
+    comment: str | None = None
+    remarks: str | None = None
+    skill: str | None = None
+    pbxPartition: str | None = None
+    extensionNum: str | None = None
+    companyMobileNum: str | None = None
+    personalMobileNum: str | None = None
+    phoneNum: str | None = None
+    mobileNum: str | None = None
+    faxNum: str | None = None
+    email1: str | None = None
+    email2: str | None = None
+    webUrl: str | None = None
+    collaborations: list[Collaboration] | None = None
+    groupware: str | None = None
+    m365Account: str | None = None
+    gwsAccount: str | None = None
+    pbxAccount: str | None = None
+    iosPasyncLabel: str | None = None
+    spCallSettings: list[str] | None = None
+    roles: list[str] | None = None
+    paapiAvailable: bool | None = None
+    forceRequestOperator: str | None = None
+    pbxFeatureAvailable: bool | None = None
+    tenantCucmAdapterSettings: CucmAdapterSettings | None = None
+    ctiPort: str | None = None
+    incomingPopupIosApns: bool | None = None
+    tenantAlphaAdapterSettings: AlphaAdapterSettings | None = None
+    gotalkAvailable: bool | None = None
+    gotalkLogDownloadAvailable: bool | None = None
+    anpiLoginId: str | None = None
+    mobileMacAddress: str | None = None
+    pcMacAddress: str | None = None
+    bleId: str | None = None
+    thanksAvailable: bool | None = None
+    contactDetailsUrl: str | None = None
+
+
+USER_PHONE_FIELDS = ("extensionNum", "phoneNum", "companyMobileNum", "personalMobileNum", "mobileNum", "faxNum")
+
+UserSelectField = Literal[
+    "userId", "loginId", "employeeNum", "divisions", "position", "positionAlphabet", "post", "fullname",
+    "fullnameKana", "fullnameAlphabet", "extensionNum", "phoneNum", "companyMobileNum", "personalMobileNum",
+    "mobileNum", "faxNum", "email1", "email2", "sortScore", "collaborations", "comment", "remarks", "skill",
+    "initialPasswordForceChange", "userType", "roles", "paapiAvailable", "enabled", "forceRequestOperator",
+    "gotalkAvailable", "gotalkLogDownloadAvailable", "forceLocalAuthentication", "pbxFeatureAvailable",
+    "thanksAvailable", "pbxPartition", "webUrl", "level", "pcMacAddress", "mobileMacAddress", "bleId",
+    "deviceIdAcceptInitialize", "deviceId", "groupware", "m365Account", "gwsAccount", "pbxAccount",
+    "iosPasyncLabel", "ctiPort", "incomingPopupIosApns", "tenantCucmAdapterSettings", "tenantAlphaAdapterSettings",
+    "anpiLoginId", "spCallSettings", "contactDetailsUrl",
+]
+UserOrderBy = Literal["fullname", "sortScore", "employeeNum"]
+
+
+class UserQuery(QueryModel):
+    """U1 query parameters (spec 4.1)."""
+
+    page: PageNumber = 0
+    pageSize: PageSize100 = 30
+    select: Annotated[list[UserSelectField], AfterValidator(c._unique), varies("userSelect")] = OMIT
+    orderBy: UserOrderBy = "fullname"
+    orderDirection: OrderDirection = OrderDirection.ASC
+    userType: Annotated[UserType, varies("userTypeFilter")] = OMIT
+    fullname: c.text(50) = OMIT
+    fullnameKana: c.text(50) = OMIT
+    divisionIds: Annotated[list[int], MaxLen(50)] = OMIT
+    includeSubDepartment: Annotated[bool, varies("includeSubDepartment")] = False
+    userIds: Annotated[list[int], MaxLen(50)] = OMIT
+    loginIds: Annotated[list[str], MaxLen(50), varies("loginIds")] = OMIT
+    employeeNum: c.text(50) = OMIT
+    phoneNum: c.Phone = OMIT
+    email1: c.Email = OMIT
+    freeWords: c.items(c.text(50), 10) = OMIT
+
+
+class DestinationEntry(RequestModel):
+    loginId: c.text(50)
+    destinationId: c.Int64
+    destinationName: c.text(256) = OMIT
+
+
+class DestinationsEdit(RequestModel):
+    """U11 body: at most 10,000 entries a request."""
+
+    destinations: c.items(DestinationEntry, 10_000)
+
+
+class DestinationsResult(ResponseModel):
+    destinationsCount: int
+    registeredCount: int

@@ -1,0 +1,218 @@
+"""The three variants of the interface (spec section 9) as data.
+
+Variant C is the complete interface; A and B are subsets. Each difference of the
+section 9 table is one attribute of :class:`Variant`, and models carry
+``varies("rule")`` markers that look the rule up here, so validating
+``context={"variant": "B"}`` applies B's limits without any if-branches elsewhere.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from pydantic_core import PydanticCustomError
+
+from corpdir.spec import constraints as c
+from corpdir.spec.enums import SpCallSetting
+
+ALL_OPERATIONS = frozenset(
+    [f"U{i}" for i in range(1, 12)]
+    + [f"D{i}" for i in range(1, 6)]
+    + [f"X{i}" for i in range(1, 9)]
+    + ["F1", "P1", "P2", "P3", "N1"]
+    + [f"H{i}" for i in range(1, 7)]
+    + ["L1"]
+)
+_A_OPERATIONS = frozenset([f"U{i}" for i in range(1, 6)] + [f"D{i}" for i in range(1, 6)])
+_B_OPERATIONS = _A_OPERATIONS | frozenset(
+    [f"U{i}" for i in range(6, 11)] + ["X1", "X2", "X5", "X6", "X7", "X8", "F1"]
+)
+
+
+@dataclass(frozen=True)
+class TextRule:
+    max_len: int
+    charset: c.Charset
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One row-set of spec section 9: everything that differs between A, B and C."""
+
+    name: str
+    operations: frozenset[str]
+    payload_too_large: bool  # whether 413 exists
+    division_ids_max: int
+    division_ids_unique: bool
+    groupware_fields: bool  # groupware, gwsAccount
+    contact_details_url: bool  # user field and its select value
+    u1_filters: frozenset[str]  # of loginIds, userType, includeSubDepartment
+    sp_call_settings: frozenset[SpCallSetting]
+    anpi_login_id: TextRule
+    ble_id: TextRule
+    login_id: c.Charset
+    child_division_ids: bool
+    division_code_max: int
+    d1_filters: frozenset[str]  # of divisionCodes, firstLayer
+    profile_self_updated_at: bool
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    # -- what a response may carry in this variant -------------------------------------
+    def absent_user_fields(self) -> frozenset[str]:
+        absent = set()
+        if not self.groupware_fields:
+            absent |= {"groupware", "gwsAccount"}
+        if not self.contact_details_url:
+            absent.add("contactDetailsUrl")
+        return frozenset(absent)
+
+    def absent_division_fields(self) -> frozenset[str]:
+        return frozenset() if self.child_division_ids else frozenset({"childDivisionIds"})
+
+    def absent_profile_fields(self) -> frozenset[str]:
+        return frozenset() if self.profile_self_updated_at else frozenset({"selfUpdatedAt"})
+
+    def has(self, operation_code: str) -> bool:
+        return operation_code in self.operations
+
+    # -- the rules that `varies("name")` markers apply ------------------------------------
+    def apply(self, rule: str, value: Any) -> Any:
+        return getattr(self, f"_rule_{rule}")(value)
+
+    def _rule_divisionIds(self, ids: list[int]) -> list[int]:
+        if len(ids) > self.division_ids_max:
+            raise PydanticCustomError(
+                "TOO_MANY_ITEMS", "at most {max} items (variant {v})", {"max": self.division_ids_max, "v": self.name}
+            )
+        return c._unique(ids) if self.division_ids_unique else ids
+
+    def _rule_spCallSettings(self, values: list[SpCallSetting]) -> list[SpCallSetting]:
+        for v in values:
+            if v not in self.sp_call_settings:
+                raise PydanticCustomError(
+                    "INVALID_ENUM", "{value} is not available in variant {v}", {"value": str(v), "v": self.name}
+                )
+        return values
+
+    def _text(self, rule: TextRule, value: str) -> str:
+        if len(value) > rule.max_len:
+            raise PydanticCustomError(
+                "TOO_LONG", "at most {max} characters (variant {v})", {"max": rule.max_len, "v": self.name}
+            )
+        return rule.charset.check(value)
+
+    def _rule_anpiLoginId(self, value: str) -> str:
+        return self._text(self.anpi_login_id, value)
+
+    def _rule_bleId(self, value: str) -> str:
+        return self._text(self.ble_id, value)
+
+    def _rule_loginId(self, value: str) -> str:
+        return self.login_id.check(value)
+
+    def _rule_divisionCode(self, value: str) -> str:
+        return self._text(TextRule(self.division_code_max, c.DIVISION_CODE), value)
+
+    def _present(self, present: bool, value: Any) -> Any:
+        if not present:
+            raise PydanticCustomError("UNKNOWN_FIELD", "not part of variant {v}", {"v": self.name})
+        return value
+
+    def _rule_groupware(self, value: Any) -> Any:
+        return self._present(self.groupware_fields, value)
+
+    def _rule_loginIds(self, value: Any) -> Any:
+        return self._present("loginIds" in self.u1_filters, value)
+
+    def _rule_userTypeFilter(self, value: Any) -> Any:
+        return self._present("userType" in self.u1_filters, value)
+
+    def _rule_includeSubDepartment(self, value: Any) -> Any:
+        return self._present("includeSubDepartment" in self.u1_filters, value)
+
+    def _rule_divisionCodes(self, value: Any) -> Any:
+        return self._present("divisionCodes" in self.d1_filters, value)
+
+    def _rule_firstLayer(self, value: Any) -> Any:
+        return self._present("firstLayer" in self.d1_filters, value)
+
+    def _rule_userSelect(self, values: list[str]) -> list[str]:
+        if not self.contact_details_url and "contactDetailsUrl" in values:
+            raise PydanticCustomError("INVALID_ENUM", "contactDetailsUrl is not selectable in variant {v}", {"v": self.name})
+        return values
+
+
+_SETTINGS_1_5 = frozenset(s for s in SpCallSetting if s.number <= 5)
+
+A = Variant(
+    name="A",
+    operations=_A_OPERATIONS,
+    payload_too_large=False,
+    division_ids_max=2,
+    division_ids_unique=False,
+    groupware_fields=False,
+    contact_details_url=False,
+    u1_filters=frozenset(),
+    sp_call_settings=_SETTINGS_1_5,
+    anpi_login_id=TextRule(32, c.ANPI_LOGIN_ID_NARROW),
+    ble_id=TextRule(64, c.BLE_ID_NARROW),
+    login_id=c.LOGIN_ID_WITH_COLON,
+    child_division_ids=False,
+    division_code_max=50,
+    d1_filters=frozenset(),
+    profile_self_updated_at=False,  # n/a: A has no profile operations
+)
+B = Variant(
+    name="B",
+    operations=_B_OPERATIONS,
+    payload_too_large=True,
+    division_ids_max=2,
+    division_ids_unique=True,
+    groupware_fields=False,
+    contact_details_url=True,
+    u1_filters=frozenset({"loginIds"}),
+    sp_call_settings=_SETTINGS_1_5,
+    anpi_login_id=TextRule(32, c.ANPI_LOGIN_ID_NARROW),
+    ble_id=TextRule(64, c.BLE_ID_NARROW),
+    login_id=c.LOGIN_ID,
+    child_division_ids=False,
+    division_code_max=50,
+    d1_filters=frozenset(),
+    profile_self_updated_at=False,
+)
+C = Variant(
+    name="C",
+    operations=ALL_OPERATIONS,
+    payload_too_large=True,
+    division_ids_max=10,
+    division_ids_unique=True,
+    groupware_fields=True,
+    contact_details_url=True,
+    u1_filters=frozenset({"loginIds", "userType", "includeSubDepartment"}),
+    sp_call_settings=frozenset(SpCallSetting),
+    anpi_login_id=TextRule(40, c.ANPI_LOGIN_ID),
+    ble_id=TextRule(64, c.BLE_ID),
+    login_id=c.LOGIN_ID,
+    child_division_ids=True,
+    division_code_max=100,
+    d1_filters=frozenset({"divisionCodes", "firstLayer"}),
+    profile_self_updated_at=True,
+)
+
+VARIANTS: dict[str, Variant] = {v.name: v for v in (A, B, C)}
+
+
+def get_variant(name: str | Variant) -> Variant:
+    if isinstance(name, Variant):
+        return name
+    try:
+        return VARIANTS[name.upper()]
+    except KeyError:
+        raise ValueError(f"unknown variant {name!r}: choose A, B or C") from None
+
+
+def variant_from_context(context: Any) -> Variant:
+    if isinstance(context, Mapping) and context.get("variant") is not None:
+        return get_variant(context["variant"])
+    return C
