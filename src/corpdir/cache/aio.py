@@ -1,0 +1,28 @@
+"""The cache from async code: every call runs on the cache's own thread, never on the loop."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable, TypeVar
+
+from corpdir.cache.store import CacheStore
+
+R = TypeVar("R")
+
+
+class AsyncCache:
+    """``await cache.run(store.search, "やまだ")``: SQLite work off the event loop, in order."""
+
+    def __init__(self, store: CacheStore) -> None:
+        self.store = store
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="corpdir-cache")
+
+    async def run(self, fn: Callable[..., R], /, *args: Any, **kwargs: Any) -> R:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, functools.partial(fn, *args, **kwargs))
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True)
+        self.store.close()

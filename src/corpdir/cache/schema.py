@@ -1,0 +1,68 @@
+"""The cache's SQLite schema, versioned with PRAGMA user_version and migrated on open.
+
+Records are stored as the service returned them (JSON), with a few columns pulled out
+for ordering and filtering, and the time each was fetched. ``search_terms`` holds one
+folded term per searchable field: a B-tree index on it serves exact and prefix matches
+(any length), and an external-content FTS5 trigram index serves substrings (3+ chars).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+SCHEMA_VERSION = 1
+
+_V1 = """
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE users(
+    id INTEGER PRIMARY KEY, data TEXT NOT NULL, fullname TEXT, kana TEXT, sort_score INTEGER,
+    employee_num TEXT, user_type TEXT, fetched_at REAL NOT NULL, generation INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE user_divisions(division_id INTEGER, user_id INTEGER, PRIMARY KEY(division_id, user_id)) WITHOUT ROWID;
+CREATE INDEX user_divisions_user ON user_divisions(user_id);
+CREATE TABLE divisions(
+    id INTEGER PRIMARY KEY, parent_id INTEGER, data TEXT NOT NULL, name TEXT, sort_score INTEGER,
+    fetched_at REAL NOT NULL, generation INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX divisions_parent ON divisions(parent_id);
+CREATE TABLE contacts(
+    id INTEGER PRIMARY KEY, data TEXT NOT NULL, fullname TEXT, kana TEXT, company TEXT, directory TEXT,
+    folder_num INTEGER, updated_at TEXT, fetched_at REAL NOT NULL, generation INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX contacts_folder ON contacts(directory, folder_num);
+CREATE TABLE folders(
+    directory TEXT, folder_num INTEGER, data TEXT NOT NULL, fetched_at REAL NOT NULL,
+    PRIMARY KEY(directory, folder_num));
+CREATE TABLE personal_folders(folder_num INTEGER PRIMARY KEY, data TEXT NOT NULL, fetched_at REAL NOT NULL);
+CREATE TABLE profiles(user_id INTEGER PRIMARY KEY, data TEXT NOT NULL, fetched_at REAL NOT NULL);
+CREATE TABLE calls(
+    direction TEXT, id INTEGER, data TEXT NOT NULL, at TEXT, fetched_at REAL NOT NULL,
+    PRIMARY KEY(direction, id));
+CREATE TABLE search_terms(
+    rowid INTEGER PRIMARY KEY, kind TEXT NOT NULL, id INTEGER NOT NULL, field TEXT NOT NULL,
+    term TEXT NOT NULL, sort_score INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX search_terms_term ON search_terms(term);
+CREATE INDEX search_terms_entity ON search_terms(kind, id);
+CREATE VIRTUAL TABLE search_fts USING fts5(term, content='search_terms', content_rowid='rowid', tokenize='trigram');
+CREATE TRIGGER search_terms_ai AFTER INSERT ON search_terms BEGIN
+    INSERT INTO search_fts(rowid, term) VALUES (new.rowid, new.term);
+END;
+CREATE TRIGGER search_terms_ad AFTER DELETE ON search_terms BEGIN
+    INSERT INTO search_fts(search_fts, rowid, term) VALUES ('delete', old.rowid, old.term);
+END;
+CREATE TABLE phones(key TEXT NOT NULL, kind TEXT NOT NULL, id INTEGER NOT NULL, field TEXT NOT NULL, number TEXT NOT NULL);
+CREATE INDEX phones_key ON phones(key);
+CREATE INDEX phones_entity ON phones(kind, id);
+CREATE TABLE sync_state(
+    resource TEXT PRIMARY KEY, generation INTEGER NOT NULL, next_page INTEGER NOT NULL DEFAULT 0,
+    cursor TEXT, started_at REAL, completed_at REAL);
+"""
+
+MIGRATIONS: dict[int, str] = {1: _V1}
+
+
+def migrate(conn: sqlite3.Connection) -> None:
+    """Bring the database to SCHEMA_VERSION, one migration per version, each in a transaction."""
+    current = conn.execute("PRAGMA user_version").fetchone()[0]
+    if current > SCHEMA_VERSION:
+        raise RuntimeError(f"cache schema {current} is newer than this corpdir ({SCHEMA_VERSION}); delete the cache or upgrade")
+    for version in range(current + 1, SCHEMA_VERSION + 1):
+        with conn:
+            conn.executescript("BEGIN;" + MIGRATIONS[version] + f"PRAGMA user_version = {version};COMMIT;")

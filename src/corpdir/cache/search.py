@@ -1,0 +1,152 @@
+"""As-you-type search over cached users and contacts.
+
+Every searchable field is a folded term in ``search_terms``. A query is ranked in three
+tiers: exact term, term prefix (B-tree range, any length), term substring (FTS5 trigram
+MATCH, 3+ characters), then by sortScore (higher first). 1-2 character queries match
+the start of any name part, field or number, because trigrams need three characters.
+
+:class:`Searcher` keeps the previous answer: when the query only grew and the previous
+candidates were complete, it re-ranks those candidates instead of asking SQLite again.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from corpdir.cache.folding import query_variants
+from corpdir.cache.store import CacheStore
+from corpdir.phone import digits
+
+EXACT, PREFIX, SUBSTRING = 0, 1, 2
+CANDIDATE_CAP = 2000  # per tier; above it the hits are the cap's best, and narrowing re-queries
+_PHONE_LIKE = re.compile(r"[\d\s\-+()*#.]+")
+_MAX_CODEPOINT = "\U0010ffff"
+
+
+@dataclass(frozen=True, order=True)
+class Hit:
+    rank: int
+    neg_sort_score: int
+    kind: str
+    id: int
+    field: str = ""
+
+    @property
+    def sort_score(self) -> int:
+        return -self.neg_sort_score
+
+
+def _variants(query: str) -> list[str]:
+    variants = query_variants(query)
+    if _PHONE_LIKE.fullmatch(query.strip() or "x") and (d := digits(query)) and d not in variants:
+        variants.append(d)
+    return variants
+
+
+def _kind_clause(kinds: Sequence[str], alias: str = "") -> tuple[str, list[str]]:
+    prefix = f"{alias}." if alias else ""
+    return f" AND {prefix}kind IN ({','.join('?' * len(kinds))})", list(kinds)
+
+
+class _Candidates:
+    """(kind, id) -> best Hit, plus whether any tier hit the cap."""
+
+    def __init__(self) -> None:
+        self.best: dict[tuple[str, int], Hit] = {}
+        self.truncated = False
+
+    def add(self, rows: Iterable[tuple[str, int, str, int]], rank: int) -> None:
+        count = 0
+        for kind, rid, field, score in rows:
+            count += 1
+            hit = Hit(rank, -score, kind, rid, field)
+            key = (kind, rid)
+            if key not in self.best or hit < self.best[key]:
+                self.best[key] = hit
+        if count >= CANDIDATE_CAP:
+            self.truncated = True
+
+
+def _query_tiers(store: CacheStore, term: str, kinds: Sequence[str], found: _Candidates) -> None:
+    kind_sql, kind_params = _kind_clause(kinds)
+    found.add(store._rows(f"SELECT kind, id, field, sort_score FROM search_terms WHERE term = ?{kind_sql}",
+                          [term, *kind_params]), EXACT)
+    found.add(store._rows(
+        f"SELECT kind, id, field, sort_score FROM search_terms WHERE term > ? AND term < ?{kind_sql} LIMIT {CANDIDATE_CAP}",
+        [term, term + _MAX_CODEPOINT, *kind_params]), PREFIX)
+    if len(term) >= 3:
+        t_sql, t_params = _kind_clause(kinds, "t")
+        phrase = '"' + term.replace('"', '""') + '"'
+        found.add(store._rows(
+            "SELECT t.kind, t.id, t.field, t.sort_score FROM search_fts f JOIN search_terms t ON t.rowid = f.rowid"
+            f" WHERE search_fts MATCH ?{t_sql} LIMIT {CANDIDATE_CAP}", [phrase, *t_params]), SUBSTRING)
+
+
+def search(store: CacheStore, query: str, *, kinds: Sequence[str] = ("user", "contact"), limit: int = 50) -> list[Hit]:
+    """The best ``limit`` hits for ``query`` (folded; romaji also tried as kana)."""
+    return _search(store, query, kinds)[0][:limit]
+
+
+def _search(store: CacheStore, query: str, kinds: Sequence[str]) -> tuple[list[Hit], bool]:
+    found = _Candidates()
+    for term in _variants(query):
+        _query_tiers(store, term, kinds, found)
+    return sorted(found.best.values()), found.truncated
+
+
+def _rerank(store: CacheStore, query: str, previous: Sequence[Hit]) -> list[Hit]:
+    """Rank the previous candidates against the longer query, in Python."""
+    variants = _variants(query)
+    by_key = {(h.kind, h.id): h for h in previous}
+    out: list[Hit] = []
+    for kind in {h.kind for h in previous}:
+        ids = [h.id for h in previous if h.kind == kind]
+        best: dict[int, Hit] = {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            rows = store._rows(
+                f"SELECT id, field, term, sort_score FROM search_terms WHERE kind = ? AND id IN ({','.join('?' * len(chunk))})",
+                [kind, *chunk])
+            for rid, field, term, score in rows:
+                for v in variants:
+                    rank = EXACT if term == v else PREFIX if term.startswith(v) else SUBSTRING if (len(v) >= 3 and v in term) else None
+                    if rank is None:
+                        continue
+                    hit = Hit(rank, -score, kind, rid, field)
+                    if rid not in best or hit < best[rid]:
+                        best[rid] = hit
+        out.extend(h for rid, h in best.items() if (kind, rid) in by_key)
+    return sorted(out)
+
+
+def _can_narrow(prev: str, query: str) -> bool:
+    """True when every hit of ``query`` must be among the complete hits of ``prev``: each
+    folded variant only grew, and ``prev`` was long enough to have run the substring tier."""
+    before, after = _variants(prev), _variants(query)
+    return len(before) == len(after) and all(len(a) >= 3 and b.startswith(a) for a, b in zip(before, after))
+
+
+class Searcher:
+    """Search that narrows the previous answer while the query only grows."""
+
+    def __init__(self, store: CacheStore, *, kinds: Sequence[str] = ("user", "contact")) -> None:
+        self.store = store
+        self.kinds = tuple(kinds)
+        self._last_query: str | None = None
+        self._last_hits: list[Hit] = []
+        self._last_complete = False
+
+    def search(self, query: str, limit: int = 50) -> list[Hit]:
+        q = query.strip()
+        if not q:
+            self._last_query, self._last_hits, self._last_complete = None, [], False
+            return []
+        if self._last_complete and self._last_query and _can_narrow(self._last_query, q):
+            hits, complete = _rerank(self.store, q, self._last_hits), True
+        else:
+            hits, truncated = _search(self.store, q, self.kinds)
+            complete = not truncated
+        self._last_query, self._last_hits, self._last_complete = q, hits, complete
+        return hits[:limit]

@@ -1,0 +1,378 @@
+"""The local SQLite mirror of one profile: records as the service returned them.
+
+The cache is a read model: writes go to the API, and the record the API returns is put
+here. Each record remembers when it was fetched, so the UI can say how stale a view is.
+The store is synchronous and thread-safe (one connection, one lock); the UI calls it
+through :class:`corpdir.cache.aio.AsyncCache` so SQLite never runs on the event loop,
+while `corpdir lookup` calls it directly to stay fast.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Generic, Iterable, Iterator, Literal, Sequence, TypeVar
+
+from pydantic import BaseModel
+
+from corpdir.cache import indexing
+from corpdir.cache.schema import migrate
+from corpdir.phone import DEFAULT_REGION, match_key
+from corpdir.spec.calls import IncomingCall, OutgoingCall
+from corpdir.spec.contact import Contact
+from corpdir.spec.division import Division
+from corpdir.spec.folder import Folder, PersonalFolder
+from corpdir.spec.identify import IdentificationItem
+from corpdir.spec.profile import Profile
+from corpdir.spec.user import User
+
+M = TypeVar("M", bound=BaseModel)
+UserOrder = Literal["fullname", "sortScore", "employeeNum"]
+_USER_ORDER_COLUMNS = {"fullname": "fullname", "sortScore": "sort_score", "employeeNum": "employee_num"}
+Direction = Literal["incoming", "outgoing"]
+
+
+@dataclass(frozen=True)
+class Cached(Generic[M]):
+    """A record and the time (epoch seconds) it was fetched from the service."""
+
+    record: M
+    fetched_at: float
+
+    def age(self, now: float | None = None) -> float:
+        return (now if now is not None else time.time()) - self.fetched_at
+
+
+def _dump(record: BaseModel | dict[str, Any]) -> dict[str, Any]:
+    if isinstance(record, BaseModel):
+        return record.model_dump(mode="json", exclude_none=True)
+    return record
+
+
+class CacheStore:
+    """One profile's cache database (a file with mode 0600, or ``:memory:``)."""
+
+    def __init__(self, path: str | Path = ":memory:", *, region: str = DEFAULT_REGION) -> None:
+        self.path = str(path)
+        self.region = region
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_CREAT | os.O_RDWR, 0o600)
+            os.close(fd)
+            os.chmod(self.path, 0o600)
+        self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute("PRAGMA synchronous=NORMAL")
+        self._lock = threading.RLock()
+        migrate(self._conn)
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    # -- plumbing ---------------------------------------------------------------------------
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """All-or-nothing: a killed process leaves the cache as it was before the block."""
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+
+    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            cur = self._conn.execute(sql, params)
+            return cur.fetchall()
+
+    def _one(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        rows = self._rows(sql, params)
+        return rows[0] if rows else None
+
+    # -- meta -------------------------------------------------------------------------------
+    def get_meta(self, key: str) -> str | None:
+        row = self._one("SELECT value FROM meta WHERE key = ?", (key,))
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.transaction() as conn:
+            conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
+
+    def synced_at(self, resource: str) -> float | None:
+        """When ``resource`` (users, divisions, contacts, ...) last finished a sync."""
+        value = self.get_meta(f"synced_at:{resource}")
+        return float(value) if value else None
+
+    def mark_synced(self, resource: str, when: float | None = None) -> None:
+        self.set_meta(f"synced_at:{resource}", repr(when if when is not None else time.time()))
+
+    def is_empty(self) -> bool:
+        return self._one("SELECT 1 FROM users LIMIT 1") is None and self._one("SELECT 1 FROM contacts LIMIT 1") is None
+
+    # -- writes -----------------------------------------------------------------------------
+    def _index(self, conn: sqlite3.Connection, kind: indexing.Kind, rid: int, data: dict[str, Any], sort_score: int) -> None:
+        conn.execute("DELETE FROM search_terms WHERE kind = ? AND id = ?", (kind.name, rid))
+        conn.execute("DELETE FROM phones WHERE kind = ? AND id = ?", (kind.name, rid))
+        terms = {(field, term) for field, term in kind.terms(data) if term}
+        conn.executemany(
+            "INSERT INTO search_terms(kind, id, field, term, sort_score) VALUES (?, ?, ?, ?, ?)",
+            [(kind.name, rid, field, term, sort_score) for field, term in terms],
+        )
+        phones = [(field, data[field]) for field in kind.phone_fields if data.get(field)]
+        conn.executemany(
+            "INSERT INTO phones(key, kind, id, field, number) VALUES (?, ?, ?, ?, ?)",
+            [(match_key(number, self.region), kind.name, rid, field, number) for field, number in phones],
+        )
+
+    def _unindex(self, conn: sqlite3.Connection, kind: str, ids: Sequence[int]) -> None:
+        for rid in ids:
+            conn.execute("DELETE FROM search_terms WHERE kind = ? AND id = ?", (kind, rid))
+            conn.execute("DELETE FROM phones WHERE kind = ? AND id = ?", (kind, rid))
+
+    def put_users(self, users: Iterable[User | dict[str, Any]], *, generation: int = 0, fetched_at: float | None = None) -> int:
+        now = fetched_at if fetched_at is not None else time.time()
+        count = 0
+        with self.transaction() as conn:
+            for user in users:
+                data = _dump(user)
+                uid = data["userId"]
+                sort_score = data.get("sortScore") or 0
+                conn.execute(
+                    "INSERT OR REPLACE INTO users(id, data, fullname, kana, sort_score, employee_num, user_type, fetched_at, generation)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (uid, json.dumps(data, ensure_ascii=False), data.get("fullname"), data.get("fullnameKana"), sort_score,
+                     data.get("employeeNum"), data.get("userType"), now, generation),
+                )
+                conn.execute("DELETE FROM user_divisions WHERE user_id = ?", (uid,))
+                conn.executemany(
+                    "INSERT OR IGNORE INTO user_divisions(division_id, user_id) VALUES (?, ?)",
+                    [(d["divisionId"], uid) for d in data.get("divisions") or ()],
+                )
+                self._index(conn, indexing.USER, uid, data, sort_score)
+                count += 1
+        return count
+
+    def put_divisions(self, divisions: Iterable[Division | dict[str, Any]], *, generation: int = 0, fetched_at: float | None = None) -> int:
+        now = fetched_at if fetched_at is not None else time.time()
+        rows = []
+        for division in divisions:
+            data = _dump(division)
+            rows.append((data["divisionId"], data.get("parentDivisionId") or None, json.dumps(data, ensure_ascii=False),
+                         data.get("divisionName"), data.get("sortScore") or 0, now, generation))
+        with self.transaction() as conn:
+            conn.executemany(
+                "INSERT OR REPLACE INTO divisions(id, parent_id, data, name, sort_score, fetched_at, generation)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+        return len(rows)
+
+    def put_contacts(self, contacts: Iterable[Contact | dict[str, Any]], *, generation: int = 0, fetched_at: float | None = None) -> int:
+        now = fetched_at if fetched_at is not None else time.time()
+        count = 0
+        with self.transaction() as conn:
+            for contact in contacts:
+                data = _dump(contact)
+                cid = data["contactId"]
+                folder = data.get("folderId") or {}
+                conn.execute(
+                    "INSERT OR REPLACE INTO contacts(id, data, fullname, kana, company, directory, folder_num, updated_at, fetched_at, generation)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (cid, json.dumps(data, ensure_ascii=False), data.get("fullname"), data.get("fullnameKana"),
+                     data.get("companyName"), folder.get("directory"), folder.get("folderNum"), data.get("updatedAt"), now, generation),
+                )
+                self._index(conn, indexing.CONTACT, cid, data, 0)
+                count += 1
+        return count
+
+    def put_folders(self, folders: Iterable[Folder | dict[str, Any]], *, fetched_at: float | None = None) -> None:
+        now = fetched_at if fetched_at is not None else time.time()
+        rows = [(d["folderId"]["directory"], d["folderId"]["folderNum"], json.dumps(d, ensure_ascii=False), now)
+                for d in map(_dump, folders)]
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM folders")
+            conn.executemany("INSERT INTO folders(directory, folder_num, data, fetched_at) VALUES (?, ?, ?, ?)", rows)
+
+    def put_personal_folders(self, folders: Iterable[PersonalFolder | dict[str, Any]], *, fetched_at: float | None = None) -> None:
+        now = fetched_at if fetched_at is not None else time.time()
+        rows = [(d["folderNum"], json.dumps(d, ensure_ascii=False), now) for d in map(_dump, folders)]
+        with self.transaction() as conn:
+            conn.executemany("INSERT OR REPLACE INTO personal_folders(folder_num, data, fetched_at) VALUES (?, ?, ?)", rows)
+
+    def put_profile(self, user_id: int, profile: Profile | dict[str, Any], *, fetched_at: float | None = None) -> None:
+        now = fetched_at if fetched_at is not None else time.time()
+        with self.transaction() as conn:
+            conn.execute("INSERT OR REPLACE INTO profiles(user_id, data, fetched_at) VALUES (?, ?, ?)",
+                         (user_id, json.dumps(_dump(profile), ensure_ascii=False), now))
+
+    def put_calls(self, direction: Direction, records: Iterable[IncomingCall | OutgoingCall | dict[str, Any]], *, fetched_at: float | None = None) -> int:
+        now = fetched_at if fetched_at is not None else time.time()
+        id_field, at_field = ("incomingCallHistoryId", "calledAt") if direction == "incoming" else ("outgoingCallHistoryId", "callingAt")
+        rows = [(direction, d[id_field], json.dumps(d, ensure_ascii=False), d.get(at_field), now) for d in map(_dump, records)]
+        with self.transaction() as conn:
+            conn.executemany("INSERT OR REPLACE INTO calls(direction, id, data, at, fetched_at) VALUES (?, ?, ?, ?, ?)", rows)
+        return len(rows)
+
+    def delete_users(self, ids: Sequence[int]) -> None:
+        with self.transaction() as conn:
+            conn.executemany("DELETE FROM users WHERE id = ?", [(i,) for i in ids])
+            conn.executemany("DELETE FROM user_divisions WHERE user_id = ?", [(i,) for i in ids])
+            conn.executemany("DELETE FROM profiles WHERE user_id = ?", [(i,) for i in ids])
+            self._unindex(conn, "user", ids)
+
+    def delete_contacts(self, ids: Sequence[int]) -> None:
+        with self.transaction() as conn:
+            conn.executemany("DELETE FROM contacts WHERE id = ?", [(i,) for i in ids])
+            self._unindex(conn, "contact", ids)
+
+    def delete_divisions(self, ids: Sequence[int]) -> None:
+        with self.transaction() as conn:
+            conn.executemany("DELETE FROM divisions WHERE id = ?", [(i,) for i in ids])
+            conn.executemany("DELETE FROM user_divisions WHERE division_id = ?", [(i,) for i in ids])
+
+    def ids_older_than(self, table: Literal["users", "divisions", "contacts"], generation: int) -> list[int]:
+        """Rows not seen by the sync pass ``generation`` (candidates for deletion)."""
+        return [r[0] for r in self._rows(f"SELECT id FROM {table} WHERE generation < ?", (generation,))]
+
+    def max_generation(self, table: Literal["users", "divisions", "contacts"]) -> int:
+        return self._one(f"SELECT COALESCE(MAX(generation), 0) FROM {table}")[0]
+
+    # -- reads ------------------------------------------------------------------------------
+    def _record(self, model: type[M], sql: str, params: Sequence[Any]) -> Cached[M] | None:
+        row = self._one(sql, params)
+        return Cached(model.model_validate_json(row[0]), row[1]) if row else None
+
+    def user(self, user_id: int) -> Cached[User] | None:
+        return self._record(User, "SELECT data, fetched_at FROM users WHERE id = ?", (user_id,))
+
+    def contact(self, contact_id: int) -> Cached[Contact] | None:
+        return self._record(Contact, "SELECT data, fetched_at FROM contacts WHERE id = ?", (contact_id,))
+
+    def division(self, division_id: int) -> Cached[Division] | None:
+        return self._record(Division, "SELECT data, fetched_at FROM divisions WHERE id = ?", (division_id,))
+
+    def profile(self, user_id: int) -> Cached[Profile] | None:
+        return self._record(Profile, "SELECT data, fetched_at FROM profiles WHERE user_id = ?", (user_id,))
+
+    def users(self, ids: Sequence[int]) -> list[User]:
+        """Users by id, in the order of ``ids`` (missing ones skipped)."""
+        if not ids:
+            return []
+        marks = ",".join("?" * len(ids))
+        found = {r[0]: User.model_validate_json(r[1]) for r in self._rows(f"SELECT id, data FROM users WHERE id IN ({marks})", ids)}
+        return [found[i] for i in ids if i in found]
+
+    def contacts(self, ids: Sequence[int]) -> list[Contact]:
+        if not ids:
+            return []
+        marks = ",".join("?" * len(ids))
+        found = {r[0]: Contact.model_validate_json(r[1]) for r in self._rows(f"SELECT id, data FROM contacts WHERE id IN ({marks})", ids)}
+        return [found[i] for i in ids if i in found]
+
+    def child_divisions(self, parent_id: int | None) -> list[Division]:
+        """Divisions directly under ``parent_id`` (None: the top layer), by sortScore then name."""
+        where = "parent_id IS NULL" if parent_id is None else "parent_id = ?"
+        params = () if parent_id is None else (parent_id,)
+        return [Division.model_validate_json(r[0])
+                for r in self._rows(f"SELECT data FROM divisions WHERE {where} ORDER BY sort_score DESC, name, id", params)]
+
+    def subtree_ids(self, division_id: int) -> list[int]:
+        rows = self._rows(
+            "WITH RECURSIVE sub(id) AS (SELECT ? UNION SELECT d.id FROM divisions d JOIN sub ON d.parent_id = sub.id)"
+            " SELECT id FROM sub", (division_id,))
+        return [r[0] for r in rows]
+
+    def _member_filter(self, division_id: int | None, include_sub: bool) -> tuple[str, list[Any]]:
+        if division_id is None:
+            return "", []
+        ids = self.subtree_ids(division_id) if include_sub else [division_id]
+        marks = ",".join("?" * len(ids))
+        return f"WHERE u.id IN (SELECT user_id FROM user_divisions WHERE division_id IN ({marks}))", list(ids)
+
+    def count_users(self, division_id: int | None = None, *, include_sub: bool = False) -> int:
+        where, params = self._member_filter(division_id, include_sub)
+        return self._one(f"SELECT COUNT(*) FROM users u {where}", params)[0]
+
+    def list_users(self, division_id: int | None = None, *, include_sub: bool = False, order_by: UserOrder = "fullname",
+                   descending: bool = False, offset: int = 0, limit: int = 100) -> list[User]:
+        """A window of users (for virtual lists: rows are fetched by index, never all at once)."""
+        where, params = self._member_filter(division_id, include_sub)
+        column = _USER_ORDER_COLUMNS[order_by]
+        direction = "DESC" if descending else "ASC"
+        rows = self._rows(
+            f"SELECT data FROM users u {where} ORDER BY {column} {direction}, id {direction} LIMIT ? OFFSET ?",
+            [*params, limit, offset])
+        return [User.model_validate_json(r[0]) for r in rows]
+
+    def count_contacts(self, directory: str | None = None, folder_num: int | None = None) -> int:
+        where, params = self._folder_filter(directory, folder_num)
+        return self._one(f"SELECT COUNT(*) FROM contacts {where}", params)[0]
+
+    def list_contacts(self, directory: str | None = None, folder_num: int | None = None, *, offset: int = 0, limit: int = 100) -> list[Contact]:
+        where, params = self._folder_filter(directory, folder_num)
+        rows = self._rows(f"SELECT data FROM contacts {where} ORDER BY fullname, id LIMIT ? OFFSET ?", [*params, limit, offset])
+        return [Contact.model_validate_json(r[0]) for r in rows]
+
+    @staticmethod
+    def _folder_filter(directory: str | None, folder_num: int | None) -> tuple[str, list[Any]]:
+        clauses, params = [], []
+        if directory is not None:
+            clauses.append("directory = ?")
+            params.append(directory)
+        if folder_num is not None:
+            clauses.append("folder_num = ?")
+            params.append(folder_num)
+        return ("WHERE " + " AND ".join(clauses)) if clauses else "", params
+
+    def folders(self) -> list[Folder]:
+        return [Folder.model_validate_json(r[0]) for r in self._rows("SELECT data FROM folders ORDER BY directory DESC, folder_num")]
+
+    def personal_folders(self) -> list[PersonalFolder]:
+        return [PersonalFolder.model_validate_json(r[0]) for r in self._rows("SELECT data FROM personal_folders ORDER BY folder_num")]
+
+    def calls(self, direction: Direction, *, answered: bool | None = None, newest_first: bool = True, limit: int = 500) -> list[IncomingCall | OutgoingCall]:
+        model = IncomingCall if direction == "incoming" else OutgoingCall
+        rows = self._rows(
+            f"SELECT data FROM calls WHERE direction = ? ORDER BY at {'DESC' if newest_first else 'ASC'}, id LIMIT ?",
+            (direction, limit))
+        records = [model.model_validate_json(r[0]) for r in rows]
+        return [r for r in records if answered is None or r.answered == answered]
+
+    # -- caller-ID ----------------------------------------------------------------------------
+    def lookup_number(self, number: str) -> list[IdentificationItem]:
+        """Who has ``number``, however it is written; users first, then contacts."""
+        key = match_key(number, self.region)
+        if not key:
+            return []
+        rows = self._rows(
+            "SELECT p.kind, p.id, p.number, COALESCE(u.data, c.data) FROM phones p"
+            " LEFT JOIN users u ON p.kind = 'user' AND u.id = p.id"
+            " LEFT JOIN contacts c ON p.kind = 'contact' AND c.id = p.id"
+            " WHERE p.key = ? ORDER BY p.kind DESC, p.id", (key,))
+        items: list[IdentificationItem] = []
+        seen: set[tuple[str, int]] = set()
+        for kind, rid, stored, blob in rows:
+            if blob is None or (kind, rid) in seen:
+                continue
+            seen.add((kind, rid))
+            items.append(_identification(kind, rid, stored, json.loads(blob)))
+        return items
+
+
+def _identification(kind: str, rid: int, number: str, data: dict[str, Any]) -> IdentificationItem:
+    if kind == "user":
+        return IdentificationItem(
+            phoneNum=number, displayName=data.get("fullname"), companyName=None,
+            divisionNames=[d.get("divisionName") for d in data.get("divisions") or () if d.get("divisionName")],
+            phoneNumContactType="USER", userId=rid)
+    return IdentificationItem(
+        phoneNum=number, displayName=data.get("fullname"), companyName=data.get("companyName"),
+        divisionNames=[data["divisionName"]] if data.get("divisionName") else [],
+        phoneNumContactType="CONTACT", contactId=rid)

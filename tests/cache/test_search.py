@@ -1,0 +1,72 @@
+import pytest
+
+from corpdir.cache.search import EXACT, PREFIX, SUBSTRING, Searcher, search
+
+
+def ids(hits):
+    return [(h.kind, h.id) for h in hits]
+
+
+@pytest.mark.parametrize("typed", ["やまだ", "ヤマダ", "ﾔﾏﾀﾞ", "yamada", "YAMADA", "ＹＡＭＡＤＡ"])
+def test_folding_finds_yamada_however_typed(store, typed):
+    hits = search(store, typed)
+    assert ("user", 1) in ids(hits)
+    assert hits[0].id == 1 and hits[0].rank == EXACT
+
+
+def test_ranking_exact_then_prefix_then_substring_then_sort_score(store):
+    hits = search(store, "やまだ")
+    # 1: exact kana part; 2: prefix 'ヤマダガワ'; 4: substring 'コヤマダ' (sortScore 100 does not beat rank)
+    assert ids(hits) == [("user", 1), ("user", 2), ("user", 4)]
+    assert [h.rank for h in hits] == [EXACT, PREFIX, SUBSTRING]
+
+
+def test_sort_score_orders_within_a_tier(store):
+    hits = search(store, "山田")  # prefix of 山田太郎(5) and 山田川花子(9); exact part of user 1
+    assert ids(hits)[:2] == [("user", 1), ("user", 2)]
+    hits = search(store, "田")  # 1 char: prefix only; nobody's part starts with 田
+    assert hits == []
+
+
+@pytest.mark.parametrize("typed,expected", [
+    ("123", [("user", 1), ("user", 3), ("contact", 7)]),  # extension prefix first, then runs by sortScore
+    ("5678", [("user", 1), ("contact", 7)]),
+    ("1234-5678", [("user", 1), ("contact", 7)]),
+])
+def test_phone_digit_runs_anywhere(store, typed, expected):
+    assert ids(search(store, typed)) == expected
+
+
+def test_cjk_substring_of_three_or_more_and_exact_two(store):
+    assert ids(search(store, "王伟")) == [("user", 3)]
+    assert ids(search(store, "テスト商")) == [("contact", 7)]
+    assert ("user", 1) in ids(search(store, "第一営業"))
+
+
+@pytest.mark.parametrize("typed,field", [("e0001", "employeeNum"), ("taro.yamada", "email1"), ("部長", "position"), ("株式会社", "companyName")])
+def test_other_fields(store, typed, field):
+    assert search(store, typed)[0].field == field
+
+
+def test_kinds_filter(store):
+    assert ids(search(store, "123", kinds=("contact",))) == [("contact", 7)]
+
+
+def test_searcher_narrows_previous_hits_when_query_grows(store, monkeypatch):
+    searcher = Searcher(store)
+    assert ids(searcher.search("やまだ")) == [("user", 1), ("user", 2), ("user", 4)]
+    calls = []
+    import corpdir.cache.search as mod
+    monkeypatch.setattr(mod, "_search", lambda *a, **k: calls.append(a) or ([], False))
+    assert ids(searcher.search("やまだが")) == [("user", 2)]
+    assert calls == []  # answered from the previous candidates
+    searcher.search("山")  # a different query goes to SQLite again
+    assert len(calls) == 1
+
+
+def test_updates_and_deletes_reindex(store):
+    store.put_users([{"userId": 1, "fullname": "鈴木 太郎", "fullnameKana": "スズキ タロウ"}])
+    assert ("user", 1) not in ids(search(store, "やまだ"))
+    assert ids(search(store, "すずき")) == [("user", 1)]
+    store.delete_users([1])
+    assert search(store, "すずき") == []

@@ -1,0 +1,67 @@
+import os
+import stat
+
+from corpdir.cache.paths import cache_file
+from corpdir.cache.store import CacheStore
+
+
+def test_lookup_finds_same_person_however_written(store):
+    for typed in ["+81 3-1234-5678", "03(1234)5678", "0312345678", "03-1234-5678"]:
+        items = store.lookup_number(typed)
+        assert [(i.phoneNumContactType, i.userId or i.contactId) for i in items] == [("USER", 1), ("CONTACT", 7)]
+    assert store.lookup_number("1234")[0].displayName == "山田 太郎"  # extension as-is
+    assert store.lookup_number("+81 90 5555 1234")[0].userId == 3
+    assert store.lookup_number("0120-000-000") == []
+
+
+def test_division_members_with_and_without_subdivisions(store):
+    assert store.count_users(10) == 1
+    assert store.count_users(9, include_sub=True) == 3
+    assert [u.userId for u in store.list_users(9, include_sub=True, order_by="sortScore", descending=True)] == [2, 1, 3]
+    assert [d.divisionId for d in store.child_divisions(None)] == [9]
+    assert [d.divisionId for d in store.child_divisions(9)] == [10, 11]
+
+
+def test_window_of_rows_by_index(store):
+    first = store.list_users(order_by="sortScore", offset=0, limit=2)
+    rest = store.list_users(order_by="sortScore", offset=2, limit=10)
+    assert [u.userId for u in first + rest] == [3, 1, 2, 4]
+
+
+def test_records_remember_when_fetched(store):
+    store.put_users([{"userId": 50, "fullname": "x"}], fetched_at=1000.0)
+    cached = store.user(50)
+    assert cached.fetched_at == 1000.0 and cached.age(now=1060.0) == 60.0
+    assert store.synced_at("users") is None
+    store.mark_synced("users", 2000.0)
+    assert store.synced_at("users") == 2000.0
+
+
+def test_cache_file_is_private_and_named_without_the_key(tmp_path):
+    path = cache_file("http://127.0.0.1:8765/v1", "sk-very-secret", tmp_path)
+    assert "sk-very-secret" not in str(path)
+    assert path != cache_file("http://127.0.0.1:8765/v1", "another-key", tmp_path)
+    store = CacheStore(path)
+    store.put_users([{"userId": 1, "fullname": "a"}])
+    store.close()
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert b"sk-very-secret" not in path.read_bytes()
+
+
+def test_reopen_keeps_data_and_schema_version(tmp_path):
+    path = tmp_path / "c.sqlite3"
+    s = CacheStore(path)
+    s.put_users([{"userId": 1, "fullname": "山田 太郎"}])
+    s.close()
+    s = CacheStore(path)
+    assert s.user(1).record.fullname == "山田 太郎"
+    assert s._one("PRAGMA user_version")[0] == 1
+
+
+def test_a_failed_write_leaves_nothing_half_written(store):
+    before = store.count_users()
+    try:
+        store.put_users([{"userId": 60, "fullname": "ok"}, {"fullname": "no id"}])
+    except KeyError:
+        pass
+    assert store.count_users() == before and store.user(60) is None
