@@ -1,0 +1,49 @@
+"""What corpdir remembers between runs (chosen theme, recent lookups): a small JSON file
+in the platformdirs state dir, written atomically so a crash never leaves half a file."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from corpdir.config import APP_NAME
+
+RECENT_LOOKUPS_KEPT = 50
+
+
+def state_path() -> Path:
+    override = os.environ.get("CORPDIR_STATE_DIR")
+    base = Path(override) if override else Path(platformdirs.user_state_dir(APP_NAME))
+    return base / "state.json"
+
+
+class State:
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or state_path()
+        try:
+            self.data: dict[str, Any] = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            self.data = {}
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.data.get(key, default)
+
+    def set(self, key: str, value: Any) -> None:
+        self.data[key] = value
+        self.save()
+
+    def remember_lookup(self, number: str) -> None:
+        recent = [n for n in self.data.get("recent_lookups", []) if n != number]
+        self.set("recent_lookups", [number, *recent][:RECENT_LOOKUPS_KEPT])
+
+    def save(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".state-")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(self.data, fh, ensure_ascii=False, indent=1)
+        os.replace(tmp, self.path)
