@@ -49,6 +49,37 @@ class Cached(Generic[M]):
         return (now if now is not None else time.time()) - self.fetched_at
 
 
+Synced = Literal["users", "divisions", "contacts"]
+_ID_FIELDS: dict[str, str] = {"users": "userId", "divisions": "divisionId", "contacts": "contactId"}
+
+
+@dataclass(frozen=True)
+class Changes:
+    added: int = 0
+    changed: int = 0
+
+    def __add__(self, other: Changes) -> Changes:
+        return Changes(self.added + other.added, self.changed + other.changed)
+
+
+@dataclass(frozen=True)
+class SyncCheckpoint:
+    """Where a sync pass of one resource stands: saved with each page it stores."""
+
+    resource: str
+    generation: int
+    next_page: int = 0
+    cursor: str | None = None
+    started_at: float | None = None
+    completed_at: float | None = None
+
+    def save(self, conn: sqlite3.Connection) -> None:
+        conn.execute(
+            "INSERT OR REPLACE INTO sync_state(resource, generation, next_page, cursor, started_at, completed_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (self.resource, self.generation, self.next_page, self.cursor, self.started_at, self.completed_at))
+
+
 def _dump(record: BaseModel | dict[str, Any]) -> dict[str, Any]:
     if isinstance(record, BaseModel):
         return record.model_dump(mode="json", exclude_none=True)
@@ -138,59 +169,75 @@ class CacheStore:
             conn.execute("DELETE FROM search_terms WHERE kind = ? AND id = ?", (kind, rid))
             conn.execute("DELETE FROM phones WHERE kind = ? AND id = ?", (kind, rid))
 
-    def put_users(self, users: Iterable[User | dict[str, Any]], *, generation: int = 0, fetched_at: float | None = None) -> int:
-        now = fetched_at if fetched_at is not None else time.time()
-        count = 0
-        with self.transaction() as conn:
-            for user in users:
-                data = _dump(user)
-                uid = data["userId"]
-                sort_score = data.get("sortScore") or 0
-                conn.execute(
-                    "INSERT OR REPLACE INTO users(id, data, fullname, kana, sort_score, employee_num, user_type, fetched_at, generation)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (uid, json.dumps(data, ensure_ascii=False), data.get("fullname"), data.get("fullnameKana"), sort_score,
-                     data.get("employeeNum"), data.get("userType"), now, generation),
-                )
-                conn.execute("DELETE FROM user_divisions WHERE user_id = ?", (uid,))
-                conn.executemany(
-                    "INSERT OR IGNORE INTO user_divisions(division_id, user_id) VALUES (?, ?)",
-                    [(d["divisionId"], uid) for d in data.get("divisions") or ()],
-                )
-                self._index(conn, indexing.USER, uid, data, sort_score)
-                count += 1
-        return count
+    def put_users(self, users: Iterable[User | dict[str, Any]], *, generation: int = 0, fetched_at: float | None = None) -> Changes:
+        return self.put("users", users, generation=generation, fetched_at=fetched_at)
 
-    def put_divisions(self, divisions: Iterable[Division | dict[str, Any]], *, generation: int = 0, fetched_at: float | None = None) -> int:
-        now = fetched_at if fetched_at is not None else time.time()
-        rows = []
-        for division in divisions:
-            data = _dump(division)
-            rows.append((data["divisionId"], data.get("parentDivisionId") or None, json.dumps(data, ensure_ascii=False),
-                         data.get("divisionName"), data.get("sortScore") or 0, now, generation))
-        with self.transaction() as conn:
-            conn.executemany(
-                "INSERT OR REPLACE INTO divisions(id, parent_id, data, name, sort_score, fetched_at, generation)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
-        return len(rows)
+    def put_divisions(self, divisions: Iterable[Division | dict[str, Any]], *, generation: int = 0, fetched_at: float | None = None) -> Changes:
+        return self.put("divisions", divisions, generation=generation, fetched_at=fetched_at)
 
-    def put_contacts(self, contacts: Iterable[Contact | dict[str, Any]], *, generation: int = 0, fetched_at: float | None = None) -> int:
+    def put_contacts(self, contacts: Iterable[Contact | dict[str, Any]], *, generation: int = 0, fetched_at: float | None = None) -> Changes:
+        return self.put("contacts", contacts, generation=generation, fetched_at=fetched_at)
+
+    def put(self, table: Synced, records: Iterable[BaseModel | dict[str, Any]], *, generation: int = 0,
+            fetched_at: float | None = None, checkpoint: SyncCheckpoint | None = None) -> Changes:
+        """Store records of ``table`` (users, divisions or contacts) in one transaction;
+        with ``checkpoint``, the sync progress is saved in the same transaction, so a killed
+        sync resumes exactly after the last stored page."""
+        rows = [_dump(r) for r in records]
         now = fetched_at if fetched_at is not None else time.time()
-        count = 0
+        writer = getattr(self, f"_write_{table}")
         with self.transaction() as conn:
-            for contact in contacts:
-                data = _dump(contact)
-                cid = data["contactId"]
-                folder = data.get("folderId") or {}
-                conn.execute(
-                    "INSERT OR REPLACE INTO contacts(id, data, fullname, kana, company, directory, folder_num, updated_at, fetched_at, generation)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (cid, json.dumps(data, ensure_ascii=False), data.get("fullname"), data.get("fullnameKana"),
-                     data.get("companyName"), folder.get("directory"), folder.get("folderNum"), data.get("updatedAt"), now, generation),
-                )
-                self._index(conn, indexing.CONTACT, cid, data, 0)
-                count += 1
-        return count
+            changes = self._changes(conn, table, rows)
+            for data in rows:
+                writer(conn, data, now, generation)
+            if checkpoint is not None:
+                checkpoint.save(conn)
+        return changes
+
+    def _changes(self, conn: sqlite3.Connection, table: Synced, rows: list[dict[str, Any]]) -> Changes:
+        id_field = _ID_FIELDS[table]
+        ids = [r[id_field] for r in rows]
+        before: dict[int, str] = {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            before.update(conn.execute(f"SELECT id, data FROM {table} WHERE id IN ({','.join('?' * len(chunk))})", chunk).fetchall())
+        added = sum(1 for i in ids if i not in before)
+        changed = sum(1 for r in rows if r[id_field] in before and json.loads(before[r[id_field]]) != r)
+        return Changes(added=added, changed=changed)
+
+    def _write_users(self, conn: sqlite3.Connection, data: dict[str, Any], now: float, generation: int) -> None:
+        uid = data["userId"]
+        sort_score = data.get("sortScore") or 0
+        conn.execute(
+            "INSERT OR REPLACE INTO users(id, data, fullname, kana, sort_score, employee_num, user_type, fetched_at, generation)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (uid, json.dumps(data, ensure_ascii=False), data.get("fullname"), data.get("fullnameKana"), sort_score,
+             data.get("employeeNum"), data.get("userType"), now, generation),
+        )
+        conn.execute("DELETE FROM user_divisions WHERE user_id = ?", (uid,))
+        conn.executemany(
+            "INSERT OR IGNORE INTO user_divisions(division_id, user_id) VALUES (?, ?)",
+            [(d["divisionId"], uid) for d in data.get("divisions") or ()],
+        )
+        self._index(conn, indexing.USER, uid, data, sort_score)
+
+    def _write_divisions(self, conn: sqlite3.Connection, data: dict[str, Any], now: float, generation: int) -> None:
+        conn.execute(
+            "INSERT OR REPLACE INTO divisions(id, parent_id, data, name, sort_score, fetched_at, generation)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (data["divisionId"], data.get("parentDivisionId") or None, json.dumps(data, ensure_ascii=False),
+             data.get("divisionName"), data.get("sortScore") or 0, now, generation))
+
+    def _write_contacts(self, conn: sqlite3.Connection, data: dict[str, Any], now: float, generation: int) -> None:
+        cid = data["contactId"]
+        folder = data.get("folderId") or {}
+        conn.execute(
+            "INSERT OR REPLACE INTO contacts(id, data, fullname, kana, company, directory, folder_num, updated_at, fetched_at, generation)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (cid, json.dumps(data, ensure_ascii=False), data.get("fullname"), data.get("fullnameKana"),
+             data.get("companyName"), folder.get("directory"), folder.get("folderNum"), data.get("updatedAt"), now, generation),
+        )
+        self._index(conn, indexing.CONTACT, cid, data, 0)
 
     def put_folders(self, folders: Iterable[Folder | dict[str, Any]], *, fetched_at: float | None = None) -> None:
         now = fetched_at if fetched_at is not None else time.time()
@@ -219,6 +266,14 @@ class CacheStore:
         with self.transaction() as conn:
             conn.executemany("INSERT OR REPLACE INTO calls(direction, id, data, at, fetched_at) VALUES (?, ?, ?, ?, ?)", rows)
         return len(rows)
+
+    def checkpoint(self, resource: str) -> SyncCheckpoint | None:
+        row = self._one("SELECT resource, generation, next_page, cursor, started_at, completed_at FROM sync_state WHERE resource = ?", (resource,))
+        return SyncCheckpoint(*row) if row else None
+
+    def save_checkpoint(self, checkpoint: SyncCheckpoint) -> None:
+        with self.transaction() as conn:
+            checkpoint.save(conn)
 
     def delete_users(self, ids: Sequence[int]) -> None:
         with self.transaction() as conn:

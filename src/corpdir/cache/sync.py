@@ -1,0 +1,227 @@
+"""Sync: bring a profile's cache up to date through the API client.
+
+- Divisions and users: a full pass (pageSize 100) that marks every record it sees with
+  the pass's *generation*; records left unmarked are then checked by id (D1 divisionIds /
+  U1 userIds, 50 at a time) and removed only if the service no longer returns them, so a
+  list that shifted under the pass never deletes anyone wrongly.
+- Contacts: incremental by ``updatedFrom`` (ordered by updatedAt, split into windows by
+  the client's X1 iterator past 10,000); ``full=True`` lists all and removes the unseen.
+- Folders, personal folders and call histories: small, listed whole.
+
+Each page is stored in one transaction together with the pass's checkpoint, so a sync
+killed at any point (kill -9 included) leaves a consistent cache, and the next run
+resumes after the last stored page: no duplicates, nothing lost. Requests go through the
+client, so its rate limiter paces the sync.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable, Iterable, Literal
+
+from corpdir.cache.store import CacheStore, Changes, SyncCheckpoint
+from corpdir.spec import Page
+
+FetchPage = Callable[[str, dict[str, Any]], Awaitable[Page[Any]]]
+ListPages = Callable[[str, dict[str, Any]], Any]  # async iterator of pages (client pagination)
+Progress = Callable[[str, int, int | None], None]  # (resource, records so far, expected total or None)
+
+Resource = Literal["divisions", "users", "contacts", "folders", "personal_folders", "calls"]
+ALL_RESOURCES: tuple[Resource, ...] = ("divisions", "users", "contacts", "folders", "personal_folders", "calls")
+ID_BATCH = 50  # U1 userIds / D1 divisionIds take at most 50
+
+
+@dataclass
+class ResourceSummary:
+    added: int = 0
+    changed: int = 0
+    removed: int = 0
+    requests: int = 0
+    seconds: float = 0.0
+    skipped: str = ""  # why a resource was not synced (variant lacks it, no permission)
+
+
+@dataclass
+class SyncSummary:
+    resources: dict[str, ResourceSummary] = field(default_factory=dict)
+
+    def total(self) -> ResourceSummary:
+        out = ResourceSummary()
+        for r in self.resources.values():
+            out.added += r.added
+            out.changed += r.changed
+            out.removed += r.removed
+            out.requests += r.requests
+            out.seconds += r.seconds
+        return out
+
+
+@dataclass(frozen=True)
+class _FullPass:
+    resource: Literal["divisions", "users"]
+    code: str
+    verify_param: str
+    id_field: str
+
+
+_FULL_PASSES = {
+    "divisions": _FullPass("divisions", "D1", "divisionIds", "divisionId"),
+    "users": _FullPass("users", "U1", "userIds", "userId"),
+}
+
+
+class Syncer:
+    """One sync run over a store, fetching pages with ``fetch_page(code, params)``."""
+
+    def __init__(self, store: CacheStore, fetch_page: FetchPage, list_pages: ListPages, *,
+                 progress: Progress | None = None, clock: Callable[[], float] = time.time,
+                 available: Callable[[str], bool] = lambda code: True) -> None:
+        self.store = store
+        self._fetch_page = fetch_page
+        self._list_pages = list_pages
+        self.progress = progress or (lambda resource, done, total: None)
+        self.clock = clock
+        self.available = available
+        self._requests = 0
+
+    async def _fetch(self, code: str, params: dict[str, Any]) -> Page[Any]:
+        self._requests += 1
+        return await self._fetch_page(code, params)
+
+    async def run(self, *, full: bool = False, resources: Iterable[Resource] = ALL_RESOURCES) -> SyncSummary:
+        summary = SyncSummary()
+        for resource in resources:
+            started, self._requests = time.monotonic(), 0
+            result = await getattr(self, f"_sync_{resource}")(full)
+            result.requests, result.seconds = self._requests, time.monotonic() - started
+            summary.resources[resource] = result
+        return summary
+
+    # -- full passes with deletion detection ----------------------------------------------
+    async def _sync_divisions(self, full: bool) -> ResourceSummary:
+        return await self._full_pass(_FULL_PASSES["divisions"])
+
+    async def _sync_users(self, full: bool) -> ResourceSummary:
+        return await self._full_pass(_FULL_PASSES["users"])
+
+    async def _full_pass(self, spec: _FullPass) -> ResourceSummary:
+        result = ResourceSummary()
+        if not self.available(spec.code):
+            result.skipped = f"{spec.code} is not offered by this service"
+            return result
+        table = spec.resource
+        point = self.store.checkpoint(table)
+        if point is None or point.completed_at is not None:  # a new pass
+            point = SyncCheckpoint(table, self.store.max_generation(table) + 1, 0, None, self.clock())
+        expected = self.store.count_users() if table == "users" else None
+        done = 0
+        page_no = point.next_page
+        while True:
+            page = await self._fetch(spec.code, {"page": page_no, "pageSize": 100})
+            page_no += 1
+            point = SyncCheckpoint(table, point.generation, page_no, None, point.started_at)
+            changes = self.store.put(table, page.items, generation=point.generation, fetched_at=self.clock(), checkpoint=point)
+            result.added, result.changed = result.added + changes.added, result.changed + changes.changed
+            done += len(page.items)
+            self.progress(table, done, expected)
+            if not page.hasMore:
+                break
+        result.removed = await self._remove_unseen(spec, point.generation)
+        completed = SyncCheckpoint(table, point.generation, page_no, None, point.started_at, self.clock())
+        self.store.save_checkpoint(completed)
+        self.store.mark_synced(table, self.clock())
+        return result
+
+    async def _remove_unseen(self, spec: _FullPass, generation: int) -> int:
+        """Unseen records that the service still has (the list shifted) are kept; the rest go."""
+        unseen = self.store.ids_older_than(spec.resource, generation)
+        gone: list[int] = []
+        for start in range(0, len(unseen), ID_BATCH):
+            batch = unseen[start:start + ID_BATCH]
+            page = await self._fetch(spec.code, {spec.verify_param: batch, "pageSize": 100})
+            still = {getattr(item, spec.id_field) for item in page.items}
+            self.store.put(spec.resource, page.items, generation=generation, fetched_at=self.clock())
+            gone.extend(i for i in batch if i not in still)
+        if gone:
+            getattr(self.store, f"delete_{spec.resource}")(gone)
+        return len(gone)
+
+    # -- contacts: incremental by updatedFrom ----------------------------------------------
+    async def _sync_contacts(self, full: bool) -> ResourceSummary:
+        result = ResourceSummary()
+        if not self.available("X1"):
+            result.skipped = "X1 is not offered by this service"
+            return result
+        point = self.store.checkpoint("contacts")
+        resuming = point is not None and point.completed_at is None
+        if full and not resuming:
+            point = SyncCheckpoint("contacts", self.store.max_generation("contacts") + 1, 0, None, self.clock())
+        elif point is None:
+            point = SyncCheckpoint("contacts", self.store.max_generation("contacts") + 1, 0, None, self.clock())
+        elif not resuming:  # incremental from the last completed cursor
+            point = SyncCheckpoint("contacts", point.generation, 0, point.cursor, self.clock())
+        whole = point.cursor is None
+        query: dict[str, Any] = {"orderBy": "updatedAt", "orderDirection": "asc"}
+        if point.cursor:
+            query["updatedFrom"] = point.cursor
+        done = 0
+        async for page in self._list_pages("X1", query):
+            self._requests += 1
+            cursor = _last_updated(page.items) or point.cursor
+            point = SyncCheckpoint("contacts", point.generation, 0, cursor, point.started_at)
+            changes = self.store.put("contacts", page.items, generation=point.generation, fetched_at=self.clock(), checkpoint=point)
+            result.added, result.changed = result.added + changes.added, result.changed + changes.changed
+            done += len(page.items)
+            self.progress("contacts", done, None)
+        if whole:  # a listing of everything: what it did not see is gone
+            unseen = self.store.ids_older_than("contacts", point.generation)
+            if unseen:
+                self.store.delete_contacts(unseen)
+            result.removed = len(unseen)
+        self.store.save_checkpoint(SyncCheckpoint("contacts", point.generation, 0, point.cursor, point.started_at, self.clock()))
+        self.store.mark_synced("contacts", self.clock())
+        return result
+
+    # -- small lists -------------------------------------------------------------------------
+    async def _collect(self, code: str, query: dict[str, Any]) -> list[Any]:
+        items: list[Any] = []
+        async for page in self._list_pages(code, query):
+            self._requests += 1
+            items.extend(page.items)
+        return items
+
+    async def _sync_folders(self, full: bool) -> ResourceSummary:
+        if not self.available("F1"):
+            return ResourceSummary(skipped="F1 is not offered by this service")
+        folders = await self._collect("F1", {})
+        self.store.put_folders(folders, fetched_at=self.clock())
+        self.store.mark_synced("folders", self.clock())
+        return ResourceSummary(changed=len(folders))
+
+    async def _sync_personal_folders(self, full: bool) -> ResourceSummary:
+        if not self.available("P1"):
+            return ResourceSummary(skipped="P1 is not offered by this service")
+        folders = await self._collect("P1", {})
+        self.store.put_personal_folders(folders, fetched_at=self.clock())
+        self.store.mark_synced("personal_folders", self.clock())
+        return ResourceSummary(changed=len(folders))
+
+    async def _sync_calls(self, full: bool) -> ResourceSummary:
+        result = ResourceSummary()
+        for code, direction in (("H1", "incoming"), ("H4", "outgoing")):
+            if not self.available(code):
+                result.skipped = "call histories are not offered by this service"
+                continue
+            records = await self._collect(code, {"orderDirection": "desc"})
+            result.changed += self.store.put_calls(direction, records, fetched_at=self.clock())
+        self.store.mark_synced("calls", self.clock())
+        return result
+
+
+def _last_updated(items: list[Any]) -> str | None:
+    stamps = [item.updatedAt for item in items if getattr(item, "updatedAt", None) is not None]
+    return max(stamps).isoformat().replace("+00:00", "Z") if stamps else None
+
+
+__all__ = ["ALL_RESOURCES", "Changes", "ResourceSummary", "SyncSummary", "Syncer"]
