@@ -12,36 +12,14 @@ configuration: they live in :mod:`corpdir.state`, never rewritten into the user'
 
 from __future__ import annotations
 
-import os
-import tomllib
-from pathlib import Path
 from typing import Any
 
-import platformdirs
 from pydantic import Field
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from corpdir.client.settings import ClientSettings
-
-APP_NAME = "corpdir"
-DEMO_API_KEY = "demo-reception"  # the demo tenant's reception desk user (see README)
-
-
-def config_path() -> Path:
-    override = os.environ.get("CORPDIR_CONFIG")
-    return Path(override) if override else Path(platformdirs.user_config_dir(APP_NAME)) / "config.toml"
-
-
-def data_dir() -> Path:
-    override = os.environ.get("CORPDIR_DATA_DIR")
-    return Path(override) if override else Path(platformdirs.user_data_dir(APP_NAME))
-
-
-def cache_dir() -> Path:
-    override = os.environ.get("CORPDIR_CACHE_DIR")
-    return Path(override) if override else Path(platformdirs.user_cache_dir(APP_NAME))
-
+from corpdir.paths import DEMO_API_KEY, Profile, read_config_table
 
 class TomlTable(PydanticBaseSettingsSource):
     """One table of the config file, read when settings are built (so CORPDIR_CONFIG set
@@ -49,12 +27,7 @@ class TomlTable(PydanticBaseSettingsSource):
 
     def __init__(self, settings_cls: type[BaseSettings], table: str) -> None:
         super().__init__(settings_cls)
-        path = config_path()
-        try:
-            document = tomllib.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-        except tomllib.TOMLDecodeError as exc:
-            raise ValueError(f"{path}: not valid TOML: {exc}") from None
-        self.values: dict[str, Any] = dict(document.get(table, {}))
+        self.values: dict[str, Any] = read_config_table(table)
 
     def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
         return self.values.get(field_name), field_name, False
@@ -85,6 +58,13 @@ class ServiceSettings(ClientSettings):
     @property
     def is_demo(self) -> bool:
         return not self.base_url
+
+    def profile(self) -> Profile:
+        """This service's identity (base URL and key), e.g. to find its cache file."""
+        if self.is_demo:
+            return Profile(None, DEMO_API_KEY)
+        key = self.resolve_api_key()
+        return Profile(self.base_url, key.get_secret_value() if key else None)
 
 
 class UiSettings(BaseSettings):

@@ -9,17 +9,13 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import platformdirs
-
-from corpdir.config import APP_NAME
+from corpdir.paths import state_dir
 
 RECENT_LOOKUPS_KEPT = 50
 
 
 def state_path() -> Path:
-    override = os.environ.get("CORPDIR_STATE_DIR")
-    base = Path(override) if override else Path(platformdirs.user_state_dir(APP_NAME))
-    return base / "state.json"
+    return state_dir() / "state.json"
 
 
 class State:

@@ -1,7 +1,7 @@
 import os
 import stat
 
-from corpdir.cache.paths import cache_file
+from corpdir.paths import cache_file
 from corpdir.cache.store import CacheStore
 
 

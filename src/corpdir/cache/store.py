@@ -21,7 +21,7 @@ from typing import Any, Generic, Iterable, Iterator, Literal, Sequence, TypeVar
 
 from pydantic import BaseModel
 
-from corpdir.cache import indexing
+from corpdir.cache import indexing, numbers
 from corpdir.cache.schema import migrate
 from corpdir.phone import DEFAULT_REGION, match_key
 from corpdir.spec.calls import IncomingCall, OutgoingCall
@@ -403,31 +403,5 @@ class CacheStore:
     # -- caller-ID ----------------------------------------------------------------------------
     def lookup_number(self, number: str) -> list[IdentificationItem]:
         """Who has ``number``, however it is written; users first, then contacts."""
-        key = match_key(number, self.region)
-        if not key:
-            return []
-        rows = self._rows(
-            "SELECT p.kind, p.id, p.number, COALESCE(u.data, c.data) FROM phones p"
-            " LEFT JOIN users u ON p.kind = 'user' AND u.id = p.id"
-            " LEFT JOIN contacts c ON p.kind = 'contact' AND c.id = p.id"
-            " WHERE p.key = ? ORDER BY p.kind DESC, p.id", (key,))
-        items: list[IdentificationItem] = []
-        seen: set[tuple[str, int]] = set()
-        for kind, rid, stored, blob in rows:
-            if blob is None or (kind, rid) in seen:
-                continue
-            seen.add((kind, rid))
-            items.append(_identification(kind, rid, stored, json.loads(blob)))
-        return items
-
-
-def _identification(kind: str, rid: int, number: str, data: dict[str, Any]) -> IdentificationItem:
-    if kind == "user":
-        return IdentificationItem(
-            phoneNum=number, displayName=data.get("fullname"), companyName=None,
-            divisionNames=[d.get("divisionName") for d in data.get("divisions") or () if d.get("divisionName")],
-            phoneNumContactType="USER", userId=rid)
-    return IdentificationItem(
-        phoneNum=number, displayName=data.get("fullname"), companyName=data.get("companyName"),
-        divisionNames=[data["divisionName"]] if data.get("divisionName") else [],
-        phoneNumContactType="CONTACT", contactId=rid)
+        with self._lock:
+            return [IdentificationItem.model_validate(item) for item in numbers.identify(self._conn, number, self.region)]

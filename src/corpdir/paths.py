@@ -1,0 +1,107 @@
+"""Where corpdir keeps things, and which profile a command is for: no pydantic, no httpx.
+
+`corpdir lookup` must start fast, so it resolves its profile and cache file here rather
+than through the full settings object (:mod:`corpdir.config`, which agrees with this
+module; a test holds them together). Every location can be moved by an environment
+variable, which is how tests keep off the real home directory.
+
+A cache file is named by a hash of the base URL and a fingerprint of the key, never the
+key itself: two keys for one service keep separate caches (their permission ranges
+differ), and nothing on disk reveals a key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+APP_NAME = "corpdir"
+EMBEDDED_DEMO_URL = "embedded://demo/v1"  # identity of the in-process demo service
+DEMO_API_KEY = "demo-reception"  # the demo tenant's reception desk user (see README)
+
+
+def _dir(env: str, default: str) -> Path:
+    override = os.environ.get(env)
+    return Path(override) if override else Path(default)
+
+
+def config_path() -> Path:
+    override = os.environ.get("CORPDIR_CONFIG")
+    return Path(override) if override else Path(platformdirs.user_config_dir(APP_NAME)) / "config.toml"
+
+
+def data_dir() -> Path:
+    return _dir("CORPDIR_DATA_DIR", platformdirs.user_data_dir(APP_NAME))
+
+
+def cache_dir() -> Path:
+    return _dir("CORPDIR_CACHE_DIR", platformdirs.user_cache_dir(APP_NAME))
+
+
+def state_dir() -> Path:
+    return _dir("CORPDIR_STATE_DIR", platformdirs.user_state_dir(APP_NAME))
+
+
+def key_fingerprint(api_key: str) -> str:
+    """A short, one-way fingerprint of a key (safe to show or store)."""
+    return hashlib.sha256(("corpdir-key:" + api_key).encode()).hexdigest()[:16]
+
+
+def cache_file(base_url: str, api_key: str, directory: Path | None = None) -> Path:
+    name = hashlib.sha256(f"{base_url.rstrip('/')}\n{key_fingerprint(api_key)}".encode()).hexdigest()[:24]
+    return (directory or cache_dir()) / f"{name}.sqlite3"
+
+
+def read_config_table(table: str) -> dict[str, Any]:
+    """One table of the config file ({} when there is no file)."""
+    path = config_path()
+    if not path.is_file():
+        return {}
+    try:
+        return dict(tomllib.loads(path.read_text(encoding="utf-8")).get(table, {}))
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{path}: not valid TOML: {exc}") from None
+
+
+@dataclass(frozen=True)
+class Profile:
+    """The service a command talks to: its base URL (None: the embedded demo) and key."""
+
+    base_url: str | None
+    api_key: str | None = field(repr=False)
+
+    @property
+    def is_demo(self) -> bool:
+        return not self.base_url
+
+    @property
+    def identity(self) -> tuple[str, str]:
+        return (self.base_url or EMBEDDED_DEMO_URL, self.api_key or (DEMO_API_KEY if self.is_demo else ""))
+
+    def cache_path(self) -> Path:
+        return cache_file(*self.identity)
+
+
+def resolve_profile(base_url: str | None = None) -> Profile | None:
+    """Flags > environment > config file, as :class:`corpdir.config.ServiceSettings` does.
+
+    Returns None when the key must come from the system keyring: the caller then builds
+    the full settings (the slow, complete path)."""
+    table = read_config_table("service")
+    url = base_url or os.environ.get("CORPDIR_BASE_URL") or table.get("base_url") or None
+    if not url:
+        return Profile(None, DEMO_API_KEY)
+    key = os.environ.get("CORPDIR_API_KEY") or table.get("api_key")
+    key_file = os.environ.get("CORPDIR_API_KEY_FILE") or table.get("api_key_file")
+    if not key and key_file:
+        lines = Path(key_file).expanduser().read_text(encoding="utf-8").strip().splitlines()
+        key = lines[0].strip() if lines else None
+    if not key:
+        return None
+    return Profile(url, key)
