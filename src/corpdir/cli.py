@@ -12,7 +12,7 @@ import argparse
 import importlib
 import sys
 
-COMMANDS = ("server",)
+COMMANDS = ("lookup", "server")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -88,17 +88,27 @@ class Profile:
         return cache_file(*self.identity)
 
 
+def service_value(name: str, default: Any = None, table: dict[str, Any] | None = None) -> Any:
+    """A ``[service]`` setting: environment (CORPDIR_<NAME>) over config file, as
+    :class:`corpdir.config.ServiceSettings` reads it."""
+    value = os.environ.get(f"CORPDIR_{name.upper()}")
+    if value:
+        return value
+    table = read_config_table("service") if table is None else table
+    return table.get(name) or default
+
+
 def resolve_profile(base_url: str | None = None) -> Profile | None:
     """Flags > environment > config file, as :class:`corpdir.config.ServiceSettings` does.
 
     Returns None when the key must come from the system keyring: the caller then builds
     the full settings (the slow, complete path)."""
     table = read_config_table("service")
-    url = base_url or os.environ.get("CORPDIR_BASE_URL") or table.get("base_url") or None
+    url = base_url or service_value("base_url", table=table)
     if not url:
         return Profile(None, DEMO_API_KEY)
-    key = os.environ.get("CORPDIR_API_KEY") or table.get("api_key")
-    key_file = os.environ.get("CORPDIR_API_KEY_FILE") or table.get("api_key_file")
+    key = service_value("api_key", table=table)
+    key_file = service_value("api_key_file", table=table)
     if not key and key_file:
         lines = Path(key_file).expanduser().read_text(encoding="utf-8").strip().splitlines()
         key = lines[0].strip() if lines else None

@@ -1,0 +1,28 @@
+"""`corpdir lookup`: caller-ID by number, for people and for scripts or a PBX.
+
+One line per number: NUMBER, name, company or division, type, id (tab-separated), or
+``--json``. Exit 0 when all were found, 1 when some were not, 2 on an error. With
+``--stdin`` each input line is answered as soon as it arrives and flushed, for a pipe.
+Answers from the cache need only sqlite3 and phonenumbers; the service is contacted
+only for numbers the cache cannot answer.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = "who is this number? (cache first, then the service)"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("numbers", nargs="*", metavar="NUMBER", help="phone numbers, written any way ('+81 3-1234-5678')")
+    parser.add_argument("--json", action="store_true", help="one JSON object per number")
+    parser.add_argument("--stdin", action="store_true", help="read numbers from standard input, answering each line at once")
+    parser.add_argument("--base-url", help="the service (default: config file, CORPDIR_BASE_URL, else the embedded demo)")
+    parser.add_argument("--offline", action="store_true", help="answer from the cache only")
+
+
+def run(args: argparse.Namespace) -> int:
+    from corpdir.commands import lookup_run
+
+    return lookup_run.main(args)

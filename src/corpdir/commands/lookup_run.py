@@ -1,0 +1,108 @@
+"""The body of `corpdir lookup` (kept out of the parser module so `--help` stays instant)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from typing import Any, TextIO
+
+from corpdir.paths import Profile, resolve_profile, service_value
+from corpdir.service.callerid import Answer, CallerId, open_cache
+from corpdir.text import printable
+
+EXIT_FOUND, EXIT_SOME_MISSING, EXIT_ERROR = 0, 1, 2
+
+
+def format_line(answer: Answer) -> str:
+    if answer.error and not answer.found:
+        return f"{printable(answer.query)}\t-\terror: {printable(answer.error)}"
+    if not answer.found:
+        return f"{printable(answer.query)}\t-\tnot found"
+    item = answer.items[0]
+    org = item.get("companyName") or ", ".join(item.get("divisionNames") or []) or "-"
+    ident = f"user:{item['userId']}" if item.get("userId") else f"contact:{item['contactId']}" if item.get("contactId") else "-"
+    more = f"\t(+{len(answer.items) - 1} more)" if len(answer.items) > 1 else ""
+    return "\t".join([printable(answer.query), printable(item.get("displayName") or "-"), printable(org),
+                      printable(item.get("phoneNumContactType") or "-"), ident]) + more
+
+
+def format_json(answer: Answer) -> str:
+    return json.dumps({"query": answer.query, "found": answer.found, "source": answer.source or None,
+                       "error": answer.error, "items": answer.items}, ensure_ascii=False)
+
+
+class _Service:
+    """The API client, built only when the cache cannot answer."""
+
+    def __init__(self, base_url: str | None) -> None:
+        self.base_url = base_url
+        self.client: Any = None
+
+    async def identify(self, numbers: list[str]) -> list[dict[str, Any]]:
+        if self.client is None:
+            from corpdir.config import load_settings
+            from corpdir.service.connect import open_client
+
+            settings, _ = load_settings(base_url=self.base_url)
+            self.client = open_client(settings)
+        result = await self.client.identify_numbers(numbers)
+        return [item.model_dump(mode="json") for item in result.items]
+
+    async def close(self) -> None:
+        if self.client is not None:
+            await self.client.aclose()
+
+
+def _settings_light(base_url: str | None) -> tuple[Profile, str, float]:
+    """(profile, region, stale_after) without building the full settings when possible."""
+    region = service_value("region", "JP")
+    stale = float(service_value("stale_after", 15 * 60))
+    profile = resolve_profile(base_url)
+    if profile is None:  # the key is in the keyring: only the full settings can read it
+        from corpdir.config import load_settings
+
+        settings, _ = load_settings(base_url=base_url)
+        profile = settings.profile()
+    return profile, region, stale
+
+
+async def _answer(caller: CallerId, queries: list[str], as_json: bool, out: TextIO) -> list[Answer]:
+    answers = await caller.lookup(queries)
+    for answer in answers:
+        out.write((format_json(answer) if as_json else format_line(answer)) + "\n")
+    out.flush()
+    return answers
+
+
+async def _main(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
+    profile, region, stale = _settings_light(args.base_url)
+    service = _Service(args.base_url)
+    caller = CallerId(open_cache(profile.cache_path()), None if args.offline else service.identify,
+                      region=region, stale_after=stale)
+    answers: list[Answer] = []
+    try:
+        if args.numbers:
+            answers += await _answer(caller, args.numbers, args.json, out)
+        if args.stdin:
+            loop = asyncio.get_running_loop()
+            while line := await loop.run_in_executor(None, inp.readline):
+                if number := line.strip():  # one number a line; it may hold spaces
+                    answers += await _answer(caller, [number], args.json, out)
+    finally:
+        await service.close()
+    if any(a.error for a in answers):
+        return EXIT_ERROR
+    return EXIT_FOUND if all(a.found for a in answers) else EXIT_SOME_MISSING
+
+
+def main(args: argparse.Namespace, out: TextIO | None = None, inp: TextIO | None = None) -> int:
+    if not args.numbers and not args.stdin:
+        print("corpdir lookup: give one or more numbers, or --stdin", file=sys.stderr)
+        return EXIT_ERROR
+    try:
+        return asyncio.run(_main(args, out or sys.stdout, inp or sys.stdin))
+    except (OSError, ValueError) as exc:
+        print(f"corpdir lookup: {exc}", file=sys.stderr)
+        return EXIT_ERROR

@@ -1,0 +1,109 @@
+"""Caller-ID: who is this number? The cache answers first; numbers it does not know (or
+all of them, when the cache is missing or stale) go to N1, five to a request.
+
+Used by `corpdir lookup` (a person or a PBX pipe) and by the TUI's lookup screen.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Awaitable, Callable, Iterable
+
+from corpdir.cache import numbers
+from corpdir.phone import DEFAULT_REGION, match_key
+
+N1_BATCH = 5
+_NOT_DIALABLE = re.compile(r"[^0-9*#,;+\-]")
+
+
+def dialable(text: str) -> str:
+    """The number as the service accepts it (PHONE_CHARS): '03 (1234) 5678' -> '0312345678'."""
+    return _NOT_DIALABLE.sub("", text)
+
+
+@dataclass
+class Answer:
+    query: str
+    items: list[dict[str, Any]] = field(default_factory=list)
+    source: str = ""  # "cache" or "service"
+    error: str | None = None
+
+    @property
+    def found(self) -> bool:
+        return bool(self.items)
+
+
+Identify = Callable[[list[str]], Awaitable[list[dict[str, Any]]]]
+"""N1: numbers (at most 5, dialable) -> identification items as dicts."""
+
+
+def open_cache(path: Path) -> sqlite3.Connection | None:
+    """The cache file read-only, or None if there is none (or it was never filled)."""
+    if not path.is_file():
+        return None
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        if conn.execute("PRAGMA user_version").fetchone()[0] < 1:
+            conn.close()
+            return None
+    except sqlite3.DatabaseError:
+        conn.close()
+        return None
+    return conn
+
+
+def cache_age(conn: sqlite3.Connection | None, now: float | None = None) -> float | None:
+    """Seconds since the users were last synced into the cache (None: never)."""
+    if conn is None:
+        return None
+    row = conn.execute("SELECT value FROM meta WHERE key = 'synced_at:users'").fetchone()
+    return (now if now is not None else time.time()) - float(row[0]) if row else None
+
+
+class CallerId:
+    def __init__(self, conn: sqlite3.Connection | None, identify: Identify | None, *, region: str = DEFAULT_REGION,
+                 stale_after: float = 15 * 60) -> None:
+        self.conn = conn
+        self._identify = identify
+        self.region = region
+        age = cache_age(conn)
+        self.cache_fresh = age is not None and age <= stale_after
+
+    def from_cache(self, number: str) -> list[dict[str, Any]]:
+        return numbers.identify(self.conn, number, self.region) if self.conn is not None else []
+
+    async def lookup(self, queries: Iterable[str]) -> list[Answer]:
+        answers = [Answer(q) for q in queries]
+        ask: list[Answer] = []
+        for answer in answers:
+            if not dialable(answer.query):
+                answer.error = "not a phone number"
+                continue
+            answer.items = self.from_cache(answer.query)
+            if answer.items:
+                answer.source = "cache"
+            if not answer.items or not self.cache_fresh:
+                ask.append(answer)
+        if ask and self._identify is not None:
+            await self._ask_service(ask)
+        return answers
+
+    async def _ask_service(self, answers: list[Answer]) -> None:
+        for start in range(0, len(answers), N1_BATCH):
+            batch = answers[start:start + N1_BATCH]
+            try:
+                items = await self._identify([dialable(a.query) for a in batch])
+            except Exception as exc:  # noqa: BLE001 - any failure of the service is reported per number
+                for answer in batch:
+                    if not answer.items:
+                        answer.error = str(exc) or exc.__class__.__name__
+                continue
+            for answer in batch:
+                key = match_key(answer.query, self.region)
+                mine = [i for i in items if i.get("phoneNum") and match_key(i["phoneNum"], self.region) == key]
+                if mine:
+                    answer.items, answer.source, answer.error = mine, "service", None

@@ -1,0 +1,43 @@
+"""Building the API client for a profile: a remote service, or the embedded demo.
+
+With no base URL configured, the reference server runs in-process on the demo tenant,
+reached through httpx's ASGI transport (no port is opened). The demo tenant is generated
+once into the data dir and reused by every later run.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from corpdir.paths import DEMO_API_KEY, EMBEDDED_DEMO_URL, data_dir
+
+if TYPE_CHECKING:
+    from corpdir.client import DirectoryClient
+    from corpdir.config import ServiceSettings
+
+
+def demo_data_dir() -> Any:
+    return data_dir() / "demo"
+
+
+def embedded_app(settings: ServiceSettings) -> Any:
+    """The reference server on the demo tenant (generated on first use)."""
+    from corpdir.server import ServerSettings, create_app
+
+    folder = demo_data_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    return create_app(ServerSettings(data=folder, demo=True, demo_size=settings.demo_size, demo_seed=settings.demo_seed,
+                                     region=settings.region))
+
+
+def open_client(settings: ServiceSettings, **kwargs: Any) -> DirectoryClient:
+    """A DirectoryClient for ``settings`` (``kwargs`` go to the client, e.g. on_rate_limit)."""
+    import httpx
+
+    from corpdir.client import DirectoryClient
+
+    if settings.is_demo:
+        transport = httpx.ASGITransport(app=embedded_app(settings))
+        http = httpx.AsyncClient(transport=transport, base_url=EMBEDDED_DEMO_URL.replace("embedded://", "http://"))
+        return DirectoryClient(settings, base_url=str(http.base_url), api_key=DEMO_API_KEY, http_client=http, **kwargs)
+    return DirectoryClient(settings, **kwargs)
