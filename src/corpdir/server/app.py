@@ -1,0 +1,82 @@
+"""The app factory: ``create_app(ServerSettings) -> FastAPI``.
+
+Usable in-process (``httpx.AsyncClient(transport=httpx.ASGITransport(app))``, as the TUI
+and the tests do) or served by uvicorn (``corpdir server``). Every operation path is
+answered by one catch-all route that hands the request to the pipeline, which routes by
+the operation table; /openapi.json is generated from the same table.
+"""
+
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator
+
+from fastapi import FastAPI
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from corpdir.server.handlers import all_handlers
+from corpdir.server.openapi import build_openapi
+from corpdir.server.pipeline import Pipeline
+from corpdir.server.settings import ServerSettings
+from corpdir.server.storage import Storage
+from corpdir.spec.variants import get_variant
+
+_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
+
+
+def open_storage(settings: ServerSettings) -> tuple[Storage, str | None]:
+    """The database of ``settings``; a fresh one gets the demo tenant or its first admin.
+
+    Returns the storage and the bootstrap key when one was just made (shown once).
+    """
+    storage = Storage(settings.database, clock=settings.clock, region=settings.region)
+    if not storage.is_empty():
+        return storage, None
+    if settings.demo:
+        storage.load_tenant(_demo_tenant(settings))
+        return storage, None
+    return storage, storage.bootstrap(settings.bootstrap_key)
+
+
+def _demo_tenant(settings: ServerSettings) -> Any:
+    if settings.demo is True:
+        from corpdir.server.demo import generate_tenant
+
+        return generate_tenant(size=settings.demo_size, seed=settings.demo_seed)
+    return settings.demo
+
+
+def create_app(settings: ServerSettings | None = None, *, storage: Storage | None = None) -> FastAPI:
+    settings = settings or ServerSettings()
+    variant = get_variant(settings.variant)
+    bootstrap_key = None
+    opened = storage is None  # a storage passed in belongs to the caller, who closes it
+    if storage is None:
+        storage, bootstrap_key = open_storage(settings)
+    pipeline = Pipeline(settings, storage, variant, all_handlers())
+    openapi = build_openapi(pipeline.routes.operations, variant)
+
+    owns_storage = opened
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        if owns_storage:
+            storage.close()
+
+    app = FastAPI(title="corpdir", openapi_url=None, docs_url=None, redoc_url=None, lifespan=lifespan)
+    app.state.settings = settings
+    app.state.storage = storage
+    app.state.bootstrap_key = bootstrap_key
+    app.state.pipeline = pipeline
+
+    async def openapi_json(request: Request) -> Response:
+        return await pipeline(request, JSONResponse(openapi))
+
+    async def operations(request: Request) -> Response:
+        return await pipeline(request)
+
+    app.add_route("/openapi.json", openapi_json, methods=["GET"], include_in_schema=False)
+    app.add_route("/{path:path}", operations, methods=_METHODS, include_in_schema=False)
+    return app

@@ -1,0 +1,61 @@
+"""Request routing generated from ``corpdir.spec.OPERATIONS``: one table, no hand-copied routes.
+
+Only the operations of the served variant are in the table, so an absent operation's
+path answers 404 and a known path with another method answers 405. Paths are served at
+the root and under ``/v1`` (the version prefix of the contract's example base URL).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from corpdir.spec.operations import OPERATIONS, Operation
+from corpdir.spec.variants import Variant
+
+VERSION_PREFIX = "/v1"
+
+
+@dataclass(frozen=True)
+class Match:
+    operation: Operation | None  # None: the path is known but not with this method
+    path_params: dict[str, str]
+    allowed: tuple[str, ...] = ()
+
+
+class RouteTable:
+    def __init__(self, variant: Variant) -> None:
+        self.operations = [op for op in OPERATIONS.values() if variant.has(op.code)]
+        self._routes = [(self._compile(op.path), op) for op in self.operations]
+
+    @staticmethod
+    def _compile(path: str) -> re.Pattern[str]:
+        return re.compile("^" + re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", path) + "/?$")
+
+    def match(self, method: str, path: str) -> Match | None:
+        if path.startswith(VERSION_PREFIX + "/"):
+            path = path[len(VERSION_PREFIX):]
+        allowed: list[str] = []
+        for pattern, op in self._routes:
+            if m := pattern.match(path):
+                if op.method == method:
+                    return Match(op, m.groupdict())
+                allowed.append(op.method)
+        if allowed:
+            return Match(None, {}, tuple(allowed))
+        return None
+
+
+def accepts(header: str | None, produces: str) -> bool:
+    """Whether an ``Accept`` header admits ``produces`` (a missing header admits anything)."""
+    if not header or not header.strip():
+        return True
+    major = produces.split("/")[0]
+    for part in header.split(","):
+        media, _, params = part.strip().partition(";")
+        media = media.strip().lower()
+        if "q=0" in params.replace(" ", "") and not re.search(r"q=0\.\d*[1-9]", params):
+            continue
+        if media in ("*/*", f"{major}/*", produces):
+            return True
+    return False
