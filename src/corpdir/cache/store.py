@@ -401,7 +401,11 @@ class CacheStore:
         return [r for r in records if answered is None or r.answered == answered]
 
     # -- caller-ID ----------------------------------------------------------------------------
+    def identify(self, number: str) -> list[dict[str, Any]]:
+        """Who has ``number``, however it is written (identification items as dicts)."""
+        with self._lock:
+            return numbers.identify(self._conn, number, self.region)
+
     def lookup_number(self, number: str) -> list[IdentificationItem]:
         """Who has ``number``, however it is written; users first, then contacts."""
-        with self._lock:
-            return [IdentificationItem.model_validate(item) for item in numbers.identify(self._conn, number, self.region)]
+        return [IdentificationItem.model_validate(item) for item in self.identify(number)]

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import sys
 from typing import Any, TextIO
 
 from corpdir.paths import Profile, resolve_profile, service_value
-from corpdir.service.callerid import Answer, CallerId, open_cache
+from corpdir.cache import numbers
+from corpdir.service.callerid import Answer, CallerId, cache_age, open_cache
 from corpdir.text import printable
 
 EXIT_FOUND, EXIT_SOME_MISSING, EXIT_ERROR = 0, 1, 2
@@ -79,7 +81,9 @@ async def _answer(caller: CallerId, queries: list[str], as_json: bool, out: Text
 async def _main(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     profile, region, stale = _settings_light(args.base_url)
     service = _Service(args.base_url)
-    caller = CallerId(open_cache(profile.cache_path()), None if args.offline else service.identify,
+    conn = open_cache(profile.cache_path())
+    cache_lookup = functools.partial(numbers.identify, conn, region=region) if conn is not None else None
+    caller = CallerId(cache_lookup, None if args.offline else service.identify, cache_age=cache_age(conn),
                       region=region, stale_after=stale)
     answers: list[Answer] = []
     try:

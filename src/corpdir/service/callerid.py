@@ -64,17 +64,25 @@ def cache_age(conn: sqlite3.Connection | None, now: float | None = None) -> floa
     return (now if now is not None else time.time()) - float(row[0]) if row else None
 
 
-class CallerId:
-    def __init__(self, conn: sqlite3.Connection | None, identify: Identify | None, *, region: str = DEFAULT_REGION,
-                 stale_after: float = 15 * 60) -> None:
-        self.conn = conn
-        self._identify = identify
-        self.region = region
-        age = cache_age(conn)
-        self.cache_fresh = age is not None and age <= stale_after
+CacheLookup = Callable[[str], list[dict[str, Any]]]
+Runner = Callable[..., Awaitable[Any]]
 
-    def from_cache(self, number: str) -> list[dict[str, Any]]:
-        return numbers.identify(self.conn, number, self.region) if self.conn is not None else []
+
+async def _direct(fn: Callable[..., Any], *args: Any) -> Any:
+    return fn(*args)
+
+
+class CallerId:
+    """``cache_lookup`` answers one number from the cache (sync); ``run`` says where it
+    runs (the CLI: right here; the TUI: the cache's own thread, off the event loop)."""
+
+    def __init__(self, cache_lookup: CacheLookup | None, identify: Identify | None, *, cache_age: float | None,
+                 stale_after: float = 15 * 60, region: str = DEFAULT_REGION, run: Runner = _direct) -> None:
+        self._cache_lookup = cache_lookup
+        self._identify = identify
+        self._run = run
+        self.region = region
+        self.cache_fresh = cache_age is not None and cache_age <= stale_after
 
     async def lookup(self, queries: Iterable[str]) -> list[Answer]:
         answers = [Answer(q) for q in queries]
@@ -83,7 +91,8 @@ class CallerId:
             if not dialable(answer.query):
                 answer.error = "not a phone number"
                 continue
-            answer.items = self.from_cache(answer.query)
+            if self._cache_lookup is not None:
+                answer.items = await self._run(self._cache_lookup, answer.query)
             if answer.items:
                 answer.source = "cache"
             if not answer.items or not self.cache_fresh:

@@ -1,0 +1,296 @@
+"""DirectoryService: the façade the TUI and CLI call.
+
+Reads answer from the cache at once (``users_window``, ``search``, ``child_divisions``);
+``refresh_*`` methods ask the API and put what it returns into the cache, so the next
+cache read shows it. The service tracks whether the API answered lately (``online``), so
+the UI can say "offline" and keep browsing the cache. Nothing here imports Textual.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable, Iterable, Sequence, TypeVar
+
+from corpdir.cache.aio import AsyncCache
+from corpdir.cache.search import Hit, Searcher
+from corpdir.cache.store import Cached, CacheStore
+from corpdir.cache.sync import Progress, Syncer, SyncSummary
+from corpdir.client import DirectoryClient
+from corpdir.client.errors import ApiError, NotFound, TransportError
+from corpdir.config import ServiceSettings
+from corpdir.service.callerid import Answer, CallerId
+from corpdir.spec.calls import IncomingCall, OutgoingCall
+from corpdir.spec.contact import Contact
+from corpdir.spec.division import Division
+from corpdir.spec.folder import Folder, PersonalFolder
+from corpdir.spec.profile import Profile
+from corpdir.spec.user import User
+
+T = TypeVar("T")
+PHOTO_CACHE_SIZE = 64
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    hit: Hit
+    record: User | Contact
+
+
+class DirectoryService:
+    def __init__(self, client: DirectoryClient, store: CacheStore, settings: ServiceSettings, *,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.client = client
+        self.store = store
+        self.cache = AsyncCache(store)
+        self.settings = settings
+        self.clock = clock
+        self.online: bool | None = None  # None until the API has been asked
+        self.last_error: str | None = None
+        self._images: OrderedDict[tuple[str, int, str], bytes | None] = OrderedDict()
+        self._searchers: dict[tuple[str, ...], Searcher] = {}
+
+    @classmethod
+    def open(cls, settings: ServiceSettings, **client_kwargs: Any) -> DirectoryService:
+        """Build the store and the client for ``settings`` (embedded demo when no base URL)."""
+        from corpdir.service.connect import open_client
+
+        store = CacheStore(settings.profile().cache_path(), region=settings.region)
+        return cls(open_client(settings, **client_kwargs), store, settings)
+
+    async def close(self) -> None:
+        await self.client.aclose()
+        self.cache.close()
+
+    # -- the API, with the online flag kept up to date ---------------------------------------
+    async def _api(self, call: Awaitable[T]) -> T:
+        try:
+            result = await call
+        except TransportError as exc:
+            self.online, self.last_error = False, str(exc)
+            raise
+        except ApiError:
+            self.online = True
+            raise
+        self.online, self.last_error = True, None
+        return result
+
+    @property
+    def is_demo(self) -> bool:
+        return self.settings.is_demo
+
+    @property
+    def variant(self) -> str:
+        return self.client.variant.name
+
+    def offers(self, code: str) -> bool:
+        return self.client.variant.has(code)
+
+    def label(self) -> str:
+        return "DEMO tenant (embedded)" if self.is_demo else str(self.settings.base_url)
+
+    # -- status ----------------------------------------------------------------------------
+    def synced_age(self, resource: str = "users") -> float | None:
+        at = self.store.synced_at(resource)
+        return None if at is None else self.clock() - at
+
+    # -- divisions -------------------------------------------------------------------------
+    async def child_divisions(self, parent_id: int | None) -> list[Division]:
+        return await self.cache.run(self.store.child_divisions, parent_id)
+
+    async def refresh_child_divisions(self, parent: Division | None) -> list[Division]:
+        """D1 firstLayer for the top, else the parent's childDivisionIds (50 per request)."""
+        if parent is None:
+            found = [d async for d in self._iter("D1", {"firstLayer": True} if self.variant == "C" else {})]
+            if self.variant != "C":
+                found = [d for d in found if not d.parentDivisionId]
+        else:
+            ids = list(parent.childDivisionIds or [])
+            found = []
+            for start in range(0, len(ids), 50):
+                found += [d async for d in self._iter("D1", {"divisionIds": ids[start:start + 50]})]
+            if not ids and self.variant != "C":  # variants A/B carry no childDivisionIds
+                found = [d async for d in self._iter("D1", {}) if d.parentDivisionId == parent.divisionId]
+        await self.cache.run(self.store.put_divisions, found)
+        return await self.child_divisions(None if parent is None else parent.divisionId)
+
+    async def member_count(self, division_id: int, include_sub: bool = False) -> int:
+        return await self.cache.run(self.store.count_users, division_id, include_sub=include_sub)
+
+    # -- users -----------------------------------------------------------------------------
+    async def count_users(self, division_id: int | None, include_sub: bool = False) -> int:
+        return await self.cache.run(self.store.count_users, division_id, include_sub=include_sub)
+
+    async def users_window(self, division_id: int | None, *, include_sub: bool = False, order_by: str = "fullname",
+                           descending: bool = False, offset: int = 0, limit: int = 100) -> list[User]:
+        return await self.cache.run(self.store.list_users, division_id, include_sub=include_sub, order_by=order_by,
+                                    descending=descending, offset=offset, limit=limit)
+
+    async def refresh_users(self, division_id: int, include_sub: bool = False) -> int:
+        """U1 for a division's members, into the cache; returns how many came."""
+        query: dict[str, Any] = {"divisionIds": [division_id]}
+        if include_sub and self.variant == "C":
+            query["includeSubDepartment"] = True
+        users = [u async for u in self._iter("U1", query)]
+        await self.cache.run(self.store.put_users, users)
+        return len(users)
+
+    async def search(self, query: str, *, kinds: Sequence[str] = ("user", "contact"), limit: int = 100) -> list[SearchResult]:
+        """As-you-type search of the cache (narrows the previous answer as the query grows)."""
+        searcher = self._searchers.setdefault(tuple(kinds), Searcher(self.store, kinds=kinds))
+        return await self.cache.run(self._resolve, searcher, query, limit)
+
+    def _resolve(self, searcher: Searcher, query: str, limit: int) -> list[SearchResult]:
+        hits = searcher.search(query, limit)
+        users = {u.userId: u for u in self.store.users([h.id for h in hits if h.kind == "user"])}
+        contacts = {c.contactId: c for c in self.store.contacts([h.id for h in hits if h.kind == "contact"])}
+        out = []
+        for h in hits:
+            record = users.get(h.id) if h.kind == "user" else contacts.get(h.id)
+            if record is not None:
+                out.append(SearchResult(h, record))
+        return out
+
+    async def search_users_remote(self, words: Iterable[str] = (), *, limit: int = 100, **filters: Any) -> list[User]:
+        """U1 with freeWords and filters (userType, employeeNum, phoneNum, email1, loginIds,
+        orderBy, orderDirection, divisionIds ...); the answer also refreshes the cache."""
+        query = {k: v for k, v in filters.items() if v not in (None, "", [])}
+        words = [w for w in words if w][:10]
+        if words:
+            query["freeWords"] = words
+        users: list[User] = []
+        async for user in self._iter("U1", query):
+            users.append(user)
+            if len(users) >= limit:
+                break
+        await self.cache.run(self.store.put_users, users)
+        return users
+
+    async def user(self, user_id: int) -> Cached[User] | None:
+        return await self.cache.run(self.store.user, user_id)
+
+    async def refresh_user(self, user_id: int) -> User:
+        user = await self._api(self.client.get_user(user_id))
+        await self.cache.run(self.store.put_users, [user])
+        return user
+
+    async def profile(self, user_id: int, *, refresh: bool = True) -> Profile | None:
+        """The cached profile, refreshed from U9 when ``refresh`` (falls back to the cache)."""
+        cached = await self.cache.run(self.store.profile, user_id)
+        if not refresh or not self.offers("U9"):
+            return cached.record if cached else None
+        try:
+            profile = await self._api(self.client.get_profile(user_id))
+        except (TransportError, ApiError):
+            if cached:
+                return cached.record
+            raise
+        await self.cache.run(self.store.put_profile, user_id, profile)
+        return profile
+
+    async def photo(self, user_id: int, size: str = "THUMBNAIL") -> bytes | None:
+        """The face photo (None when the user has none); kept in a small memory cache."""
+        return await self._image(("photo", user_id, size), lambda: self.client.get_photo(user_id, size), "U6")
+
+    async def card_image(self, contact_id: int) -> bytes | None:
+        return await self._image(("card", contact_id, "FULL"), lambda: self.client.get_card_image(contact_id), "X6")
+
+    async def _image(self, key: tuple[str, int, str], fetch: Callable[[], Awaitable[bytes]], code: str) -> bytes | None:
+        if key in self._images:
+            self._images.move_to_end(key)
+            return self._images[key]
+        if not self.offers(code):
+            return None
+        try:
+            data: bytes | None = await self._api(fetch())
+        except NotFound:
+            data = None
+        self._images[key] = data
+        while len(self._images) > PHOTO_CACHE_SIZE:
+            self._images.popitem(last=False)
+        return data
+
+    def forget_image(self, kind: str, rid: int) -> None:
+        for key in [k for k in self._images if k[0] == kind and k[1] == rid]:
+            del self._images[key]
+
+    # -- contacts and folders ----------------------------------------------------------------
+    async def folders(self) -> list[Folder]:
+        return await self.cache.run(self.store.folders)
+
+    async def refresh_folders(self) -> list[Folder]:
+        if self.offers("F1"):
+            folders = [f async for f in self._iter("F1", {})]
+            await self.cache.run(self.store.put_folders, folders)
+        if self.offers("P1"):
+            personal = [f async for f in self._iter("P1", {})]
+            await self.cache.run(self.store.put_personal_folders, personal)
+        return await self.folders()
+
+    async def personal_folders(self) -> list[PersonalFolder]:
+        return await self.cache.run(self.store.personal_folders)
+
+    async def count_contacts(self, directory: str | None = None, folder_num: int | None = None) -> int:
+        return await self.cache.run(self.store.count_contacts, directory, folder_num)
+
+    async def contacts_window(self, directory: str | None = None, folder_num: int | None = None, *, offset: int = 0,
+                              limit: int = 100) -> list[Contact]:
+        return await self.cache.run(self.store.list_contacts, directory, folder_num, offset=offset, limit=limit)
+
+    async def list_contacts_remote(self, *, limit: int = 500, **filters: Any) -> list[Contact]:
+        """X1 with its filters (fullname, companyName, phoneNum, email, updatedFrom/To,
+        directory, folderNums, ocr*, identified ...); the answer refreshes the cache."""
+        query = {k: v for k, v in filters.items() if v not in (None, "", [])}
+        contacts: list[Contact] = []
+        async for contact in self._iter("X1", query):
+            contacts.append(contact)
+            if len(contacts) >= limit:
+                break
+        await self.cache.run(self.store.put_contacts, contacts)
+        return contacts
+
+    async def contact(self, contact_id: int) -> Cached[Contact] | None:
+        return await self.cache.run(self.store.contact, contact_id)
+
+    # -- calls -------------------------------------------------------------------------------
+    async def calls(self, direction: str, *, answered: bool | None = None, newest_first: bool = True) -> list[IncomingCall | OutgoingCall]:
+        return await self.cache.run(self.store.calls, direction, answered=answered, newest_first=newest_first)
+
+    async def refresh_calls(self, direction: str, *, answered: bool | None = None, newest_first: bool = True, limit: int = 200) -> list[IncomingCall | OutgoingCall]:
+        code = "H1" if direction == "incoming" else "H4"
+        query: dict[str, Any] = {"orderDirection": "desc" if newest_first else "asc"}
+        if answered is not None:
+            query["answered"] = answered
+        records: list[Any] = []
+        async for record in self._iter(code, query):
+            records.append(record)
+            if len(records) >= limit:
+                break
+        await self.cache.run(self.store.put_calls, direction, records)
+        return records
+
+    # -- caller-ID and sync -----------------------------------------------------------------
+    async def lookup(self, numbers: Iterable[str]) -> list[Answer]:
+        async def identify(batch: list[str]) -> list[dict[str, Any]]:
+            result = await self._api(self.client.identify_numbers(batch))
+            return [i.model_dump(mode="json") for i in result.items]
+
+        caller = CallerId(self.store.identify, identify if self.offers("N1") else None, cache_age=await self.cache.run(self.synced_age, "users"),
+                          region=self.settings.region, stale_after=self.settings.stale_after, run=self.cache.run)
+        return await caller.lookup(list(numbers))
+
+    async def sync(self, *, full: bool = False, progress: Progress | None = None) -> SyncSummary:
+        syncer = Syncer(self.store, self._page, self.client.iter_pages, progress=progress, clock=self.clock,
+                        available=self.offers)
+        return await self._api(syncer.run(full=full))
+
+    async def _page(self, code: str, params: dict[str, Any]) -> Any:
+        from corpdir.spec import OPERATIONS
+
+        return await getattr(self.client, OPERATIONS[code].name)(params)
+
+    async def _iter(self, code: str, query: dict[str, Any]) -> Any:
+        async for item in self.client.paginate(code, query):
+            self.online = True
+            yield item
