@@ -55,7 +55,7 @@ def create_app(settings: ServerSettings | None = None, *, storage: Storage | Non
     if storage is None:
         storage, bootstrap_key = open_storage(settings)
     pipeline = Pipeline(settings, storage, variant, all_handlers())
-    openapi = build_openapi(pipeline.routes.operations, variant)
+    openapi: dict[str, Any] = {}  # built on first request: schema generation is slow-ish
 
     owns_storage = opened
 
@@ -72,6 +72,8 @@ def create_app(settings: ServerSettings | None = None, *, storage: Storage | Non
     app.state.pipeline = pipeline
 
     async def openapi_json(request: Request) -> Response:
+        if not openapi:
+            openapi.update(build_openapi(pipeline.routes.operations, variant))
         return await pipeline(request, JSONResponse(openapi))
 
     async def operations(request: Request) -> Response:

@@ -77,12 +77,13 @@ def create_from_card(call: Call) -> dict:
     owner = require_editable_folder(call, directory, folder_num)
     assert call.upload is not None
     fields = _recognise(call, form)
+    result = "SUCCESS" if fields else "FAILURE"
     fields = dict(fields)
     for name in ("comment", "remarks"):
         if name in form.model_fields_set:
             fields[name] = getattr(form, name)
     fields["folderId"] = {"directory": directory, "folderNum": folder_num}
-    ocr = ("CAN_SEND", _OCR_TYPE[str(form.readerType)], "SUCCESS" if fields else "FAILURE")
+    ocr = ("CAN_SEND", _OCR_TYPE[str(form.readerType)], result)
     contact_id = call.storage.create_contact(fields, owner, call.caller.user_id, ocr)
     call.storage.put_card(contact_id, call.upload)
     return {"contactId": contact_id}

@@ -20,6 +20,12 @@ _FTS_COLUMNS = {
 }
 
 
+CONTACTS_FTS_INSERT = (
+    "INSERT INTO contacts_fts (rowid, fullname, fullname_kana, company_name, company_name_kana, division_name,"
+    " division_name_kana, words) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
 def visible_to(user_id: int) -> tuple[str, list[Any]]:
     """Contacts a user may view: every shared folder and their own personal folders."""
     return "(directory = 'SHARED' OR owner_id = ?)", [user_id]
@@ -138,7 +144,7 @@ class ContactStore(PhoneIndex):
             (data.get("fullname", ""), data.get("companyName", ""), data.get("email1", ""), now, dumps(data), contact_id),
         )
         conn.execute("DELETE FROM contacts_fts WHERE rowid = ?", (contact_id,))
-        conn.execute("INSERT INTO contacts_fts VALUES (?, ?, ?, ?, ?, ?, ?, ?)", self.contact_fts_row(contact_id, data))
+        conn.execute(CONTACTS_FTS_INSERT, self.contact_fts_row(contact_id, data))
         self.index_numbers(conn, CONTACT, contact_id, [data.get(f, "") for f in _OWN_NUMBERS],
                            [data.get(f, "") for f in _SHARED_NUMBERS])
 

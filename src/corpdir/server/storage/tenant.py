@@ -13,7 +13,7 @@ from corpdir.server.passwords import hash_password
 from corpdir.server.storage.db import Database, dumps, iso_dt
 from corpdir.server.storage.phones import CONTACT, DIVISION, USER, PhoneIndex
 from corpdir.server.storage.users import CREATE_DEFAULTS, UserStore
-from corpdir.server.storage.contacts import ContactStore
+from corpdir.server.storage.contacts import CONTACTS_FTS_INSERT, ContactStore
 from corpdir.spec.user import USER_PHONE_FIELDS
 
 _CONTACT_META = ("contactId", "folderId", "ownerUserId", "ocrStatus", "ocrType", "ocrResult", "registeredUserId",
@@ -162,7 +162,7 @@ class TenantStore(PhoneIndex):
             "INSERT INTO contacts (id, directory, folder_num, owner_id, fullname, company_name, email1, registered_user_id,"
             " registered_at, updated_at, ocr_status, ocr_type, ocr_result, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             rows)
-        conn.executemany("INSERT INTO contacts_fts VALUES (?, ?, ?, ?, ?, ?, ?, ?)", fts)
+        conn.executemany(CONTACTS_FTS_INSERT, fts)
         conn.executemany("INSERT INTO phone_keys (key, kind, ref_id, shared) VALUES (?, ?, ?, ?)", keys)
         conn.executemany("INSERT INTO cards (contact_id, image) VALUES (?, ?)", list(tenant.cards.items()))
 
