@@ -12,14 +12,18 @@ import argparse
 import importlib
 import sys
 
+from corpdir.commands import tui
+
 COMMANDS = ("lookup", "server")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="corpdir",
-        description="Corporate phone directory: TUI, caller-ID lookup and reference service.",
+        description="Corporate phone directory: TUI, caller-ID lookup and reference service. "
+        "Without a COMMAND the TUI starts (on the embedded demo tenant when no service is configured).",
     )
+    tui.configure(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
         module = importlib.import_module(f"corpdir.commands.{name}")
@@ -31,8 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        parser.print_help()
-        return 0
+        return int(tui.run(args) or 0)
     module = importlib.import_module(f"corpdir.commands.{args.command}")
     return int(module.run(args) or 0)
 

@@ -12,8 +12,11 @@ import re
 
 REPLACEMENT = "\ufffd"
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_CONTROL_BUT_NEWLINE = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
 
 
-def printable(value: object) -> str:
-    """``value`` as one line of inert text (control characters become U+FFFD)."""
-    return _CONTROL.sub(REPLACEMENT, "" if value is None else str(value))
+def printable(value: object, *, keep_newlines: bool = False) -> str:
+    """``value`` as inert text: control characters become U+FFFD (newlines too, unless
+    ``keep_newlines``, so a name stays one line)."""
+    pattern = _CONTROL_BUT_NEWLINE if keep_newlines else _CONTROL
+    return pattern.sub(REPLACEMENT, "" if value is None else str(value))

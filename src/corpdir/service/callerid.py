@@ -64,6 +64,11 @@ def cache_age(conn: sqlite3.Connection | None, now: float | None = None) -> floa
     return (now if now is not None else time.time()) - float(row[0]) if row else None
 
 
+def _identifies(item: dict[str, Any]) -> bool:
+    """An N1 item names someone (an unknown number comes back with nothing but itself)."""
+    return bool(item.get("phoneNum")) and bool(item.get("userId") or item.get("contactId") or item.get("displayName"))
+
+
 CacheLookup = Callable[[str], list[dict[str, Any]]]
 Runner = Callable[..., Awaitable[Any]]
 
@@ -113,6 +118,6 @@ class CallerId:
                 continue
             for answer in batch:
                 key = match_key(answer.query, self.region)
-                mine = [i for i in items if i.get("phoneNum") and match_key(i["phoneNum"], self.region) == key]
+                mine = [i for i in items if _identifies(i) and match_key(i["phoneNum"], self.region) == key]
                 if mine:
                     answer.items, answer.source, answer.error = mine, "service", None

@@ -22,7 +22,8 @@ def demo_data_dir() -> Any:
 
 def embedded_app(settings: ServiceSettings) -> Any:
     """The reference server on the demo tenant (generated on first use)."""
-    from corpdir.server import ServerSettings, create_app
+    from corpdir.server.app import create_app
+    from corpdir.server.settings import ServerSettings
 
     folder = demo_data_dir()
     folder.mkdir(parents=True, exist_ok=True)
@@ -38,6 +39,6 @@ def open_client(settings: ServiceSettings, **kwargs: Any) -> DirectoryClient:
 
     if settings.is_demo:
         transport = httpx.ASGITransport(app=embedded_app(settings))
-        http = httpx.AsyncClient(transport=transport, base_url=EMBEDDED_DEMO_URL.replace("embedded://", "http://"))
-        return DirectoryClient(settings, base_url=str(http.base_url), api_key=DEMO_API_KEY, http_client=http, **kwargs)
+        base_url = EMBEDDED_DEMO_URL.replace("embedded://", "http://")
+        return DirectoryClient(settings, base_url=base_url, api_key=DEMO_API_KEY, transport=transport, **kwargs)
     return DirectoryClient(settings, **kwargs)

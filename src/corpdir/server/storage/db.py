@@ -82,8 +82,15 @@ def _statements(script: str) -> list[str]:
     return [s for s in out if s]
 
 
+def _json_default(value: Any) -> Any:
+    """Dates inside nested records (profile histories) are stored as ISO 8601 text."""
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
 def dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=_json_default)
 
 
 def loads(text: str | None) -> Any:

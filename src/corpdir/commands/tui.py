@@ -1,0 +1,25 @@
+"""`corpdir` with no command: the TUI. Its flags belong to the top-level parser."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--base-url", help="the directory service (default: config file, CORPDIR_BASE_URL, else the embedded demo)")
+    parser.add_argument("--theme", help="a theme name (the last one chosen is remembered)")
+    parser.add_argument("--no-sync", action="store_true", help="do not sync the cache on start")
+
+
+def run(args: argparse.Namespace) -> int:
+    from corpdir.config import load_settings
+    from corpdir.service.directory import DirectoryService
+    from corpdir.tui.app import CorpdirApp
+
+    settings, ui = load_settings(base_url=args.base_url)
+    if args.theme:
+        ui.theme = args.theme
+    service = DirectoryService.open(settings)
+    app = CorpdirApp(service, ui, sync_on_start=not args.no_sync, owns_service=True)
+    app.run()
+    return int(app.return_code or 0)

@@ -1,0 +1,141 @@
+"""The corpdir TUI: the reception desk's window on the directory.
+
+The app is given a ready :class:`DirectoryService` (built before it starts, as the
+settings and the cache are), so tests build it from fixtures. Screens are modes, one per
+place the user goes; each is reachable by key, from the footer and from the command
+palette. Every failure of a worker becomes a readable notification, never a traceback.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING, Any, Iterable
+
+from textual import work
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.worker import Worker, WorkerState
+
+from corpdir.client.errors import CorpdirError
+from corpdir.state import State
+from corpdir.text import printable
+from corpdir.tui.screens.directory import DirectoryScreen
+from corpdir.tui.themes import DEFAULT_THEME, load_themes
+
+if TYPE_CHECKING:
+    from corpdir.config import UiSettings
+    from corpdir.service.directory import DirectoryService
+
+SCREENS_BY_KEY = (
+    ("directory", "f1", "Directory", "Division tree, people and search"),
+    ("contacts", "f2", "Contacts", "External contacts in shared and personal folders"),
+    ("calls", "f3", "Calls", "Your incoming and outgoing calls"),
+    ("lookup", "f4", "Lookup", "Who is this number?"),
+)
+
+
+class CorpdirApp(App[None]):
+    TITLE = "corpdir"
+    CSS_PATH = "app.tcss"
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    BINDINGS = [
+        *[Binding(key, f"switch_mode('{mode}')", title, id=f"app.{mode}") for mode, key, title, _ in SCREENS_BY_KEY],
+        Binding("ctrl+s", "sync", "Sync", id="app.sync"),
+        Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
+    ]
+
+    def __init__(self, service: DirectoryService, ui: UiSettings | None = None, *, state: State | None = None,
+                 sync_on_start: bool = True, owns_service: bool = False) -> None:
+        super().__init__()
+        self.service = service
+        self.owns_service = owns_service
+        self.ui = ui
+        self.state = state or State()
+        self.sync_on_start = sync_on_start
+        self.sub_title = service.label()
+        if service.is_demo:
+            self.title = "corpdir · DEMO"
+
+    def _mode_screen(self, mode: str) -> Screen:
+        from corpdir.tui.screens.calls import CallsScreen
+        from corpdir.tui.screens.contacts import ContactsScreen
+        from corpdir.tui.screens.lookup import LookupScreen
+
+        screens = {"directory": DirectoryScreen, "contacts": ContactsScreen, "calls": CallsScreen, "lookup": LookupScreen}
+        return screens[mode](self.service)
+
+    def on_mount(self) -> None:
+        for mode, *_ in SCREENS_BY_KEY:
+            self.add_mode(mode, partial(self._mode_screen, mode))
+        themes, problems = load_themes()
+        for theme in themes:
+            self.register_theme(theme)
+        for problem in problems:
+            self.notify(problem, severity="warning")
+        wanted = (self.ui.theme if self.ui else None) or self.state.get("theme") or DEFAULT_THEME
+        self.theme = wanted if wanted in self.available_themes else DEFAULT_THEME
+        self.switch_mode("directory")
+        if self.sync_on_start:
+            self.call_after_refresh(self.start_sync_if_stale)
+
+    async def on_unmount(self) -> None:
+        if self.owns_service:  # closed on the loop its connections belong to
+            await self.service.close()
+
+    def watch_theme(self, theme: str) -> None:
+        if self.is_mounted:
+            self.state.set("theme", theme)
+
+    def notify(self, message: str, *, title: str = "", severity: Any = "information", timeout: float | None = None,
+               markup: bool = False) -> None:
+        """Notifications often quote service data or errors: always shown literally."""
+        super().notify(printable(message, keep_newlines=True), title=printable(title), severity=severity,
+                       timeout=timeout, markup=False)
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for mode, key, title, help_text in SCREENS_BY_KEY:
+            yield SystemCommand(f"Go to {title} ({key.upper()})", help_text, partial(self.switch_mode, mode))
+        yield SystemCommand("Sync now", "Bring the local cache up to date (Ctrl+S)", self.action_sync)
+        yield SystemCommand("Full sync", "Re-read everything and drop what the service no longer has", partial(self.run_sync, True))
+        for binding in screen.BINDINGS:
+            if isinstance(binding, Binding) and binding.description and binding.action.startswith(tuple("abcdefghijklmnopqrstuvwxyz")):
+                yield SystemCommand(binding.description, f"{binding.key}", partial(screen.run_action, binding.action))
+
+    # -- sync ---------------------------------------------------------------------------------
+    async def start_sync_if_stale(self) -> None:
+        age = await self.service.cache.run(self.service.synced_age, "users")
+        if age is None or age > self.service.settings.stale_after:
+            self.run_sync(False)
+
+    def action_sync(self) -> None:
+        self.run_sync(False)
+
+    @work(group="sync", exclusive=True, exit_on_error=False)
+    async def run_sync(self, full: bool = False) -> None:
+        from corpdir.tui.widgets.status_bar import StatusBar
+
+        def progress(resource: str, done: int, total: int | None) -> None:
+            for bar in self.query(StatusBar):
+                bar.activity = f"syncing {resource} {done}" + (f"/{total}" if total else "")
+
+        try:
+            summary = await self.service.sync(full=full, progress=progress)
+        finally:
+            for bar in self.query(StatusBar):
+                bar.activity = ""
+        total = summary.total()
+        self.notify(f"Synced: {total.added} added, {total.changed} changed, {total.removed} removed", timeout=3)
+        for screen in self.screen_stack:
+            refresh = getattr(screen, "action_refresh", None)
+            if refresh is not None:
+                refresh()
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state is WorkerState.ERROR and event.worker.error is not None:
+            error = event.worker.error
+            if isinstance(error, CorpdirError):
+                self.notify(str(error), title="The service said no", severity="error", timeout=8)
+            else:
+                self.notify(f"{error.__class__.__name__}: {error}", title="Something went wrong", severity="error", timeout=8)

@@ -1,0 +1,1 @@
+"""One screen per place the user goes: directory, contacts, calls, lookup."""

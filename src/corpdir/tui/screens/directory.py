@@ -1,0 +1,302 @@
+"""The directory: division tree, the people of the chosen division (or a search), and
+the chosen person's details.
+
+Browsing reads windows of rows from the cache (any size of company), then refreshes the
+division from the API. Searching answers from the cache as you type, then asks U1
+(freeWords + filters) and shows the service's answer when it comes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Sequence
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, Select, Static
+
+from corpdir.client.errors import CorpdirError
+from corpdir.spec.division import Division
+from corpdir.spec.enums import UserType
+from corpdir.spec.user import User
+from corpdir.tui.labels import PHONE_PRIORITY
+from corpdir.tui.text import joined, literal
+from corpdir.tui.widgets.division_tree import DivisionTree
+from corpdir.tui.widgets.status_bar import StatusBar
+from corpdir.tui.widgets.user_detail import UserDetail
+from corpdir.tui.widgets.virtual_list import Column, ListSource, VirtualList
+
+if TYPE_CHECKING:
+    from corpdir.service.directory import DirectoryService
+
+ORDERS = ("fullname", "sortScore", "employeeNum")
+ORDER_NAMES = {"fullname": "name", "sortScore": "sort score", "employeeNum": "employee no."}
+
+
+def first_phone(record: Any) -> str:
+    for field in PHONE_PRIORITY:
+        value = getattr(record, field, None)
+        if value:
+            return value
+    return ""
+
+
+USER_COLUMNS = [
+    Column("Name", lambda u: u.fullname, min_width=10),
+    Column("Ext.", lambda u: u.extensionNum, width=6),
+    Column("Phone", lambda u: u.companyMobileNum or u.phoneNum or u.mobileNum, width=14),
+    Column("Division / position", lambda u: joined([joined([d.divisionName for d in u.divisions or []]), u.position], " · "), min_width=8),
+]
+
+
+@dataclass(frozen=True)
+class Browse:
+    """What the list shows: a division's people (cache windows) or a search."""
+
+    division: Division | None = None
+    include_sub: bool = False
+    order_by: str = "fullname"
+    descending: bool = False
+    text: str = ""
+    filters: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def searching(self) -> bool:
+        return bool(self.text.strip() or self.filters)
+
+    def caption(self, count: int) -> str:
+        where = self.division.divisionName if self.division else "Everyone"
+        scope = " and sub-divisions" if self.include_sub and self.division else ""
+        what = f'search "{self.text.strip()}"' if self.text.strip() else where + scope
+        if self.filters:
+            what += " · filtered"
+        arrow = "↓" if self.descending else "↑"
+        return f"{what} · {count} {'person' if count == 1 else 'people'} · by {ORDER_NAMES[self.order_by]} {arrow}"
+
+
+class DivisionUsers:
+    """Rows of the list for a division: windows read from the cache by index."""
+
+    def __init__(self, service: DirectoryService, browse: Browse) -> None:
+        self.service, self.browse = service, browse
+
+    def _division(self) -> int | None:
+        return self.browse.division.divisionId if self.browse.division else None
+
+    async def count(self) -> int:
+        return await self.service.count_users(self._division(), self.browse.include_sub)
+
+    async def fetch(self, offset: int, limit: int) -> Sequence[User]:
+        return await self.service.users_window(self._division(), include_sub=self.browse.include_sub,
+                                               order_by=self.browse.order_by, descending=self.browse.descending,
+                                               offset=offset, limit=limit)
+
+
+class UserFilters(Horizontal):
+    """The U1 filters: user type, employee no., phone, e-mail, login ID."""
+
+    DEFAULT_CSS = """
+    UserFilters { height: auto; display: none; }
+    UserFilters.-shown { display: block; }
+    UserFilters > Input, UserFilters > Select { width: 1fr; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Select([(t.value.replace("_", " ").title(), t.value) for t in UserType], prompt="Any type", id="filter-userType")
+        yield Input(placeholder="Employee no.", id="filter-employeeNum")
+        yield Input(placeholder="Phone", id="filter-phoneNum")
+        yield Input(placeholder="E-mail", id="filter-email1")
+        yield Input(placeholder="Login ID", id="filter-loginIds")
+
+    def values(self) -> tuple[tuple[str, Any], ...]:
+        out: list[tuple[str, Any]] = []
+        user_type = self.query_one("#filter-userType", Select).value
+        if user_type not in (Select.BLANK, None):
+            out.append(("userType", user_type))
+        for field in ("employeeNum", "phoneNum", "email1", "loginIds"):
+            value = self.query_one(f"#filter-{field}", Input).value.strip()
+            if value:
+                out.append((field, [value] if field == "loginIds" else value))
+        return tuple(out)
+
+
+class DirectoryScreen(Screen):
+    CSS_PATH = "directory.tcss"
+    BINDINGS = [
+        Binding("slash", "focus_search", "Search", id="directory.search"),
+        Binding("f", "toggle_filters", "Filters", id="directory.filters"),
+        Binding("s", "toggle_subdivisions", "Sub-divs", id="directory.subdivisions"),
+        Binding("o", "cycle_order", "Order", id="directory.order"),
+        Binding("r", "reverse_order", "Reverse", show=False, id="directory.reverse"),
+        Binding("c", "copy_number", "Copy no.", id="directory.copy_number"),
+        Binding("e", "copy_email", "Copy e-mail", show=False, id="directory.copy_email"),
+        Binding("p", "show_photo", "Photo", show=False, id="directory.photo"),
+        Binding("ctrl+r", "refresh", "Refresh", show=False, id="directory.refresh"),
+        Binding("escape", "clear_search", "Clear", show=False, id="directory.clear"),
+    ]
+
+    def __init__(self, service: DirectoryService) -> None:
+        super().__init__()
+        self.service = service
+        self.browse = Browse()
+        self.selected: User | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="directory-body"):
+            yield DivisionTree(self.service, id="tree")
+            with Vertical(id="middle"):
+                yield Input(placeholder="Search name, kana, number, e-mail…  (/)", id="search")
+                yield UserFilters(id="filters")
+                yield Static(id="caption")
+                yield VirtualList(USER_COLUMNS, empty_text="No one here yet.", id="users")
+            yield UserDetail(self.service, id="detail")
+        yield StatusBar(self.service, id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._show()
+        self.query_one("#users", VirtualList).focus()
+
+    # -- what the list shows -----------------------------------------------------------------
+    def _show(self, refresh_api: bool = False) -> None:
+        users = self.query_one("#users", VirtualList)
+        if self.browse.searching:
+            self.run_search(self.browse)
+        else:
+            users.source = DivisionUsers(self.service, self.browse)
+            if refresh_api and self.browse.division is not None:
+                self.refresh_division(self.browse)
+
+    @on(VirtualList.Loaded, "#users")
+    def _count_known(self, event: VirtualList.Loaded) -> None:
+        self.query_one("#caption", Static).update(literal(self.browse.caption(event.count), "dim"))
+
+    @work(group="directory-refresh", exclusive=True, exit_on_error=False)
+    async def refresh_division(self, browse: Browse) -> None:
+        try:
+            await self.service.refresh_users(browse.division.divisionId, browse.include_sub)
+        except CorpdirError as exc:
+            self.notify(f"Could not refresh {browse.division.divisionName}: {exc}", severity="warning", timeout=4)
+            return
+        if browse == self.browse:
+            self.query_one("#users", VirtualList).reload()
+
+    @work(group="directory-search", exclusive=True, exit_on_error=False)
+    async def run_search(self, browse: Browse) -> None:
+        users = self.query_one("#users", VirtualList)
+        text = browse.text.strip()
+        if text:
+            hits = await self.service.search(text, kinds=("user",), limit=200)
+            users.source = ListSource([h.record for h in hits])
+        filters = dict(browse.filters)
+        if browse.division is not None:
+            filters["divisionIds"] = [browse.division.divisionId]
+            if browse.include_sub and self.service.variant == "C":
+                filters["includeSubDepartment"] = True
+        try:
+            remote = await self.service.search_users_remote(
+                text.split(), orderBy=browse.order_by, orderDirection="desc" if browse.descending else "asc", **filters)
+        except CorpdirError as exc:
+            if not text:
+                users.source = ListSource([])
+            self.notify(f"Search on the service failed, showing the cache: {exc}", severity="warning", timeout=4)
+            return
+        if browse == self.browse:
+            users.source = ListSource(remote)
+
+    # -- events ------------------------------------------------------------------------------
+    @on(DivisionTree.DivisionSelected)
+    def _division_chosen(self, event: DivisionTree.DivisionSelected) -> None:
+        self.browse = replace(self.browse, division=event.division)
+        self._show(refresh_api=True)
+
+    @on(DivisionTree.LoadFailed)
+    def _tree_failed(self, event: DivisionTree.LoadFailed) -> None:
+        self.notify(f"Divisions could not be loaded: {event.error}", severity="warning", timeout=4)
+
+    @on(Input.Changed, "#search")
+    def _search_typed(self, event: Input.Changed) -> None:
+        self.browse = replace(self.browse, text=event.value)
+        self._show()
+
+    @on(Input.Submitted, "#search")
+    def _search_submitted(self) -> None:
+        self.query_one("#users", VirtualList).focus()
+
+    @on(Input.Changed, "#filters Input")
+    @on(Select.Changed, "#filters Select")
+    def _filters_changed(self) -> None:
+        self.browse = replace(self.browse, filters=self.query_one(UserFilters).values())
+        self._show()
+
+    @on(VirtualList.Highlighted, "#users")
+    def _user_highlighted(self, event: VirtualList.Highlighted) -> None:
+        if self.selected is None or event.row.userId != self.selected.userId:
+            self.selected = event.row
+            self.query_one(UserDetail).user = event.row
+
+    @on(VirtualList.Selected, "#users")
+    def _user_opened(self, event: VirtualList.Selected) -> None:
+        detail = self.query_one(UserDetail)
+        if detail.display:
+            detail.focus()
+        else:  # narrow terminal: the detail opens full screen
+            from corpdir.tui.screens.user_screen import UserScreen
+
+            self.app.push_screen(UserScreen(self.service, event.row))
+
+    # -- actions -----------------------------------------------------------------------------
+    def action_focus_search(self) -> None:
+        self.query_one("#search", Input).focus()
+
+    def action_clear_search(self) -> None:
+        search = self.query_one("#search", Input)
+        if search.value:
+            search.value = ""
+        self.query_one("#users", VirtualList).focus()
+
+    def action_toggle_filters(self) -> None:
+        filters = self.query_one(UserFilters)
+        filters.toggle_class("-shown")
+        if filters.has_class("-shown"):
+            filters.query_one(Select).focus()
+
+    def action_toggle_subdivisions(self) -> None:
+        self.browse = replace(self.browse, include_sub=not self.browse.include_sub)
+        self.notify("Including sub-divisions" if self.browse.include_sub else "This division only", timeout=2)
+        self._show(refresh_api=True)
+
+    def action_cycle_order(self) -> None:
+        following = ORDERS[(ORDERS.index(self.browse.order_by) + 1) % len(ORDERS)]
+        self.browse = replace(self.browse, order_by=following)
+        self._show()
+
+    def action_reverse_order(self) -> None:
+        self.browse = replace(self.browse, descending=not self.browse.descending)
+        self._show()
+
+    def action_refresh(self) -> None:
+        self._show(refresh_api=True)
+
+    def _copy(self, value: str | None, what: str) -> None:
+        if not value:
+            self.notify(f"No {what} to copy", severity="warning", timeout=2)
+            return
+        self.app.copy_to_clipboard(value)
+        self.notify(f"Copied {what}: {value}", timeout=2, markup=False)
+
+    def action_copy_number(self) -> None:
+        self._copy(first_phone(self.selected) if self.selected else None, "number")
+
+    def action_copy_email(self) -> None:
+        self._copy(self.selected.email1 if self.selected else None, "e-mail")
+
+    def action_show_photo(self) -> None:
+        if self.selected is not None:
+            from corpdir.tui.screens.photo_screen import PhotoScreen
+
+            self.app.push_screen(PhotoScreen(self.service, self.selected))

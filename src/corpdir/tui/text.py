@@ -1,0 +1,33 @@
+"""Service data on screen: always a ``rich.text.Text`` built from the plain string.
+
+Never put service data into a markup string: "[red]x[/red]" or "[link=file:///etc/passwd]"
+in a name must appear as typed. Control characters (ESC, OSC, BEL, newlines) are replaced
+by :func:`corpdir.text.printable` before they reach the terminal. Cells are sized in
+terminal columns (CJK characters take two), so columns line up and truncate cleanly.
+"""
+
+from __future__ import annotations
+
+from rich.cells import cell_len
+from rich.style import Style
+from rich.text import Text
+
+from corpdir.text import printable
+
+
+def literal(value: object, style: str | Style = "") -> Text:
+    """``value`` as inert text: no markup, no control characters."""
+    return Text(printable(value), style=style, no_wrap=False)
+
+
+def cell(value: object, width: int, style: str | Style = "") -> Text:
+    """``value`` truncated (with …) or padded to exactly ``width`` terminal columns."""
+    text = Text(printable(value), style=style, no_wrap=True, overflow="ellipsis")
+    text.truncate(width, overflow="ellipsis", pad=True)
+    if cell_len(text.plain) < width:  # a double-width character cut at the edge
+        text.pad_right(width - cell_len(text.plain))
+    return text
+
+
+def joined(values: list[object], separator: str = ", ") -> str:
+    return separator.join(printable(v) for v in values if v)

@@ -1,0 +1,1 @@
+"""Widgets named for what the user sees."""

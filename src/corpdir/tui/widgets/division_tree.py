@@ -1,0 +1,98 @@
+"""The company's divisions as a tree: the top layer first, children fetched when a
+node opens (a "loading…" placeholder meanwhile), each with its member count.
+
+Children come from the cache at once, then from the API (D1 by the parent's
+childDivisionIds) in a worker; the result is posted back and the node's children are
+replaced. Names are service text, so labels are built as ``Text``, never markup.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import work
+from textual.message import Message
+from textual.widgets import Tree
+from textual.widgets.tree import TreeNode
+
+from corpdir.client.errors import CorpdirError
+from corpdir.spec.division import Division
+from corpdir.tui.text import literal
+
+if TYPE_CHECKING:
+    from corpdir.service.directory import DirectoryService
+
+LOADING = "loading…"
+
+
+class DivisionTree(Tree[Division | None]):
+    class DivisionSelected(Message):
+        """A division (None: the whole company) was chosen."""
+
+        def __init__(self, division: Division | None) -> None:
+            super().__init__()
+            self.division = division
+
+    class LoadFailed(Message):
+        def __init__(self, error: Exception) -> None:
+            super().__init__()
+            self.error = error
+
+    def __init__(self, service: DirectoryService, *, id: str | None = None) -> None:
+        super().__init__(Text("All divisions"), data=None, id=id)
+        self.service = service
+        self.show_root = True
+        self.guide_depth = 2
+        self._loaded: set[int] = set()
+
+    def on_mount(self) -> None:
+        self.root.expand()
+        self.load_children(self.root)
+
+    async def _label(self, division: Division) -> Text:
+        count = await self.service.member_count(division.divisionId)
+        label = literal(division.divisionName or division.divisionCode or f"#{division.divisionId}")
+        if count:
+            label.append(f" ({count})", style="dim")
+        return label
+
+    async def _fill(self, node: TreeNode[Division | None], divisions: list[Division]) -> None:
+        node.remove_children()
+        for division in divisions:
+            # Variants A and B carry no childDivisionIds: such a node may have children.
+            expandable = bool(division.childDivisionIds) if division.childDivisionIds is not None else True
+            child = node.add(await self._label(division), data=division, allow_expand=expandable)
+            if expandable:
+                child.add_leaf(Text(LOADING, style="italic dim"))
+
+    @work(group="division-tree")
+    async def load_children(self, node: TreeNode[Division | None]) -> None:
+        parent = node.data
+        key = parent.divisionId if parent is not None else 0
+        cached = await self.service.child_divisions(None if parent is None else parent.divisionId)
+        if cached:
+            await self._fill(node, cached)
+        elif not node.children:
+            node.add_leaf(Text(LOADING, style="italic dim"))
+        try:
+            fresh = await self.service.refresh_child_divisions(parent)
+        except CorpdirError as exc:
+            if not cached:
+                node.remove_children()
+            self.post_message(self.LoadFailed(exc))
+            return
+        self._loaded.add(key)
+        await self._fill(node, fresh)
+
+    def on_tree_node_expanded(self, event: Tree.NodeExpanded[Division | None]) -> None:
+        node = event.node
+        if node.data is not None and node.data.divisionId not in self._loaded:
+            self.load_children(node)
+
+    def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[Division | None]) -> None:
+        event.stop()
+
+    def on_tree_node_selected(self, event: Tree.NodeSelected[Division | None]) -> None:
+        event.stop()
+        self.post_message(self.DivisionSelected(event.node.data))

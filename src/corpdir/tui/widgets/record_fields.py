@@ -1,0 +1,45 @@
+"""A record's fields as a two-column grid of label and value, all literal text."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Mapping
+
+from pydantic import BaseModel
+from rich.table import Table
+from rich.text import Text
+
+from corpdir.tui.text import joined, literal
+
+
+def display_value(value: Any) -> str:
+    """A field value as one readable string (lists joined, objects by their name)."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, datetime):
+        return value.astimezone().strftime("%Y-%m-%d %H:%M")
+    if isinstance(value, BaseModel):
+        data = value.model_dump(exclude_none=True)
+        for name_key in ("fullname", "cucmAdapterName", "alphaAdapterName", "divisionName"):
+            if name_key in data:
+                return str(data[name_key])
+        if "folderNum" in data:
+            return f"{data.get('directory', '')} #{data['folderNum']}"
+        return joined([v for v in data.values() if isinstance(v, (str, int))], " ")
+    if isinstance(value, (list, tuple)):
+        return joined([display_value(v) for v in value])
+    return str(value)
+
+
+def fields_table(record: BaseModel, labels: Mapping[str, str]) -> Table:
+    """Every labelled field the record carries (the caller's permission range decides which)."""
+    table = Table.grid(padding=(0, 1))
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column(overflow="fold")
+    for field, label in labels.items():
+        text = display_value(getattr(record, field, None))
+        if text:
+            table.add_row(Text(label), literal(text))
+    return table

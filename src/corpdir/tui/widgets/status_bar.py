@@ -1,0 +1,71 @@
+"""One line at the bottom: is the service reachable, how fresh is the cache, how many
+rate-limit tokens are left, and what a sync is doing. It samples the service each second
+(in a worker, since freshness is read from the cache)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import work
+from textual.reactive import reactive
+from textual.widgets import Static
+
+if TYPE_CHECKING:
+    from corpdir.service.directory import DirectoryService
+
+
+def describe_age(seconds: float | None) -> str:
+    if seconds is None:
+        return "not synced"
+    if seconds < 60:
+        return "synced just now"
+    if seconds < 3600:
+        return f"synced {int(seconds // 60)} min ago"
+    if seconds < 86400:
+        return f"synced {int(seconds // 3600)} h ago"
+    return f"synced {int(seconds // 86400)} d ago"
+
+
+class StatusBar(Static):
+    DEFAULT_CSS = """
+    StatusBar { height: 1; background: $panel; color: $text; padding: 0 1; }
+    """
+    activity: reactive[str] = reactive("")
+
+    def __init__(self, service: DirectoryService, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.service = service
+        self._age: float | None = None
+
+    def on_mount(self) -> None:
+        self.sample()
+        self.set_interval(1.0, self.sample)
+
+    @work(group="status", exclusive=True, exit_on_error=False)
+    async def sample(self) -> None:
+        self._age = await self.service.cache.run(self.service.synced_age, "users")
+        self.refresh_text()
+
+    def watch_activity(self) -> None:
+        self.refresh_text()
+
+    def refresh_text(self) -> None:
+        online = self.service.online
+        text = Text()
+        if online is False:
+            text.append("● offline", style="bold red")
+            text.append(" (showing the cache)", style="dim")
+        elif online:
+            text.append("● online", style="bold green")
+        else:
+            text.append("○ connecting", style="yellow")
+        text.append("  ·  " + describe_age(self._age))
+        bucket = self.service.client.rate_limit
+        if bucket.capacity:
+            text.append(f"  ·  tokens {int(bucket.tokens)}/{int(bucket.capacity)}")
+        if self.service.is_demo:
+            text.append("  ·  DEMO", style="bold magenta")
+        if self.activity:
+            text.append("  ·  " + self.activity, style="italic")
+        self.update(text)

@@ -1,0 +1,266 @@
+"""A list of any length that builds only the rows on screen (Textual's line API).
+
+A DataTable of 100k rows takes ~30 s to first paint here; this list sets its virtual
+height to the row count and renders visible rows in ``render_line``, fetching them from
+its :class:`RowSource` a page at a time in a worker (the cache, for the directory). The
+owner sets ``source`` (attributes down); the list posts ``Highlighted`` / ``Selected``
+(messages up). Every cell is service text, so it is built with :func:`corpdir.tui.text.cell`.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Callable, Generic, Protocol, Sequence, TypeVar
+
+from rich.segment import Segment
+from rich.style import Style
+from textual import events, work
+from textual.binding import Binding
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from corpdir.tui.text import cell
+
+T = TypeVar("T")
+PAGE = 100
+PAGES_KEPT = 30
+
+
+class RowSource(Protocol[T]):
+    async def count(self) -> int: ...
+
+    async def fetch(self, offset: int, limit: int) -> Sequence[T]: ...
+
+
+class ListSource(Generic[T]):
+    """Rows already in memory (search results, call lists)."""
+
+    def __init__(self, rows: Sequence[T]) -> None:
+        self.rows = list(rows)
+
+    async def count(self) -> int:
+        return len(self.rows)
+
+    async def fetch(self, offset: int, limit: int) -> Sequence[T]:
+        return self.rows[offset:offset + limit]
+
+
+@dataclass(frozen=True)
+class Column:
+    title: str
+    value: Callable[[Any], object]
+    width: int = 0  # 0: share the remaining width
+    min_width: int = 6
+
+
+class VirtualList(ScrollView, can_focus=True):
+    BINDINGS = [
+        Binding("up,k", "cursor(-1)", "Up", show=False),
+        Binding("down,j", "cursor(1)", "Down", show=False),
+        Binding("pageup", "page(-1)", "Page up", show=False),
+        Binding("pagedown", "page(1)", "Page down", show=False),
+        Binding("home", "jump(0)", "First", show=False),
+        Binding("end", "jump(-1)", "Last", show=False),
+        Binding("enter", "select", "Open", show=False),
+    ]
+    COMPONENT_CLASSES = {"virtual-list--header", "virtual-list--cursor", "virtual-list--odd", "virtual-list--loading"}
+    DEFAULT_CSS = """
+    VirtualList { height: 1fr; }
+    VirtualList > .virtual-list--header { text-style: bold; background: $panel; }
+    VirtualList > .virtual-list--cursor { background: $surface-lighten-2; }
+    VirtualList:focus > .virtual-list--cursor { background: $accent 60%; text-style: bold; }
+    VirtualList > .virtual-list--odd { background: $surface-lighten-1 20%; }
+    VirtualList > .virtual-list--loading { color: $text-muted; }
+    """
+
+    cursor: reactive[int] = reactive(0, always_update=True)
+
+    class Highlighted(Message):
+        def __init__(self, virtual_list: VirtualList, index: int, row: Any) -> None:
+            super().__init__()
+            self.virtual_list, self.index, self.row = virtual_list, index, row
+
+        @property
+        def control(self) -> VirtualList:
+            return self.virtual_list
+
+    class Selected(Highlighted):
+        pass
+
+    class Loaded(Message):
+        """The row count is known (after a new source)."""
+
+        def __init__(self, virtual_list: VirtualList, count: int) -> None:
+            super().__init__()
+            self.virtual_list, self.count = virtual_list, count
+
+        @property
+        def control(self) -> VirtualList:
+            return self.virtual_list
+
+    def __init__(self, columns: Sequence[Column], *, empty_text: str = "Nothing to show", name: str | None = None,
+                 id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.columns = list(columns)
+        self.empty_text = empty_text
+        self.row_count = 0
+        self._source: RowSource[Any] | None = None
+        self._pages: OrderedDict[int, Sequence[Any]] = OrderedDict()
+        self._pending: set[int] = set()
+        self._generation = 0
+
+    # -- the source (attributes down) ------------------------------------------------------
+    @property
+    def source(self) -> RowSource[Any] | None:
+        return self._source
+
+    @source.setter
+    def source(self, source: RowSource[Any] | None) -> None:
+        self._source = source
+        self._generation += 1
+        self._pages.clear()
+        self._pending.clear()
+        self._load_count(self._generation)
+
+    def reload(self, keep_cursor: bool = True) -> None:
+        """Fetch the rows again from the same source (after a refresh of the cache)."""
+        cursor = self.cursor
+        self.source = self._source
+        if keep_cursor:
+            self.cursor = cursor
+
+    @work(group="virtual-list-count", exclusive=True)
+    async def _load_count(self, generation: int) -> None:
+        count = await self._source.count() if self._source is not None else 0
+        if generation != self._generation:
+            return
+        self.row_count = count
+        self.virtual_size = Size(self.size.width, count + 1)
+        self.cursor = min(self.cursor, max(count - 1, 0))
+        self.refresh()
+        self.post_message(self.Loaded(self, count))
+        if count:
+            self._want(self.cursor)
+
+    def _want(self, index: int) -> None:
+        page = index // PAGE
+        if page in self._pages or page in self._pending or self._source is None:
+            return
+        self._pending.add(page)
+        self._load_page(page, self._generation)
+
+    @work(group="virtual-list-page")
+    async def _load_page(self, page: int, generation: int) -> None:
+        rows = await self._source.fetch(page * PAGE, PAGE) if self._source is not None else []
+        if generation != self._generation:
+            return
+        self._pending.discard(page)
+        self._pages[page] = rows
+        while len(self._pages) > PAGES_KEPT:
+            self._pages.popitem(last=False)
+        self.refresh()
+        if page == self.cursor // PAGE:
+            self._announce()
+
+    def row(self, index: int) -> Any | None:
+        rows = self._pages.get(index // PAGE)
+        if rows is None or index % PAGE >= len(rows):
+            return None
+        return rows[index % PAGE]
+
+    @property
+    def highlighted(self) -> Any | None:
+        return self.row(self.cursor) if self.row_count else None
+
+    # -- rendering ------------------------------------------------------------------------
+    def _widths(self, total: int) -> list[int]:
+        fixed = sum(c.width for c in self.columns if c.width) + len(self.columns) - 1
+        flexible = [c for c in self.columns if not c.width]
+        share = max((total - fixed) // max(len(flexible), 1), 0)
+        return [c.width or max(share, c.min_width) for c in self.columns]
+
+    def _line(self, values: Sequence[object], style: Style) -> list[Segment]:
+        segments: list[Segment] = []
+        console = self.app.console
+        for i, (value, width) in enumerate(zip(values, self._widths(self.size.width))):
+            if i:
+                segments.append(Segment(" ", style))
+            segments.extend(cell(value, width).render(console))
+        return [Segment(s.text, style + s.style if s.style else style) for s in segments]
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        base = self.rich_style
+        if y == 0:
+            style = base + self.get_component_rich_style("virtual-list--header")
+            return Strip(self._line([c.title for c in self.columns], style)).crop_extend(0, width, style)
+        index = self.scroll_offset.y + y - 1
+        if self.row_count == 0 and y == 1:
+            style = base + self.get_component_rich_style("virtual-list--loading")
+            return Strip([Segment(self.empty_text[:width], style)]).crop_extend(0, width, style)
+        if index >= self.row_count:
+            return Strip.blank(width, base)
+        row = self.row(index)
+        style = base
+        if index % 2:
+            style += self.get_component_rich_style("virtual-list--odd")
+        if index == self.cursor:
+            style += self.get_component_rich_style("virtual-list--cursor")
+        if row is None:
+            self._want(index)
+            loading = base + self.get_component_rich_style("virtual-list--loading")
+            return Strip([Segment("…", loading)]).crop_extend(0, width, style)
+        return Strip(self._line([c.value(row) for c in self.columns], style)).crop_extend(0, width, style)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.virtual_size = Size(event.size.width, self.row_count + 1)
+
+    # -- cursor and keys ---------------------------------------------------------------------
+    def watch_cursor(self, old: int, new: int) -> None:
+        if not self.row_count:
+            return
+        visible = max(self.size.height - 1, 1)
+        top = self.scroll_offset.y
+        if new < top:
+            self.scroll_to(y=new, animate=False)
+        elif new >= top + visible:
+            self.scroll_to(y=new - visible + 1, animate=False)
+        self.refresh()
+        self._announce()
+
+    def _announce(self) -> None:
+        row = self.highlighted
+        if row is not None:
+            self.post_message(self.Highlighted(self, self.cursor, row))
+
+    def validate_cursor(self, value: int) -> int:
+        return max(0, min(value, self.row_count - 1)) if self.row_count else 0
+
+    def action_cursor(self, delta: int) -> None:
+        self.cursor += delta
+
+    def action_page(self, direction: int) -> None:
+        self.cursor += direction * max(self.size.height - 2, 1)
+
+    def action_jump(self, where: int) -> None:
+        self.cursor = self.row_count - 1 if where < 0 else where
+
+    def action_select(self) -> None:
+        row = self.highlighted
+        if row is not None:
+            self.post_message(self.Selected(self, self.cursor, row))
+
+    def on_click(self, event: events.Click) -> None:
+        if event.y >= 1:
+            index = self.scroll_offset.y + event.y - 1
+            if index < self.row_count:
+                self.cursor = index
+                if event.chain >= 2:
+                    self.action_select()
+
+    def refresh_row_region(self, index: int) -> None:
+        self.refresh(Region(0, index - self.scroll_offset.y + 1, self.size.width, 1))
