@@ -61,6 +61,7 @@ def app(make_app: Callable[..., Any]) -> Any:
 
 def client_for(app: Any, key: str | None = ADMIN_KEY, **kw: Any) -> httpx.AsyncClient:
     headers = {"Authorization": f"Bearer {key}"} if key else {}
+    headers.update(kw.pop("headers", {}))
     return httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://test", headers=headers, **kw)
 
 

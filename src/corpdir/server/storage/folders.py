@@ -38,7 +38,7 @@ class FolderStore:
             parts.append(f"SELECT 0 AS d, 'SHARED' AS directory, folder_num, name FROM shared_folders WHERE 1{name_clause}")
             params += name_params
         if "PERSONAL" in want:
-            parts.append(f"SELECT 1, 'PERSONAL', folder_num, name FROM personal_folders WHERE owner_id = ?{name_clause}")
+            parts.append(f"SELECT 1 AS d, 'PERSONAL' AS directory, folder_num, name FROM personal_folders WHERE owner_id = ?{name_clause}")
             params += [owner_id, *name_params]
         if not parts:
             return [], False
