@@ -8,6 +8,7 @@ palette. Every failure of a worker becomes a readable notification, never a trac
 
 from __future__ import annotations
 
+import importlib
 from functools import partial
 from typing import TYPE_CHECKING, Any, Iterable
 
@@ -20,7 +21,6 @@ from textual.worker import Worker, WorkerState
 from corpdir.client.errors import CorpdirError
 from corpdir.state import State
 from corpdir.text import printable
-from corpdir.tui.screens.directory import DirectoryScreen
 from corpdir.tui.themes import DEFAULT_THEME, load_themes
 
 if TYPE_CHECKING:
@@ -53,17 +53,12 @@ class CorpdirApp(App[None]):
         self.ui = ui
         self.state = state or State()
         self.sync_on_start = sync_on_start
-        self.sub_title = service.label()
-        if service.is_demo:
-            self.title = "corpdir · DEMO"
+        self.sub_title = "DEMO · embedded demo tenant" if service.is_demo else service.label()
 
     def _mode_screen(self, mode: str) -> Screen:
-        from corpdir.tui.screens.calls import CallsScreen
-        from corpdir.tui.screens.contacts import ContactsScreen
-        from corpdir.tui.screens.lookup import LookupScreen
-
-        screens = {"directory": DirectoryScreen, "contacts": ContactsScreen, "calls": CallsScreen, "lookup": LookupScreen}
-        return screens[mode](self.service)
+        """Each mode's screen is ``corpdir.tui.screens.<mode>.<Mode>Screen``, imported when first opened."""
+        module = importlib.import_module(f"corpdir.tui.screens.{mode}")
+        return getattr(module, f"{mode.title()}Screen")(self.service)
 
     def on_mount(self) -> None:
         for mode, *_ in SCREENS_BY_KEY:

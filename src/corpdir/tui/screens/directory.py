@@ -45,10 +45,10 @@ def first_phone(record: Any) -> str:
 
 
 USER_COLUMNS = [
-    Column("Name", lambda u: u.fullname, min_width=10),
+    Column("Name", lambda u: u.fullname, min_width=10, ratio=3),
     Column("Ext.", lambda u: u.extensionNum, width=6),
     Column("Phone", lambda u: u.companyMobileNum or u.phoneNum or u.mobileNum, width=14),
-    Column("Division / position", lambda u: joined([joined([d.divisionName for d in u.divisions or []]), u.position], " · "), min_width=8),
+    Column("Division / position", lambda u: joined([joined([d.divisionName for d in u.divisions or []]), u.position], " · "), min_width=8, ratio=2),
 ]
 
 
@@ -93,6 +93,19 @@ class DivisionUsers:
         return await self.service.users_window(self._division(), include_sub=self.browse.include_sub,
                                                order_by=self.browse.order_by, descending=self.browse.descending,
                                                offset=offset, limit=limit)
+
+
+def merge_results(local: list[User], remote: list[User], *, filtered: bool) -> list[User]:
+    """The cache's ranked hits (kana and width folding the service may lack), each replaced
+    by the service's fresher copy, then what only the service found. With filters, the
+    service's answer decides who qualifies."""
+    fresh = {u.userId: u for u in remote}
+    if filtered:
+        ranked = [fresh[u.userId] for u in local if u.userId in fresh]
+    else:
+        ranked = [fresh.get(u.userId, u) for u in local]
+    seen = {u.userId for u in ranked}
+    return ranked + [u for u in remote if u.userId not in seen]
 
 
 class UserFilters(Horizontal):
@@ -189,9 +202,11 @@ class DirectoryScreen(Screen):
     async def run_search(self, browse: Browse) -> None:
         users = self.query_one("#users", VirtualList)
         text = browse.text.strip()
+        local: list[User] = []
         if text:
-            hits = await self.service.search(text, kinds=("user",), limit=200)
-            users.source = ListSource([h.record for h in hits])
+            local = [h.record for h in await self.service.search(text, kinds=("user",), limit=200)]
+            if not browse.filters:
+                users.source = ListSource(local)
         filters = dict(browse.filters)
         if browse.division is not None:
             filters["divisionIds"] = [browse.division.divisionId]
@@ -206,7 +221,7 @@ class DirectoryScreen(Screen):
             self.notify(f"Search on the service failed, showing the cache: {exc}", severity="warning", timeout=4)
             return
         if browse == self.browse:
-            users.source = ListSource(remote)
+            users.source = ListSource(merge_results(local, remote, filtered=bool(browse.filters)))
 
     # -- events ------------------------------------------------------------------------------
     @on(DivisionTree.DivisionSelected)

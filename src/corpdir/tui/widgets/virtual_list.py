@@ -53,8 +53,9 @@ class ListSource(Generic[T]):
 class Column:
     title: str
     value: Callable[[Any], object]
-    width: int = 0  # 0: share the remaining width
+    width: int = 0  # 0: share the remaining width by ``ratio``
     min_width: int = 6
+    ratio: int = 1
 
 
 class VirtualList(ScrollView, can_focus=True):
@@ -179,9 +180,9 @@ class VirtualList(ScrollView, can_focus=True):
     # -- rendering ------------------------------------------------------------------------
     def _widths(self, total: int) -> list[int]:
         fixed = sum(c.width for c in self.columns if c.width) + len(self.columns) - 1
-        flexible = [c for c in self.columns if not c.width]
-        share = max((total - fixed) // max(len(flexible), 1), 0)
-        return [c.width or max(share, c.min_width) for c in self.columns]
+        ratios = sum(c.ratio for c in self.columns if not c.width) or 1
+        room = max(total - fixed, 0)
+        return [c.width or max(room * c.ratio // ratios, c.min_width) for c in self.columns]
 
     def _line(self, values: Sequence[object], style: Style) -> list[Segment]:
         segments: list[Segment] = []

@@ -1,0 +1,40 @@
+"""A real stack for tests: the reference server in-process on a small demo tenant, the
+real client through httpx's ASGI transport, and a real cache (in memory)."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import httpx
+
+from corpdir.cache.store import CacheStore
+from corpdir.client import DirectoryClient
+from corpdir.config import ServiceSettings
+from corpdir.server.app import create_app
+from corpdir.server.settings import RateLimitSettings, ServerSettings
+from corpdir.service.directory import DirectoryService
+
+BASE_URL = "http://corpdir.test/v1"
+SMALL_SIZE = 60
+
+
+@functools.lru_cache(maxsize=4)
+def demo_tenant(size: int = SMALL_SIZE, seed: int = 1) -> Any:
+    """Generated once per test process (deterministic), loaded into a fresh server each time."""
+    from corpdir.server.demo import generate_tenant
+
+    return generate_tenant(size=size, seed=seed)
+
+
+def make_server(tenant: Any | None = None, **settings: Any) -> Any:
+    settings.setdefault("rate_limit", RateLimitSettings(enabled=False))
+    return create_app(ServerSettings(data=None, demo=tenant if tenant is not None else demo_tenant(), **settings))
+
+
+def make_service(app: Any | None = None, *, api_key: str = "demo-reception", transport: httpx.AsyncBaseTransport | None = None,
+                 store: CacheStore | None = None) -> DirectoryService:
+    app = app if app is not None else make_server()
+    settings = ServiceSettings(base_url=BASE_URL, api_key=api_key, max_retries=1, retry_initial_delay=0.01, retry_max_delay=0.02)
+    client = DirectoryClient(settings, transport=transport or httpx.ASGITransport(app=app))
+    return DirectoryService(client, store or CacheStore(":memory:"), settings)

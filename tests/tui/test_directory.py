@@ -1,0 +1,73 @@
+"""The directory screen, driven as a receptionist would, against the real stack."""
+
+from corpdir.tui.widgets.division_tree import DivisionTree
+from corpdir.tui.widgets.user_detail import UserDetail
+from corpdir.tui.widgets.virtual_list import VirtualList
+from tui_helpers import screen_text, wait_for
+
+
+async def test_starts_on_everyone_with_rows_from_the_cache(make_app, service):
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        users = app.screen.query_one("#users", VirtualList)
+        assert await wait_for(pilot, lambda: users.row_count == service.store.count_users() and users.highlighted is not None)
+        first = (await service.users_window(None, limit=1))[0]
+        assert users.highlighted.userId == first.userId
+        assert "DEMO" not in app.title or app.sub_title  # header names the tenant
+
+
+async def test_selecting_a_division_lists_its_members(make_app, service):
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        tree = app.screen.query_one(DivisionTree)
+        assert await wait_for(pilot, lambda: len(tree.root.children) > 0 and tree.root.children[0].data is not None)
+        top = tree.root.children[0]
+        tree.focus()
+        top.expand()
+        assert await wait_for(pilot, lambda: any(c.data is not None for c in top.children))
+        division_node = next(c for c in top.children if c.data is not None)
+        tree.select_node(division_node)
+        await pilot.pause()
+        users = app.screen.query_one("#users", VirtualList)
+        expected = service.store.count_users(division_node.data.divisionId)
+        assert await wait_for(pilot, lambda: users.row_count == expected)
+        await pilot.press("s")  # include sub-divisions
+        expected_sub = service.store.count_users(division_node.data.divisionId, include_sub=True)
+        assert await wait_for(pilot, lambda: users.row_count == expected_sub)
+        assert expected_sub >= expected
+
+
+async def test_typing_a_kana_search_finds_the_person(make_app, service):
+    target = next(u for u in await service.users_window(None, limit=100) if u.fullnameKana)
+    family_kana = target.fullnameKana.split()[0]
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("slash")
+        # typed in hiragana, as a receptionist would
+        import jaconv
+
+        await pilot.press(*jaconv.kata2hira(family_kana))
+        users = app.screen.query_one("#users", VirtualList)
+        assert await wait_for(pilot, lambda: users.row_count > 0 and users.row(0) is not None and
+                              any(users.row(i) is not None and users.row(i).userId == target.userId for i in range(users.row_count)))
+
+
+async def test_opening_a_user_shows_photo_and_profile(make_app, service):
+    with_photo = None
+    for user in await service.users_window(None, limit=100):
+        if await service.photo(user.userId) and (await service.profile(user.userId)).skills:
+            with_photo = user
+            break
+    assert with_photo is not None
+    profile = await service.profile(with_photo.userId)
+    app = make_app()
+    async with app.run_test(size=(140, 80)) as pilot:
+        users = app.screen.query_one("#users", VirtualList)
+        assert await wait_for(pilot, lambda: users.row_count > 0 and users.row(0) is not None)
+        index = next(i for i in range(users.row_count) if users.row(i) and users.row(i).userId == with_photo.userId)
+        users.cursor = index
+        assert await wait_for(pilot, lambda: profile.skills[0] in screen_text(app))
+        assert app.screen.query_one(UserDetail).user.userId == with_photo.userId
+        assert with_photo.fullname in screen_text(app)
+        # the photo is drawn in half-block pixels
+        assert await wait_for(pilot, lambda: "▄" in screen_text(app) or "▀" in screen_text(app))
