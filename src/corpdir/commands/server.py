@@ -10,7 +10,32 @@ HELP = "run the reference directory service (FastAPI + SQLite)"
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--data", default=None, help="data directory (SQLite database); default: in memory")
+    parser.add_argument("--variant", default="C", choices=["A", "B", "C"], help="interface variant to serve (default C)")
+    parser.add_argument("--demo", action="store_true", help="fill a new data directory with a generated demo tenant")
+    parser.add_argument("--size", type=int, default=500, help="demo tenant: number of users (default 500)")
+    parser.add_argument("--seed", type=int, default=1, help="demo tenant: random seed (default 1)")
+    parser.add_argument("--no-rate-limit", action="store_true", help="turn the token bucket off")
 
 
 def run(args: argparse.Namespace) -> int:
-    raise SystemExit("corpdir server: not implemented yet")
+    import uvicorn
+
+    from corpdir.server.app import create_app
+    from corpdir.server.settings import RateLimitSettings, ServerSettings
+
+    settings = ServerSettings(
+        data=args.data, variant=args.variant, demo=bool(args.demo), demo_size=args.size, demo_seed=args.seed,
+        rate_limit=RateLimitSettings(enabled=not args.no_rate_limit),
+        public_url=f"http://{args.host}:{args.port}",
+    )
+    app = create_app(settings)
+    base = f"http://{args.host}:{args.port}"
+    print(f"corpdir reference service, variant {settings.variant}, data: {settings.database}")
+    if app.state.bootstrap_key:
+        print(f"New directory: administrator loginId 'admin', API key (shown once): {app.state.bootstrap_key}")
+    elif args.demo:
+        print("Demo tenant keys: demo-admin (ADMIN_COMPANY), demo-reception (no admin role), demo-noapi (no API use)")
+    print(f"Serving {base} (also under {base}/v1); API description at {base}/openapi.json")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0

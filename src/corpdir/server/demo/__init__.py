@@ -14,7 +14,6 @@ against ``corpdir.spec.validate_body``), so the server can load it without excep
 
 from __future__ import annotations
 
-import random
 from datetime import datetime, timedelta, timezone
 
 from corpdir.server.demo.calls import build_calls
@@ -25,6 +24,7 @@ from corpdir.server.demo.names import COMPANY_NAME, build_pools
 from corpdir.server.demo.numbers import NumberPlan
 from corpdir.server.demo.organisation import build_organisation, tenant_settings
 from corpdir.server.demo.people import build_people
+from corpdir.server.demo.randomness import DemoRandom
 
 __all__ = ["DEMO_KEYS", "DemoKey", "DemoTenant", "default_contacts", "generate_tenant", "reference_time"]
 
@@ -47,7 +47,7 @@ def generate_tenant(size: int = 500, seed: int = 1, contacts: int | None = None)
     """Build a demo tenant of ``size`` users and ``contacts`` external contacts from ``seed``."""
     if contacts is None:
         contacts = default_contacts(size)
-    rng = random.Random(seed)
+    rng = DemoRandom(seed)
     reference = reference_time(seed)
     pools = build_pools(seed)
     numbers = NumberPlan(rng)

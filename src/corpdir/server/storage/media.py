@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from corpdir.server.errors import not_found
+from corpdir.server.images import thumbnail
 from corpdir.server.storage.db import Database
 
 
@@ -16,10 +17,19 @@ class MediaStore:
             conn.execute("INSERT OR REPLACE INTO photos (user_id, full, thumbnail) VALUES (?, ?, ?)", (user_id, full, thumbnail))
 
     def get_photo(self, user_id: int, size: str) -> bytes | None:
-        column = "thumbnail" if size == "THUMBNAIL" else "full"
+        """The photo in ``size``; a bulk-loaded photo gets its thumbnail made (and kept) here."""
         with self.db.read() as conn:
-            row = conn.execute(f"SELECT {column} FROM photos WHERE user_id = ?", (user_id,)).fetchone()
-        return bytes(row[0]) if row else None
+            row = conn.execute("SELECT full, thumbnail FROM photos WHERE user_id = ?", (user_id,)).fetchone()
+        if row is None:
+            return None
+        if size != "THUMBNAIL":
+            return bytes(row[0])
+        if row[1] is not None:
+            return bytes(row[1])
+        small = thumbnail(bytes(row[0]))
+        with self.db.write() as conn:
+            conn.execute("UPDATE photos SET thumbnail = ? WHERE user_id = ?", (small, user_id))
+        return small
 
     def delete_photo(self, user_id: int) -> bool:
         with self.db.write() as conn:

@@ -67,7 +67,7 @@ CREATE TABLE api_keys (
 CREATE TABLE photos (
     user_id INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,
     full BLOB NOT NULL,
-    thumbnail BLOB NOT NULL
+    thumbnail BLOB  -- NULL until first asked for, for bulk-loaded photos
 );
 CREATE TABLE profiles (
     user_id INTEGER PRIMARY KEY REFERENCES users(id) ON DELETE CASCADE,

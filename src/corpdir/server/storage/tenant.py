@@ -8,7 +8,6 @@ import secrets
 from datetime import date, datetime
 from typing import Any
 
-from corpdir.server.images import thumbnail
 from corpdir.server.passwords import hash_password
 from corpdir.server.storage.db import Database, dumps, iso_dt
 from corpdir.server.storage.phones import CONTACT, DIVISION, USER, PhoneIndex
@@ -99,8 +98,8 @@ class TenantStore(PhoneIndex):
             self._load_users(conn, tenant)
             conn.executemany("INSERT INTO api_keys (key_hash, user_id, label, description) VALUES (?, ?, ?, ?)",
                              [(key_hash(k.key), k.user_id, k.label, k.description) for k in tenant.api_keys])
-            conn.executemany("INSERT INTO photos (user_id, full, thumbnail) VALUES (?, ?, ?)",
-                             [(uid, jpeg, thumbnail(jpeg)) for uid, jpeg in tenant.photos.items()])
+            # thumbnails are made on first request (MediaStore.get_photo): 100k photos load in seconds
+            conn.executemany("INSERT INTO photos (user_id, full) VALUES (?, ?)", list(tenant.photos.items()))
             conn.executemany("INSERT INTO profiles (user_id, data, self_updated_at) VALUES (?, ?, ?)", [
                 (uid, dumps({k: _iso(v) for k, v in p.items() if k != "selfUpdatedAt"}), _iso(p.get("selfUpdatedAt")))
                 for uid, p in tenant.profiles.items()
