@@ -50,7 +50,7 @@ class _Numbers:
         x = rng.random()
         if x < 0.08:
             return plan.unknown()
-        if x < 0.08 + external_share * 0.92:
+        if x < 0.08 + external_share * 0.92 and self.external:
             number = rng.choice(self.external)
         else:
             number = rng.choice(self.extensions if rng.random() < 0.7 else self.internal)

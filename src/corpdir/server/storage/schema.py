@@ -134,7 +134,7 @@ CREATE TABLE phone_keys (
     ref_id INTEGER NOT NULL,
     shared INTEGER NOT NULL DEFAULT 0
 );
-CREATE INDEX phone_keys_key ON phone_keys(key);
+CREATE INDEX phone_keys_key ON phone_keys(key, kind, shared);
 CREATE INDEX phone_keys_ref ON phone_keys(kind, ref_id);
 
 CREATE TABLE incoming_calls (

@@ -113,6 +113,7 @@ class TenantStore(PhoneIndex):
             )
             self._load_contacts(conn, tenant)
             self._load_calls(conn, tenant)
+            conn.execute("ANALYZE")  # statistics for the planner: bulk data changes its choices
 
     def _load_divisions(self, conn: Any, divisions: list[dict[str, Any]]) -> None:
         rows, keys = [], []
