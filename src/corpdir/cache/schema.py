@@ -52,7 +52,7 @@ CREATE INDEX phones_key ON phones(key);
 CREATE INDEX phones_entity ON phones(kind, id);
 CREATE TABLE sync_state(
     resource TEXT PRIMARY KEY, generation INTEGER NOT NULL, next_page INTEGER NOT NULL DEFAULT 0,
-    cursor TEXT, started_at REAL, completed_at REAL);
+    cursor TEXT, started_at REAL, completed_at REAL, page_size INTEGER NOT NULL DEFAULT 100);
 """
 
 MIGRATIONS: dict[int, str] = {1: _V1}

@@ -72,12 +72,13 @@ class SyncCheckpoint:
     cursor: str | None = None
     started_at: float | None = None
     completed_at: float | None = None
+    page_size: int = 100  # a resumed pass must keep its page size, or page numbers mean other rows
 
     def save(self, conn: sqlite3.Connection) -> None:
         conn.execute(
-            "INSERT OR REPLACE INTO sync_state(resource, generation, next_page, cursor, started_at, completed_at)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (self.resource, self.generation, self.next_page, self.cursor, self.started_at, self.completed_at))
+            "INSERT OR REPLACE INTO sync_state(resource, generation, next_page, cursor, started_at, completed_at, page_size)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (self.resource, self.generation, self.next_page, self.cursor, self.started_at, self.completed_at, self.page_size))
 
 
 def _dump(record: BaseModel | dict[str, Any]) -> dict[str, Any]:
@@ -268,7 +269,8 @@ class CacheStore:
         return len(rows)
 
     def checkpoint(self, resource: str) -> SyncCheckpoint | None:
-        row = self._one("SELECT resource, generation, next_page, cursor, started_at, completed_at FROM sync_state WHERE resource = ?", (resource,))
+        row = self._one("SELECT resource, generation, next_page, cursor, started_at, completed_at, page_size"
+                        " FROM sync_state WHERE resource = ?", (resource,))
         return SyncCheckpoint(*row) if row else None
 
     def save_checkpoint(self, checkpoint: SyncCheckpoint) -> None:

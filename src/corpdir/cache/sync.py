@@ -17,7 +17,7 @@ client, so its rate limiter paces the sync.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Awaitable, Callable, Iterable, Literal
 
 from corpdir.cache.store import CacheStore, Changes, SyncCheckpoint
@@ -76,13 +76,14 @@ class Syncer:
 
     def __init__(self, store: CacheStore, fetch_page: FetchPage, list_pages: ListPages, *,
                  progress: Progress | None = None, clock: Callable[[], float] = time.time,
-                 available: Callable[[str], bool] = lambda code: True) -> None:
+                 available: Callable[[str], bool] = lambda code: True, page_size: int = 100) -> None:
         self.store = store
         self._fetch_page = fetch_page
         self._list_pages = list_pages
         self.progress = progress or (lambda resource, done, total: None)
         self.clock = clock
         self.available = available
+        self.page_size = page_size
         self._requests = 0
 
     async def _fetch(self, code: str, params: dict[str, Any]) -> Page[Any]:
@@ -113,14 +114,14 @@ class Syncer:
         table = spec.resource
         point = self.store.checkpoint(table)
         if point is None or point.completed_at is not None:  # a new pass
-            point = SyncCheckpoint(table, self.store.max_generation(table) + 1, 0, None, self.clock())
+            point = SyncCheckpoint(table, self.store.max_generation(table) + 1, 0, None, self.clock(), page_size=self.page_size)
         expected = self.store.count_users() if table == "users" else None
         done = 0
         page_no = point.next_page
         while True:
-            page = await self._fetch(spec.code, {"page": page_no, "pageSize": 100})
+            page = await self._fetch(spec.code, {"page": page_no, "pageSize": point.page_size})
             page_no += 1
-            point = SyncCheckpoint(table, point.generation, page_no, None, point.started_at)
+            point = replace(point, next_page=page_no)
             changes = self.store.put(table, page.items, generation=point.generation, fetched_at=self.clock(), checkpoint=point)
             result.added, result.changed = result.added + changes.added, result.changed + changes.changed
             done += len(page.items)
@@ -128,8 +129,7 @@ class Syncer:
             if not page.hasMore:
                 break
         result.removed = await self._remove_unseen(spec, point.generation)
-        completed = SyncCheckpoint(table, point.generation, page_no, None, point.started_at, self.clock())
-        self.store.save_checkpoint(completed)
+        self.store.save_checkpoint(replace(point, completed_at=self.clock()))
         self.store.mark_synced(table, self.clock())
         return result
 
