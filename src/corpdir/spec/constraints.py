@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from typing import Annotated, Any, Callable, TypeVar
 
 from annotated_types import Ge, Le, MaxLen, MinLen
-from pydantic import AfterValidator, AwareDatetime, Strict, ValidationInfo
+from pydantic import AfterValidator, AwareDatetime, BeforeValidator, Strict, ValidationInfo
 from pydantic_core import PydanticCustomError
 
 T = TypeVar("T")
@@ -33,7 +33,7 @@ class Charset:
 
     name: str
     chars: str  # regex character-class body, e.g. r"0-9*#,;+\-"
-    description: str
+    description: str  # the allowed characters in words, e.g. "digits 0-9 and * # , ; + -"
     min_len: int = 0  # 1 where the spec says 'one or more'
 
     @property
@@ -41,15 +41,24 @@ class Charset:
         quant = "+" if self.min_len else "*"
         return re.compile(rf"[{self.chars}]{quant}")
 
+    @property
+    def message(self) -> str:
+        """What a form shows under the field when the value breaks this rule."""
+        if self.min_len:
+            return f"must not be empty and may contain only {self.description}"
+        return f"may contain only {self.description}"
+
     def check(self, value: str) -> str:
         if not self.regex.fullmatch(value):
-            raise PydanticCustomError(
-                "PATTERN", "{rule}: only {allowed}", {"rule": self.name, "allowed": self.description}
-            )
+            raise PydanticCustomError("PATTERN", "{message}", {"rule": self.name, "message": self.message})
         return value
 
     def one_or_more(self) -> Charset:
-        return Charset(self.name, self.chars, self.description + " (at least one character)", 1)
+        return Charset(self.name, self.chars, self.description, 1)
+
+    def plus(self, chars: str, words: str) -> Charset:
+        """This set widened by ``chars`` (regex body), named in words as ``words``."""
+        return Charset(self.name, self.chars + chars, f"{words}, {self.description}", self.min_len)
 
 
 @dataclass(frozen=True)
@@ -62,37 +71,38 @@ class Pattern:
 
     def check(self, value: str) -> str:
         if not self.regex.fullmatch(value):
-            raise PydanticCustomError(
-                "PATTERN", "{rule}: must be {allowed}", {"rule": self.name, "allowed": self.description}
-            )
+            raise PydanticCustomError("PATTERN", "must be {allowed}", {"rule": self.name, "allowed": self.description})
         return value
 
 
 _URL_FAMILY = r"A-Za-z0-9.!#$%&'*+/=?:^_`{}~|\-"
 _URL_FAMILY_WORDS = "letters, digits and . ! # $ % & ' * + / = ? : ^ _ ` { } ~ - |"
+# The family allows ':' and '/', so "ftp://x" would pass it: a scheme other than the
+# http:// or https:// prefix is refused explicitly.
+_NO_OTHER_SCHEME = r"(?![A-Za-z][A-Za-z0-9+.\-]*://)"
 
 PHONE = Charset("PHONE_CHARS", r"0-9*#,;+\-", "digits 0-9 and * # , ; + -")
 PHONE_1 = PHONE.one_or_more()
 MAC = Pattern(
     "MAC",
     re.compile(r"(?:[0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){5})?"),
-    "empty, or six pairs of hex digits separated by colons (aa:bb:cc:dd:ee:ff)",
+    "empty, or six pairs of hexadecimal digits separated by colons, e.g. aa:bb:cc:dd:ee:ff",
 )
 URL_OPT = Pattern(
     "URL_OPT",
-    re.compile(rf"(?:https?://)?[{_URL_FAMILY}]*"),
-    f"an optional http:// or https:// prefix, then {_URL_FAMILY_WORDS}",
+    re.compile(rf"(?:https?://)?{_NO_OTHER_SCHEME}[{_URL_FAMILY}]*"),
+    f"a web address (http:// or https:// may be left out) of only {_URL_FAMILY_WORDS}",
 )
 URL_HTTP = Pattern(
     "URL_HTTP",
-    re.compile(rf"(?:https?://[{_URL_FAMILY}]*)?"),
-    f"empty, or http:// or https:// followed by {_URL_FAMILY_WORDS}",
+    re.compile(rf"(?:https?://{_NO_OTHER_SCHEME}[{_URL_FAMILY}]*)?"),
+    f"empty, or a web address starting with http:// or https:// followed by only {_URL_FAMILY_WORDS}",
 )
 LOGIN_ID = Charset(
     "loginId", r"@A-Za-z0-9.!#$%&'*+/=?^_`{}~|\-",
-    "@, letters, digits and . ! # $ % & ' * + / = ? ^ _ ` { } ~ - |", 1,
+    "letters, digits and @ . ! # $ % & ' * + / = ? ^ _ ` { } ~ - |", 1,
 )
-LOGIN_ID_WITH_COLON = Charset("loginId", LOGIN_ID.chars + ":", LOGIN_ID.description + " :", 1)
+LOGIN_ID_WITH_COLON = LOGIN_ID.plus(":", "colons")  # variant A
 DEVICE_ID = Charset("deviceId", r"A-Za-z0-9", "letters and digits")
 PBX_PARTITION = Charset("pbxPartition", r"A-Za-z0-9 _\-", "letters, digits, space, _ and -")
 CTI_PORT = Charset("ctiPort", r"A-Za-z0-9._\-", "letters, digits, . _ and -")
@@ -104,6 +114,11 @@ M365_ACCOUNT = Charset("m365Account", r"A-Za-z0-9.\-_@", "letters, digits and . 
 GWS_ACCOUNT = Charset("gwsAccount", r"A-Za-z0-9.\-'_@", "letters, digits and . - ' _ @")
 DIVISION_CODE = Charset("divisionCode", r"A-Za-z0-9\-_.@(){}\[\]", "letters, digits and - _ . @ ( ) { } [ ]", 1)
 
+ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+ISO_DATE_TIME = re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}.*")
+DATE_WORDS = "a valid date written year-month-day, e.g. 2024-04-01"
+DATE_TIME_WORDS = "a valid date-time with a time-zone offset or Z, e.g. 2024-04-01T09:30:00+09:00"
+
 
 def _not_blank(value: str) -> str:
     if not value.strip():
@@ -113,11 +128,35 @@ def _not_blank(value: str) -> str:
 
 def _unique(values: list[T]) -> list[T]:
     seen: list[Any] = []
-    for v in values:
+    for i, v in enumerate(values):
         if v in seen:
-            raise PydanticCustomError("NOT_UNIQUE", "items must be unique; {item} repeats", {"item": v})
+            shown = v.value if hasattr(v, "value") else v
+            what = shown if isinstance(shown, (str, int)) else f"entry {seen.index(v) + 1}"
+            raise PydanticCustomError(
+                "NOT_UNIQUE", "must not repeat an entry: {item} appears more than once", {"item": what, "index": i}
+            )
         seen.append(v)
     return values
+
+
+def _iso(pattern: re.Pattern[str], kind: type[date], words: str) -> Callable[[Any], Any]:
+    """A before-step that reads the ISO text of the spec into a date or datetime.
+
+    Parsing here (not by pydantic) makes Python dicts and strict JSON behave alike and
+    refuses what pydantic would otherwise take: numbers and numeric strings as Unix times.
+    """
+
+    def parse(value: Any) -> Any:
+        if isinstance(value, kind):
+            return value
+        if isinstance(value, str) and pattern.fullmatch(value):
+            try:
+                return kind.fromisoformat(value)
+            except ValueError:
+                pass
+        raise PydanticCustomError("INVALID_TYPE", "must be {words}", {"words": words})
+
+    return parse
 
 
 def _first_of_duplicates(values: list[T]) -> list[T]:
@@ -129,11 +168,13 @@ def _first_of_duplicates(values: list[T]) -> list[T]:
     return out
 
 
-def text(max_len: int, rule: Charset | Pattern | None = None, *, not_blank: bool = False) -> Any:
-    """A string of at most ``max_len`` characters, optionally NOT_BLANK and/or limited to a rule."""
-    parts: list[Any] = [Strict(), MaxLen(max_len)]
-    if rule is not None and getattr(rule, "min_len", 0):
-        parts.append(MinLen(rule.min_len))
+def text(max_len: int | None, rule: Charset | Pattern | None = None, *, not_blank: bool = False) -> Any:
+    """A string of at most ``max_len`` characters, optionally NOT_BLANK and/or limited to a rule.
+
+    ``max_len=None``: no length limit of its own (the spec gives none; the rule's shape bounds it).
+
+    A 'one or more' character set refuses "" itself (PATTERN, with the set's own words)."""
+    parts: list[Any] = [Strict()] if max_len is None else [Strict(), MaxLen(max_len)]
     if not_blank:
         parts.append(AfterValidator(_not_blank))
     if rule is not None:
@@ -156,19 +197,28 @@ def items(item_type: Any, max_items: int, *, min_items: int = 0, unique: bool = 
     return Annotated[list[item_type], *parts]
 
 
-def varies(rule_name: str) -> AfterValidator:
-    """Apply the rule named ``rule_name`` of the variant in the validation context (default C).
-
-    The variant is passed as ``context={"variant": "B"}`` (or a Variant object) when validating.
-    """
-
+def _variant_rule(rule_name: str) -> Callable[[Any, ValidationInfo], Any]:
     def check(value: Any, info: ValidationInfo) -> Any:
         from corpdir.spec.variants import variant_from_context
 
         return variant_from_context(info.context).apply(rule_name, value)
 
     check.__name__ = f"variant_rule_{rule_name}"
-    return AfterValidator(check)
+    return check
+
+
+def varies(rule_name: str) -> AfterValidator:
+    """Apply the rule named ``rule_name`` of the variant in the validation context (default C).
+
+    The variant is passed as ``context={"variant": "B"}`` (or a Variant object) when validating.
+    """
+    return AfterValidator(_variant_rule(rule_name))
+
+
+def exists_in_variant(rule_name: str) -> BeforeValidator:
+    """A field that only some variants have: checked before its value, so a field the
+    variant lacks is UNKNOWN_FIELD whatever was sent in it."""
+    return BeforeValidator(_variant_rule(rule_name))
 
 
 # --- the named types -------------------------------------------------------------------
@@ -182,13 +232,14 @@ Seconds = int_range(0, INT32_MAX)
 NotBlank50 = text(50, not_blank=True)
 Phone = text(50, PHONE)
 Phone1 = text(50, PHONE_1)
-MacAddress = text(17, MAC)
+MacAddress = text(None, MAC)  # the spec gives no length: a wrong shape is PATTERN, not TOO_LONG
 UrlOpt = text(256, URL_OPT)
 UrlHttp = text(256, URL_HTTP)
 Email = text(256)
 
 StrictBool = Annotated[bool, Strict()]
-DateTime = AwareDatetime  # ISO 8601 with an offset or Z; a naive value is INVALID_TYPE
-Date = date
+# ISO 8601 with an offset or Z; a naive value or a number is INVALID_TYPE
+DateTime = Annotated[AwareDatetime, BeforeValidator(_iso(ISO_DATE_TIME, datetime, DATE_TIME_WORDS))]
+Date = Annotated[date, BeforeValidator(_iso(ISO_DATE, date, DATE_WORDS))]
 
 Validator = Callable[[Any], Any]

@@ -9,7 +9,7 @@ from pydantic import Strict
 
 from corpdir.spec import constraints as c
 from corpdir.spec.common import OMIT, PageNumber, PageSize100, QueryModel, RequestModel, ResponseModel
-from corpdir.spec.constraints import varies
+from corpdir.spec.constraints import exists_in_variant, varies
 
 DivisionCode = Annotated[str, Strict(), varies("divisionCode")]
 
@@ -57,6 +57,6 @@ class DivisionQuery(QueryModel):
     page: PageNumber = 0
     pageSize: PageSize100 = 30
     divisionIds: Annotated[list[int], MaxLen(50)] = OMIT
-    divisionCodes: Annotated[list[Annotated[str, varies("divisionCode")]], MaxLen(50), varies("divisionCodes")] = OMIT
+    divisionCodes: Annotated[list[DivisionCode], MaxLen(50), exists_in_variant("divisionCodes")] = OMIT
     divisionName: c.text(100) = OMIT
-    firstLayer: Annotated[bool, varies("firstLayer")] = False
+    firstLayer: Annotated[bool, exists_in_variant("firstLayer")] = False

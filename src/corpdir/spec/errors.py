@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from pydantic import BaseModel, Field, ValidationError
+
+from corpdir.spec.constraints import DATE_TIME_WORDS
 
 
 class DetailCode(StrEnum):
@@ -127,27 +129,46 @@ def _code(error_type: str) -> str:
     return _PYDANTIC_CODES.get(error_type, DetailCode.INVALID_TYPE).value
 
 
-_DESCRIPTIONS: dict[str, str] = {
-    "missing": "is required",
-    "extra_forbidden": "is not a field this operation takes",
-    "string_too_long": "at most {max_length} characters",
-    "string_too_short": "at least {min_length} character(s)",
-    "too_long": "at most {max_length} items",
-    "too_short": "at least {min_length} item(s)",
-    "greater_than_equal": "must be {ge} or more",
-    "less_than_equal": "must be {le} or less",
-    "enum": "must be one of {expected}",
-    "literal_error": "must be one of {expected}",
-    "timezone_aware": "must be an ISO 8601 date-time with an offset or Z",
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+# What a form shows for pydantic's own error types: the rule, in an end user's words.
+# Errors raised by corpdir.spec carry their own description.
+_DESCRIPTIONS: dict[str, Callable[[dict[str, Any]], str]] = {
+    "missing": lambda ctx: "is required",
+    "extra_forbidden": lambda ctx: "is not a field this operation takes",
+    "string_too_long": lambda ctx: f"at most {_count(ctx['max_length'], 'character')}",
+    "string_too_short": lambda ctx: f"at least {_count(ctx['min_length'], 'character')}",
+    "too_long": lambda ctx: f"at most {_count(ctx['max_length'], 'item')}",
+    "too_short": lambda ctx: f"at least {_count(ctx['min_length'], 'item')}",
+    "greater_than_equal": lambda ctx: f"must be {ctx['ge']} or more",
+    "less_than_equal": lambda ctx: f"must be {ctx['le']} or less",
+    "greater_than": lambda ctx: f"must be more than {ctx['gt']}",
+    "less_than": lambda ctx: f"must be less than {ctx['lt']}",
+    "enum": lambda ctx: f"must be one of {ctx['expected']}",
+    "literal_error": lambda ctx: f"must be one of {ctx['expected']}",
+    "timezone_aware": lambda ctx: f"must be {DATE_TIME_WORDS}",
+    "string_type": lambda ctx: "must be text",
+    "int_type": lambda ctx: "must be a whole number",
+    "int_parsing": lambda ctx: "must be a whole number",
+    "int_from_float": lambda ctx: "must be a whole number",
+    "bool_type": lambda ctx: "must be true or false",
+    "bool_parsing": lambda ctx: "must be true or false",
+    "list_type": lambda ctx: "must be a list",
+    "model_type": lambda ctx: "must be an object",
+    "model_attributes_type": lambda ctx: "must be an object",
+    "dict_type": lambda ctx: "must be an object",
+    "json_invalid": lambda ctx: "is not valid JSON",
 }
 
 
 def _description(err: Any) -> str:
-    template = _DESCRIPTIONS.get(err["type"])
-    if template:
+    describe = _DESCRIPTIONS.get(err["type"])
+    if describe:
         try:
-            return template.format(**err.get("ctx", {}))
-        except (KeyError, IndexError):
+            return describe(err.get("ctx", {}))
+        except (KeyError, IndexError, TypeError):
             pass
     return err["msg"]
 

@@ -73,7 +73,7 @@ OPERATIONS: dict[str, Operation] = {op.code: op for op in [
     _op("U3", "get_user", "Get one user", "GET", "/users/{userId}", 200, P.NONE, response=user.User),
     _op("U4", "edit_user", "Edit user", "PATCH", "/users/{userId}", 200, P.USER_MANAGEMENT, body=user.UserEdit, response=user.User),
     _op("U5", "delete_user", "Delete user (photo too)", "DELETE", "/users/{userId}", 204, P.USER_MANAGEMENT),
-    _op("U6", "get_photo", "Get face photo", "GET", "/users/{userId}/photo", 200, P.NONE, response="jpeg"),
+    _op("U6", "get_photo", "Get face photo", "GET", "/users/{userId}/photo", 200, P.NONE, query=user.PhotoQuery, response="jpeg"),
     _op("U7", "put_photo", "Replace face photo", "PUT", "/users/{userId}/photo", 204, P.USER_MANAGEMENT, body_kind="jpeg"),
     _op("U8", "delete_photo", "Delete face photo", "DELETE", "/users/{userId}/photo", 204, P.USER_MANAGEMENT),
     _op("U9", "get_profile", "Get profile", "GET", "/users/{userId}/profile", 200, P.NONE, response=profile.Profile),

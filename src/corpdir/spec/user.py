@@ -12,8 +12,8 @@ from corpdir.spec import constraints as c
 from corpdir.spec import usertype
 from corpdir.spec.errors import ErrorDetail
 from corpdir.spec.common import OMIT, PageNumber, PageSize100, QueryModel, RequestModel, ResponseModel
-from corpdir.spec.enums import ForceRequestOperator, Groupware, OrderDirection, Role, SpCallSetting, UserType
-from corpdir.spec.constraints import varies
+from corpdir.spec.enums import ForceRequestOperator, Groupware, OrderDirection, PhotoSize, Role, SpCallSetting, UserType
+from corpdir.spec.constraints import exists_in_variant, varies
 
 
 def _not_editable(value: Any) -> Any:
@@ -21,7 +21,10 @@ def _not_editable(value: Any) -> Any:
 
 
 NotEditable = Annotated[Any, AfterValidator(_not_editable)]
-GroupwareRequest = Annotated[Literal[Groupware.M365, Groupware.GWS], varies("groupware")]
+# Request values are M365 and GWS (NONE only appears in responses). Plain string literals,
+# so an error lists 'M365' or 'GWS' rather than enum reprs.
+GroupwareRequest = Annotated[Literal[Groupware.M365.value, Groupware.GWS.value], exists_in_variant("groupware")]
+SpCallSettingItem = Annotated[SpCallSetting, varies("spCallSetting")]
 
 
 class ChatSetting(RequestModel):
@@ -67,10 +70,10 @@ class UserFields(RequestModel):
     chatSettingList: Annotated[list[ChatSetting], AfterValidator(c._unique)] = OMIT
     groupware: GroupwareRequest = OMIT
     m365Account: c.text(256, c.M365_ACCOUNT) = OMIT
-    gwsAccount: Annotated[c.text(256, c.GWS_ACCOUNT), varies("groupware")] = OMIT
+    gwsAccount: Annotated[c.text(256, c.GWS_ACCOUNT), exists_in_variant("groupware")] = OMIT
     pbxAccount: c.text(256) = OMIT
     iosPasyncLabel: c.text(25) = OMIT
-    spCallSettings: Annotated[c.items(SpCallSetting, len(SpCallSetting), unique=True), varies("spCallSettings")] = OMIT
+    spCallSettings: c.items(SpCallSettingItem, len(SpCallSetting), unique=True) = OMIT
     roles: c.items(Role, len(Role), unique=True) = OMIT
     paapiAvailable: c.StrictBool = OMIT
     forceRequestOperator: ForceRequestOperator = OMIT
@@ -212,20 +215,26 @@ class UserQuery(QueryModel):
 
     page: PageNumber = 0
     pageSize: PageSize100 = 30
-    select: Annotated[list[UserSelectField], AfterValidator(c._unique), varies("userSelect")] = OMIT
+    select: Annotated[list[Annotated[UserSelectField, varies("userSelect")]], AfterValidator(c._unique)] = OMIT
     orderBy: UserOrderBy = "fullname"
     orderDirection: OrderDirection = OrderDirection.ASC
-    userType: Annotated[UserType, varies("userTypeFilter")] = OMIT
+    userType: Annotated[UserType, exists_in_variant("userTypeFilter")] = OMIT
     fullname: c.text(50) = OMIT
     fullnameKana: c.text(50) = OMIT
     divisionIds: Annotated[list[int], MaxLen(50)] = OMIT
-    includeSubDepartment: Annotated[bool, varies("includeSubDepartment")] = False
+    includeSubDepartment: Annotated[bool, exists_in_variant("includeSubDepartment")] = False
     userIds: Annotated[list[int], MaxLen(50)] = OMIT
-    loginIds: Annotated[list[str], MaxLen(50), varies("loginIds")] = OMIT
+    loginIds: Annotated[list[str], MaxLen(50), exists_in_variant("loginIds")] = OMIT
     employeeNum: c.text(50) = OMIT
     phoneNum: c.Phone = OMIT
     email1: c.Email = OMIT
     freeWords: c.items(c.text(50), 10) = OMIT
+
+
+class PhotoQuery(QueryModel):
+    """U6 query: which size of the face photo (default FULL)."""
+
+    size: PhotoSize = PhotoSize.FULL
 
 
 class DestinationEntry(RequestModel):

@@ -2,7 +2,8 @@
 
 Variant C is the complete interface; A and B are subsets. Each difference of the
 section 9 table is one attribute of :class:`Variant`, and models carry
-``varies("rule")`` markers that look the rule up here, so validating
+``varies("rule")`` (value rules) and ``exists_in_variant("rule")`` (fields only some variants
+have) markers that look the rule up here, so validating
 ``context={"variant": "B"}`` applies B's limits without any if-branches elsewhere.
 """
 
@@ -83,22 +84,26 @@ class Variant:
     def _rule_divisionIds(self, ids: list[int]) -> list[int]:
         if len(ids) > self.division_ids_max:
             raise PydanticCustomError(
-                "TOO_MANY_ITEMS", "at most {max} items (variant {v})", {"max": self.division_ids_max, "v": self.name}
+                "TOO_MANY_ITEMS", "at most {max} items", {"max": self.division_ids_max, "variant": self.name}
             )
         return c._unique(ids) if self.division_ids_unique else ids
 
-    def _rule_spCallSettings(self, values: list[SpCallSetting]) -> list[SpCallSetting]:
-        for v in values:
-            if v not in self.sp_call_settings:
-                raise PydanticCustomError(
-                    "INVALID_ENUM", "{value} is not available in variant {v}", {"value": str(v), "v": self.name}
-                )
-        return values
+    def _rule_spCallSetting(self, value: SpCallSetting) -> SpCallSetting:
+        """One spCallSettings item (so the detail names its index, like any enum error)."""
+        if value not in self.sp_call_settings:
+            allowed = sorted(self.sp_call_settings, key=lambda s: s.number)
+            raise PydanticCustomError(
+                "INVALID_ENUM",
+                "{value} is not available on this service (interface variant {variant}); "
+                "choose {first} or SETTING_1 to {last}",
+                {"value": value.value, "variant": self.name, "first": allowed[0].value, "last": allowed[-1].value},
+            )
+        return value
 
     def _text(self, rule: TextRule, value: str) -> str:
         if len(value) > rule.max_len:
             raise PydanticCustomError(
-                "TOO_LONG", "at most {max} characters (variant {v})", {"max": rule.max_len, "v": self.name}
+                "TOO_LONG", "at most {max} characters", {"max": rule.max_len, "variant": self.name}
             )
         return rule.charset.check(value)
 
@@ -116,7 +121,9 @@ class Variant:
 
     def _present(self, present: bool, value: Any) -> Any:
         if not present:
-            raise PydanticCustomError("UNKNOWN_FIELD", "not part of variant {v}", {"v": self.name})
+            raise PydanticCustomError(
+                "UNKNOWN_FIELD", "is not available on this service (interface variant {variant})", {"variant": self.name}
+            )
         return value
 
     def _rule_groupware(self, value: Any) -> Any:
@@ -137,10 +144,15 @@ class Variant:
     def _rule_firstLayer(self, value: Any) -> Any:
         return self._present("firstLayer" in self.d1_filters, value)
 
-    def _rule_userSelect(self, values: list[str]) -> list[str]:
-        if not self.contact_details_url and "contactDetailsUrl" in values:
-            raise PydanticCustomError("INVALID_ENUM", "contactDetailsUrl is not selectable in variant {v}", {"v": self.name})
-        return values
+    def _rule_userSelect(self, value: str) -> str:
+        """One U1 select value (the detail names its index, like any enum error)."""
+        if value in self.absent_user_fields():
+            raise PydanticCustomError(
+                "INVALID_ENUM",
+                "{value} is not available on this service (interface variant {variant})",
+                {"value": value, "variant": self.name},
+            )
+        return value
 
 
 _SETTINGS_1_5 = frozenset(s for s in SpCallSetting if s.number <= 5)
