@@ -14,7 +14,7 @@ import sys
 
 from corpdir.commands import tui
 
-COMMANDS = ("lookup", "server")
+COMMANDS = ("lookup", "sync", "server")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -2,6 +2,7 @@ import os
 import stat
 
 from corpdir.paths import cache_file
+from corpdir.cache.schema import SCHEMA_VERSION
 from corpdir.cache.store import CacheStore
 
 
@@ -55,7 +56,37 @@ def test_reopen_keeps_data_and_schema_version(tmp_path):
     s.close()
     s = CacheStore(path)
     assert s.user(1).record.fullname == "山田 太郎"
-    assert s._one("PRAGMA user_version")[0] == 1
+    assert s._one("PRAGMA user_version")[0] == SCHEMA_VERSION
+
+
+def test_an_older_cache_is_migrated_on_open_and_keeps_its_data(tmp_path):
+    import sqlite3
+
+    from corpdir.cache.schema import MIGRATIONS
+
+    path = tmp_path / "old.sqlite3"
+    conn = sqlite3.connect(path)
+    conn.executescript(MIGRATIONS[1] + "PRAGMA user_version = 1;")
+    conn.execute("INSERT INTO sync_state(resource, generation, next_page) VALUES ('users', 3, 7)")
+    conn.commit()
+    conn.close()
+    store = CacheStore(path)
+    assert store._one("PRAGMA user_version")[0] == SCHEMA_VERSION
+    point = store.checkpoint("users")
+    assert (point.generation, point.next_page, point.page_size) == (3, 7, 100)
+
+
+def test_a_newer_cache_is_refused_with_a_clear_message(tmp_path):
+    import sqlite3
+
+    import pytest
+
+    path = tmp_path / "new.sqlite3"
+    conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    conn.close()
+    with pytest.raises(RuntimeError, match="newer"):
+        CacheStore(path)
 
 
 def test_a_failed_write_leaves_nothing_half_written(store):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _V1 = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
@@ -52,10 +52,13 @@ CREATE INDEX phones_key ON phones(key);
 CREATE INDEX phones_entity ON phones(kind, id);
 CREATE TABLE sync_state(
     resource TEXT PRIMARY KEY, generation INTEGER NOT NULL, next_page INTEGER NOT NULL DEFAULT 0,
-    cursor TEXT, started_at REAL, completed_at REAL, page_size INTEGER NOT NULL DEFAULT 100);
+    cursor TEXT, started_at REAL, completed_at REAL);
 """
 
-MIGRATIONS: dict[int, str] = {1: _V1}
+# v2: a resumed pass must keep its page size, or page numbers mean other rows.
+_V2 = "ALTER TABLE sync_state ADD COLUMN page_size INTEGER NOT NULL DEFAULT 100;"
+
+MIGRATIONS: dict[int, str] = {1: _V1, 2: _V2}
 
 
 def migrate(conn: sqlite3.Connection) -> None:
