@@ -1,0 +1,29 @@
+"""A record's details full screen: what a narrow terminal (80x24) shows on Enter in the
+contacts, calls and lookup screens. The screen that opens it builds the detail widget
+(already holding its record), so this screen only frames it: header, the widget, footer."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Footer, Header
+
+
+class DetailScreen(Screen):
+    BINDINGS = [Binding("escape,q", "app.pop_screen", "Back", id="detail.back")]
+    DEFAULT_CSS = "DetailScreen > .detail { height: 1fr; padding: 0 1; }"
+
+    def __init__(self, detail: Widget) -> None:
+        super().__init__()
+        self.detail = detail
+        self.detail.add_class("detail")
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield self.detail
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.detail.focus()
