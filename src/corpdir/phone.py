@@ -9,17 +9,69 @@ so they agree. Parsing is done by the phonenumbers library; short internal numbe
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 
 import phonenumbers
+from phonenumbers import PhoneMetadata
 
 DEFAULT_REGION = "JP"
 _NON_DIGITS = re.compile(r"\D+")
+_PLAIN = re.compile(r"\s*\+?[\d\s\-().]+")  # digits with the usual separators, nothing else
 
 
 def digits(number: str) -> str:
     """Only the digits of ``number`` ('+81 3-1234' -> '8131234')."""
     return _NON_DIGITS.sub("", number)
+
+
+@dataclass(frozen=True)
+class _Region:
+    """What phonenumbers' metadata says about writing numbers in one region."""
+
+    country_code: str
+    international_prefix: str | None  # plain digits ('010' in JP), else None
+    national_prefix: re.Pattern[str] | None  # phonenumbers' national_prefix_for_parsing
+    trunk: str | None  # the plain national prefix ('0' in JP)
+    lengths: frozenset[int]  # possible national-number lengths
+
+
+@lru_cache(maxsize=64)
+def _region(region: str) -> _Region | None:
+    meta = PhoneMetadata.metadata_for_region(region)
+    if meta is None:
+        return None
+    intl = meta.international_prefix if meta.international_prefix and meta.international_prefix.isdigit() else None
+    parsing = meta.national_prefix_for_parsing or meta.national_prefix
+    return _Region(str(meta.country_code), intl, re.compile(parsing) if parsing else None, meta.national_prefix,
+                   frozenset(meta.general_desc.possible_length or ()))
+
+
+def _fast_e164(text: str, region: str) -> str | None:
+    """E.164 for the everyday cases, from the region's metadata, without a full parse:
+    '+81 3-...' / '010 81 3-...' (this region's country code) and '03-...' (trunk prefix).
+    None means "not an everyday case": the caller then asks phonenumbers.parse."""
+    rules = _region(region)
+    if rules is None or not _PLAIN.fullmatch(text):
+        return None
+    d = digits(text)
+    if text.lstrip().startswith("+") or (rules.international_prefix and d.startswith(rules.international_prefix)):
+        rest = d if text.lstrip().startswith("+") else d[len(rules.international_prefix):]
+        if not rest.startswith(rules.country_code):
+            return None
+        national = rest[len(rules.country_code):]
+        if rules.trunk and national.startswith(rules.trunk):
+            return None  # '+81 (0)3 ...': leave the oddity to the full parser
+    elif rules.national_prefix is not None and rules.trunk:
+        match = rules.national_prefix.match(d)
+        if match is None or match.group(0) != rules.trunk or any(match.groups()):
+            return None
+        national = d[match.end():]
+    else:
+        return None
+    if len(national) not in rules.lengths:
+        return None
+    return f"+{rules.country_code}{national}"
 
 
 @lru_cache(maxsize=65536)
@@ -28,6 +80,14 @@ def e164(number: str, region: str = DEFAULT_REGION) -> str | None:
     text = number.strip()
     if len(digits(text)) < 5:  # extensions and short codes are not E.164 numbers
         return None
+    fast = _fast_e164(text, region)
+    if fast is not None:
+        return fast
+    return _parsed_e164(text, region)
+
+
+def _parsed_e164(text: str, region: str) -> str | None:
+    """The full phonenumbers parse: the reference the fast path agrees with."""
     try:
         parsed = phonenumbers.parse(text, region)
     except phonenumbers.NumberParseException:

@@ -17,13 +17,16 @@ from corpdir.spec.user import USER_PHONE_FIELDS
 NAME_FIELDS = ("fullname", "fullnameKana", "fullnameAlphabet")
 
 
+PART = "part:"  # prefix of a field name whose term is one part of a name (B-tree only)
+
+
 def _names(data: dict[str, Any]) -> Iterable[tuple[str, str]]:
     for field in NAME_FIELDS:
         value = data.get(field)
         if value:
             yield field, fold(value)
             for part in parts(value):
-                yield field, part
+                yield PART + field, part
 
 
 def _plain(data: dict[str, Any], fields: Iterable[str]) -> Iterable[tuple[str, str]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 _V1 = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
@@ -58,7 +58,21 @@ CREATE TABLE sync_state(
 # v2: a resumed pass must keep its page size, or page numbers mean other rows.
 _V2 = "ALTER TABLE sync_state ADD COLUMN page_size INTEGER NOT NULL DEFAULT 100;"
 
-MIGRATIONS: dict[int, str] = {1: _V1, 2: _V2}
+# v3: name parts ('山田' of '山田 太郎') serve exact and prefix matches from the B-tree;
+# the trigram index holds only whole values, whose substrings cover the parts anyway.
+_V3 = """
+ALTER TABLE search_terms ADD COLUMN fts INTEGER NOT NULL DEFAULT 1;
+DROP TRIGGER search_terms_ai;
+DROP TRIGGER search_terms_ad;
+CREATE TRIGGER search_terms_ai AFTER INSERT ON search_terms WHEN new.fts = 1 BEGIN
+    INSERT INTO search_fts(rowid, term) VALUES (new.rowid, new.term);
+END;
+CREATE TRIGGER search_terms_ad AFTER DELETE ON search_terms WHEN old.fts = 1 BEGIN
+    INSERT INTO search_fts(search_fts, rowid, term) VALUES ('delete', old.rowid, old.term);
+END;
+"""
+
+MIGRATIONS: dict[int, str] = {1: _V1, 2: _V2, 3: _V3}
 
 
 def migrate(conn: sqlite3.Connection) -> None:

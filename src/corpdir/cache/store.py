@@ -156,8 +156,9 @@ class CacheStore:
         conn.execute("DELETE FROM phones WHERE kind = ? AND id = ?", (kind.name, rid))
         terms = {(field, term) for field, term in kind.terms(data) if term}
         conn.executemany(
-            "INSERT INTO search_terms(kind, id, field, term, sort_score) VALUES (?, ?, ?, ?, ?)",
-            [(kind.name, rid, field, term, sort_score) for field, term in terms],
+            "INSERT INTO search_terms(kind, id, field, term, sort_score, fts) VALUES (?, ?, ?, ?, ?, ?)",
+            [(kind.name, rid, field.removeprefix(indexing.PART), term, sort_score, not field.startswith(indexing.PART))
+             for field, term in terms],
         )
         phones = [(field, data[field]) for field in kind.phone_fields if data.get(field)]
         conn.executemany(

@@ -11,11 +11,14 @@
 Each page is stored in one transaction together with the pass's checkpoint, so a sync
 killed at any point (kill -9 included) leaves a consistent cache, and the next run
 resumes after the last stored page: no duplicates, nothing lost. Requests go through the
-client, so its rate limiter paces the sync.
+client, so its rate limiter paces the sync. Store calls go through ``run`` (in the app,
+the cache's own thread), and a page is written while the next one is being fetched, so
+indexing overlaps the wait for rate-limit tokens.
 """
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Awaitable, Callable, Iterable, Literal
@@ -26,6 +29,13 @@ from corpdir.spec import Page
 FetchPage = Callable[[str, dict[str, Any]], Awaitable[Page[Any]]]
 ListPages = Callable[[str, dict[str, Any]], Any]  # async iterator of pages (client pagination)
 Progress = Callable[[str, int, int | None], None]  # (resource, records so far, expected total or None)
+
+Runner = Callable[..., Awaitable[Any]]
+
+
+async def _direct(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    return fn(*args, **kwargs)
+
 
 Resource = Literal["divisions", "users", "contacts", "folders", "personal_folders", "calls"]
 ALL_RESOURCES: tuple[Resource, ...] = ("divisions", "users", "contacts", "folders", "personal_folders", "calls")
@@ -76,7 +86,8 @@ class Syncer:
 
     def __init__(self, store: CacheStore, fetch_page: FetchPage, list_pages: ListPages, *,
                  progress: Progress | None = None, clock: Callable[[], float] = time.time,
-                 available: Callable[[str], bool] = lambda code: True, page_size: int = 100) -> None:
+                 available: Callable[[str], bool] = lambda code: True, page_size: int = 100,
+                 run: Runner = _direct) -> None:
         self.store = store
         self._fetch_page = fetch_page
         self._list_pages = list_pages
@@ -84,6 +95,7 @@ class Syncer:
         self.clock = clock
         self.available = available
         self.page_size = page_size
+        self._run = run
         self._requests = 0
 
     async def _fetch(self, code: str, params: dict[str, Any]) -> Page[Any]:
@@ -112,39 +124,41 @@ class Syncer:
             result.skipped = f"{spec.code} is not offered by this service"
             return result
         table = spec.resource
-        point = self.store.checkpoint(table)
+        point = await self._run(self.store.checkpoint, table)
         if point is None or point.completed_at is not None:  # a new pass
-            point = SyncCheckpoint(table, self.store.max_generation(table) + 1, 0, None, self.clock(), page_size=self.page_size)
-        expected = self.store.count_users() if table == "users" else None
+            generation = await self._run(self.store.max_generation, table) + 1
+            point = SyncCheckpoint(table, generation, 0, None, self.clock(), page_size=self.page_size)
+        expected = await self._run(self.store.count_users) if table == "users" else None
         done = 0
-        page_no = point.next_page
-        while True:
-            page = await self._fetch(spec.code, {"page": page_no, "pageSize": point.page_size})
-            page_no += 1
-            point = replace(point, next_page=page_no)
-            changes = self.store.put(table, page.items, generation=point.generation, fetched_at=self.clock(), checkpoint=point)
-            result.added, result.changed = result.added + changes.added, result.changed + changes.changed
-            done += len(page.items)
-            self.progress(table, done, expected)
-            if not page.hasMore:
-                break
+        writer = _PageWriter(self, table, result)
+        try:
+            while True:
+                page = await self._fetch(spec.code, {"page": point.next_page, "pageSize": point.page_size})
+                point = replace(point, next_page=point.next_page + 1)
+                await writer.write(page.items, point)
+                done += len(page.items)
+                self.progress(table, done, expected)
+                if not page.hasMore:
+                    break
+        finally:
+            await writer.finish()  # what was fetched is kept, even when the next fetch fails
         result.removed = await self._remove_unseen(spec, point.generation)
-        self.store.save_checkpoint(replace(point, completed_at=self.clock()))
-        self.store.mark_synced(table, self.clock())
+        await self._run(self.store.save_checkpoint, replace(point, completed_at=self.clock()))
+        await self._run(self.store.mark_synced, table, self.clock())
         return result
 
     async def _remove_unseen(self, spec: _FullPass, generation: int) -> int:
         """Unseen records that the service still has (the list shifted) are kept; the rest go."""
-        unseen = self.store.ids_older_than(spec.resource, generation)
+        unseen = await self._run(self.store.ids_older_than, spec.resource, generation)
         gone: list[int] = []
         for start in range(0, len(unseen), ID_BATCH):
             batch = unseen[start:start + ID_BATCH]
             page = await self._fetch(spec.code, {spec.verify_param: batch, "pageSize": 100})
             still = {getattr(item, spec.id_field) for item in page.items}
-            self.store.put(spec.resource, page.items, generation=generation, fetched_at=self.clock())
+            await self._run(self.store.put, spec.resource, page.items, generation=generation, fetched_at=self.clock())
             gone.extend(i for i in batch if i not in still)
         if gone:
-            getattr(self.store, f"delete_{spec.resource}")(gone)
+            await self._run(getattr(self.store, f"delete_{spec.resource}"), gone)
         return len(gone)
 
     # -- contacts: incremental by updatedFrom ----------------------------------------------
@@ -153,12 +167,11 @@ class Syncer:
         if not self.available("X1"):
             result.skipped = "X1 is not offered by this service"
             return result
-        point = self.store.checkpoint("contacts")
+        point = await self._run(self.store.checkpoint, "contacts")
         resuming = point is not None and point.completed_at is None
-        if full and not resuming:
-            point = SyncCheckpoint("contacts", self.store.max_generation("contacts") + 1, 0, None, self.clock())
-        elif point is None:
-            point = SyncCheckpoint("contacts", self.store.max_generation("contacts") + 1, 0, None, self.clock())
+        if point is None or (full and not resuming):
+            generation = await self._run(self.store.max_generation, "contacts") + 1
+            point = SyncCheckpoint("contacts", generation, 0, None, self.clock())
         elif not resuming:  # incremental from the last completed cursor
             point = SyncCheckpoint("contacts", point.generation, 0, point.cursor, self.clock())
         whole = point.cursor is None
@@ -166,21 +179,23 @@ class Syncer:
         if point.cursor:
             query["updatedFrom"] = point.cursor
         done = 0
-        async for page in self._list_pages("X1", query):
-            self._requests += 1
-            cursor = _last_updated(page.items) or point.cursor
-            point = SyncCheckpoint("contacts", point.generation, 0, cursor, point.started_at)
-            changes = self.store.put("contacts", page.items, generation=point.generation, fetched_at=self.clock(), checkpoint=point)
-            result.added, result.changed = result.added + changes.added, result.changed + changes.changed
-            done += len(page.items)
-            self.progress("contacts", done, None)
+        writer = _PageWriter(self, "contacts", result)
+        try:
+            async for page in self._list_pages("X1", query):
+                self._requests += 1
+                point = replace(point, cursor=_last_updated(page.items) or point.cursor)
+                await writer.write(page.items, point)
+                done += len(page.items)
+                self.progress("contacts", done, None)
+        finally:
+            await writer.finish()
         if whole:  # a listing of everything: what it did not see is gone
-            unseen = self.store.ids_older_than("contacts", point.generation)
+            unseen = await self._run(self.store.ids_older_than, "contacts", point.generation)
             if unseen:
-                self.store.delete_contacts(unseen)
+                await self._run(self.store.delete_contacts, unseen)
             result.removed = len(unseen)
-        self.store.save_checkpoint(SyncCheckpoint("contacts", point.generation, 0, point.cursor, point.started_at, self.clock()))
-        self.store.mark_synced("contacts", self.clock())
+        await self._run(self.store.save_checkpoint, replace(point, completed_at=self.clock()))
+        await self._run(self.store.mark_synced, "contacts", self.clock())
         return result
 
     # -- small lists -------------------------------------------------------------------------
@@ -195,16 +210,16 @@ class Syncer:
         if not self.available("F1"):
             return ResourceSummary(skipped="F1 is not offered by this service")
         folders = await self._collect("F1", {})
-        self.store.put_folders(folders, fetched_at=self.clock())
-        self.store.mark_synced("folders", self.clock())
+        await self._run(self.store.put_folders, folders, fetched_at=self.clock())
+        await self._run(self.store.mark_synced, "folders", self.clock())
         return ResourceSummary(changed=len(folders))
 
     async def _sync_personal_folders(self, full: bool) -> ResourceSummary:
         if not self.available("P1"):
             return ResourceSummary(skipped="P1 is not offered by this service")
         folders = await self._collect("P1", {})
-        self.store.put_personal_folders(folders, fetched_at=self.clock())
-        self.store.mark_synced("personal_folders", self.clock())
+        await self._run(self.store.put_personal_folders, folders, fetched_at=self.clock())
+        await self._run(self.store.mark_synced, "personal_folders", self.clock())
         return ResourceSummary(changed=len(folders))
 
     async def _sync_calls(self, full: bool) -> ResourceSummary:
@@ -214,9 +229,31 @@ class Syncer:
                 result.skipped = "call histories are not offered by this service"
                 continue
             records = await self._collect(code, {"orderDirection": "desc"})
-            result.changed += self.store.put_calls(direction, records, fetched_at=self.clock())
-        self.store.mark_synced("calls", self.clock())
+            result.changed += await self._run(self.store.put_calls, direction, records, fetched_at=self.clock())
+        await self._run(self.store.mark_synced, "calls", self.clock())
         return result
+
+
+class _PageWriter:
+    """Writes each page (with its checkpoint) while the next page is fetched; one write
+    in flight at a time, in order."""
+
+    def __init__(self, syncer: Syncer, table: str, result: ResourceSummary) -> None:
+        self.syncer, self.table, self.result = syncer, table, result
+        self._pending: asyncio.Future[Changes] | None = None
+
+    async def write(self, items: list[Any], point: SyncCheckpoint) -> None:
+        await self.finish()
+        s = self.syncer
+        self._pending = asyncio.ensure_future(
+            s._run(s.store.put, self.table, items, generation=point.generation, fetched_at=s.clock(), checkpoint=point))
+
+    async def finish(self) -> None:
+        if self._pending is not None:
+            pending, self._pending = self._pending, None
+            changes = await pending
+            self.result.added += changes.added
+            self.result.changed += changes.changed
 
 
 def _last_updated(items: list[Any]) -> str | None:

@@ -1,0 +1,52 @@
+"""Phone keys: one number however written, and the fast path agrees with phonenumbers."""
+
+import random
+
+import pytest
+
+from corpdir.phone import _parsed_e164, e164, match_key, same_number
+
+
+@pytest.mark.parametrize("written", ["+81 3-1234-5678", "03(1234)5678", "0312345678", "03-1234-5678", "+81-3-1234-5678",
+                                     "010 81 3 1234 5678", "+81312345678"])
+def test_one_tokyo_number_however_written(written):
+    assert match_key(written) == "+81312345678"
+
+
+def test_extensions_and_short_codes_stay_digits():
+    assert match_key("1234") == "1234" and match_key("12-34") == "1234"
+    assert not same_number("1234", "5678")
+
+
+def test_other_regions():
+    assert match_key("(650) 253-0000", "US") == "+16502530000"
+    assert match_key("+1 650 253 0000") == "+16502530000"
+    assert match_key("020 7946 0958", "GB") == "+442079460958"
+
+
+def _spellings(rng: random.Random) -> list[str]:
+    area = rng.choice(["3", "6", "45", "52", "90", "80", "70", "120", "50"])
+    rest = "".join(rng.choice("0123456789") for _ in range(10 - len(area) - (1 if area in ("90", "80", "70", "50") else 0)))
+    national = area + rest
+    return [f"0{national}", f"0{area}-{rest[:4]}-{rest[4:]}", f"+81 {area} {rest}", f"+81-{national}", f"(0{area}) {rest}",
+            f"010-81-{national}", f"+81 (0){national}", f"0{national[:3]}.{national[3:]}"]
+
+
+@pytest.mark.parametrize("region", ["JP", "US", "GB", "DE"])
+def test_fast_path_agrees_with_a_full_parse(region):
+    rng = random.Random(7)
+    for _ in range(400):
+        for written in _spellings(rng):
+            assert e164(written, region) == _parsed_e164(written.strip(), region), (written, region)
+
+
+def test_demo_numbers_agree_with_a_full_parse():
+    from corpdir.server.demo import generate_tenant
+
+    tenant = generate_tenant(size=200, seed=3)
+    numbers = [v for u in tenant.users for k, v in u.items() if k.endswith("Num") and v]
+    numbers += [v for c in tenant.contacts for k, v in c.items() if k.endswith("Num") and v]
+    assert len(numbers) > 300
+    for number in numbers:
+        expected = _parsed_e164(number.strip(), "JP") if len(number) >= 5 else None
+        assert e164(number) == expected, number
