@@ -1,0 +1,66 @@
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Callable
+
+import httpx
+import pytest
+
+from corpdir.client import DirectoryClient, RetryPolicy
+
+from .faults import FaultTransport
+from .standin import StandIn
+
+KEY = "sk-test"
+BASE = "http://127.0.0.1/v1"
+
+
+class FakeClock:
+    """Time that moves only when someone sleeps: no test waits for real."""
+
+    def __init__(self, start: float = 1_700_000_000.0) -> None:
+        self.now = start
+        self.slept: list[float] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.now += max(0.0, seconds)
+        await asyncio.sleep(0)
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def standin(clock: FakeClock) -> StandIn:
+    s = StandIn(keys={KEY}, clock=clock)
+    s.users = [{"userId": i, "fullname": f"User {i:05d}", "comment": "hello"} for i in range(1, 251)]
+    return s
+
+
+@pytest.fixture
+async def make_client(clock: FakeClock) -> Callable[..., DirectoryClient]:
+    """Build clients on the fake clock, closed at the end of the test."""
+    clients: list[DirectoryClient] = []
+
+    def make(transport: httpx.AsyncBaseTransport, **kw: Any) -> DirectoryClient:
+        kw.setdefault("base_url", BASE)
+        kw.setdefault("api_key", KEY)
+        kw.setdefault("retry", RetryPolicy(max_retries=4))
+        client = DirectoryClient(transport=transport, clock=clock, sleep=clock.sleep, **kw)
+        clients.append(client)
+        return client
+
+    yield make
+    for c in clients:
+        await c.aclose()
+
+
+@pytest.fixture
+def faulty(standin: StandIn) -> FaultTransport:
+    return FaultTransport(httpx.ASGITransport(app=standin.app()))
