@@ -1,0 +1,180 @@
+"""Your calls: incoming (H1) and outgoing (H4) history, newest or oldest first, all,
+answered or missed, each with who it was.
+
+Who a call was comes from the call record (fromNumContact / toNumContact); when the record
+names no one, the number is looked up in the cache's phone index (however it is written),
+else the row says "unknown". The list paints from the cache at once; each direction is
+refreshed from the API once per visit (and on Ctrl+R). Filter and order answer from the cache.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static, Tab, Tabs
+
+from corpdir.client.errors import CorpdirError
+from corpdir.spec.calls import IncomingCall, OutgoingCall
+from corpdir.tui.text import literal
+from corpdir.tui.widgets.call_detail import CallDetail, CallRow, local_time, minutes
+from corpdir.tui.widgets.status_bar import StatusBar
+from corpdir.tui.widgets.virtual_list import Column, ListSource, VirtualList
+
+if TYPE_CHECKING:
+    from corpdir.service.directory import DirectoryService
+
+ANSWERED_CYCLE: tuple[bool | None, ...] = (None, True, False)
+ANSWERED_NAMES = {None: "all calls", True: "answered only", False: "missed only"}
+CODES = {"incoming": "H1", "outgoing": "H4"}
+
+
+CALL_COLUMNS = [
+    Column("Time", lambda r: local_time(r.at), width=16),
+    Column("Number", lambda r: r.number, width=15),
+    Column("Who", lambda r: r.who_text, min_width=10, ratio=3),
+    Column("Outcome", lambda r: r.outcome, width=8),
+    Column("Dur.", lambda r: minutes(r.record.duration), width=5),
+    Column("Note", lambda r: r.record.note, min_width=4, ratio=2),
+]
+
+
+@dataclass(frozen=True)
+class CallView:
+    direction: str = "incoming"
+    answered: bool | None = None
+    newest_first: bool = True
+
+    def caption(self, count: int) -> str:
+        order = "newest first" if self.newest_first else "oldest first"
+        return f"{self.direction.title()} · {ANSWERED_NAMES[self.answered]} · {order} · {count} {'call' if count == 1 else 'calls'}"
+
+
+async def call_rows(service: DirectoryService, direction: str, records: list[IncomingCall | OutgoingCall]) -> list[CallRow]:
+    """Rows with who each call was: the record's contact, else the cache's phone index."""
+    def named(record: Any) -> dict[str, Any]:
+        contact = record.fromNumContact if direction == "incoming" else record.toNumContact
+        return contact.model_dump(exclude_none=True) if contact is not None and contact.displayName else {}
+
+    rows = [CallRow(direction, r, named(r), "record") for r in records]
+    unknown = [row.number for row in rows if not row.who]
+    found = await service.identify_cached(unknown)
+    return [row if row.who else replace(row, who=found[row.number][0], who_source="cache")
+            if found.get(row.number) else replace(row, who_source="") for row in rows]
+
+
+class CallsScreen(Screen):
+    CSS_PATH = "calls.tcss"
+    BINDINGS = [
+        Binding("i", "direction('incoming')", "Incoming", id="calls.incoming"),
+        Binding("o", "direction('outgoing')", "Outgoing", id="calls.outgoing"),
+        Binding("a", "cycle_answered", "All/answered/missed", id="calls.answered"),
+        Binding("r", "reverse_order", "Newest/oldest", id="calls.order"),
+        Binding("c", "copy_number", "Copy no.", id="calls.copy_number"),
+        Binding("ctrl+r", "refresh", "Refresh", show=False, id="calls.refresh"),
+    ]
+
+    def __init__(self, service: DirectoryService) -> None:
+        super().__init__()
+        self.service = service
+        self.view = CallView()
+        self.selected: CallRow | None = None
+        self._refreshed: set[str] = set()
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="calls-body"):
+            with Vertical(id="middle"):
+                yield Tabs(Tab("Incoming (i)", id="incoming"), Tab("Outgoing (o)", id="outgoing"), id="direction")
+                yield Static(id="caption")
+                yield VirtualList(CALL_COLUMNS, empty_text="No calls.", id="calls")
+            yield CallDetail(id="detail")
+        yield StatusBar(self.service, id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if not (self.service.offers("H1") or self.service.offers("H4")):
+            self.query_one("#calls", VirtualList).empty_text = (
+                "This service does not offer call histories (H1/H4): only the cache, if any, is shown.")
+        self._show()
+        self.query_one("#calls", VirtualList).focus()
+
+    # -- what the list shows -----------------------------------------------------------------
+    def _show(self, refresh_api: bool = False) -> None:
+        if refresh_api:
+            self._refreshed.discard(self.view.direction)
+        self.load(self.view)
+
+    @work(group="calls-load", exclusive=True, exit_on_error=False)
+    async def load(self, view: CallView) -> None:
+        calls = self.query_one("#calls", VirtualList)
+        records = await self.service.calls(view.direction, answered=view.answered, newest_first=view.newest_first)
+        calls.source = ListSource(await call_rows(self.service, view.direction, records))
+        if view.direction in self._refreshed or not self.service.offers(CODES[view.direction]):
+            return
+        try:
+            await self.service.refresh_calls(view.direction)
+        except CorpdirError as exc:
+            self.notify(f"Could not refresh the {view.direction} calls: {exc}", severity="warning", timeout=4)
+            return
+        self._refreshed.add(view.direction)
+        if view == self.view:
+            records = await self.service.calls(view.direction, answered=view.answered, newest_first=view.newest_first)
+            calls.source = ListSource(await call_rows(self.service, view.direction, records))
+
+    @on(VirtualList.Loaded, "#calls")
+    def _count_known(self, event: VirtualList.Loaded) -> None:
+        self.query_one("#caption", Static).update(literal(self.view.caption(event.count), "dim"))
+
+    # -- events ------------------------------------------------------------------------------
+    @on(Tabs.TabActivated, "#direction")
+    def _tab_chosen(self, event: Tabs.TabActivated) -> None:
+        if event.tab.id and event.tab.id != self.view.direction:
+            self.view = replace(self.view, direction=event.tab.id)
+            self._show()
+
+    @on(VirtualList.Highlighted, "#calls")
+    def _call_highlighted(self, event: VirtualList.Highlighted) -> None:
+        if event.row != self.selected:
+            self.selected = event.row
+            self.query_one(CallDetail).call = event.row
+
+    @on(VirtualList.Selected, "#calls")
+    def _call_opened(self, event: VirtualList.Selected) -> None:
+        detail = self.query_one(CallDetail)
+        if detail.display:
+            detail.focus()
+        else:  # narrow terminal: the detail opens full screen
+            from corpdir.tui.screens.detail_screen import DetailScreen
+
+            self.app.push_screen(DetailScreen(CallDetail(event.row)))
+
+    # -- actions -----------------------------------------------------------------------------
+    def action_direction(self, direction: str) -> None:
+        self.query_one("#direction", Tabs).active = direction  # TabActivated reloads
+        self.query_one("#calls", VirtualList).focus()
+
+    def action_cycle_answered(self) -> None:
+        following = ANSWERED_CYCLE[(ANSWERED_CYCLE.index(self.view.answered) + 1) % len(ANSWERED_CYCLE)]
+        self.view = replace(self.view, answered=following)
+        self._show()
+
+    def action_reverse_order(self) -> None:
+        self.view = replace(self.view, newest_first=not self.view.newest_first)
+        self._show()
+
+    def action_refresh(self) -> None:
+        self._show(refresh_api=True)
+
+    def action_copy_number(self) -> None:
+        number = self.selected.number if self.selected else ""
+        if not number:
+            self.notify("No number to copy", severity="warning", timeout=2)
+            return
+        self.app.copy_to_clipboard(number)
+        self.notify(f"Copied number: {number}", timeout=2)
