@@ -9,7 +9,7 @@ import pytest
 from corpdir.client import DirectoryClient, RetryPolicy
 
 from .faults import FaultTransport
-from .standin import StandIn
+from .server import Recorder, make_server, seed_users
 
 KEY = "sk-test"
 BASE = "http://127.0.0.1/v1"
@@ -37,10 +37,12 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture
-def standin(clock: FakeClock) -> StandIn:
-    s = StandIn(keys={KEY}, clock=clock)
-    s.users = [{"userId": i, "fullname": f"User {i:05d}", "comment": "hello"} for i in range(1, 251)]
-    return s
+def server(clock: FakeClock) -> Recorder:
+    """The reference server (in memory, on the fake clock) with 250 users besides the admin."""
+    recorder, storage = make_server(KEY, clock)
+    seed_users(storage, 250)
+    recorder.storage = storage
+    return recorder
 
 
 @pytest.fixture
@@ -62,5 +64,5 @@ async def make_client(clock: FakeClock) -> Callable[..., DirectoryClient]:
 
 
 @pytest.fixture
-def faulty(standin: StandIn) -> FaultTransport:
-    return FaultTransport(httpx.ASGITransport(app=standin.app()))
+def faulty(server: Recorder) -> FaultTransport:
+    return FaultTransport(httpx.ASGITransport(app=server))

@@ -9,6 +9,9 @@ import pytest
 
 from corpdir.client import BucketSnapshot, TokenBucket
 
+from .conftest import KEY
+from .server import make_server, seed_users
+
 HEADERS = {
     "x-ratelimit-remaining": "0",
     "x-ratelimit-requested-tokens": "1",
@@ -17,18 +20,20 @@ HEADERS = {
 }
 
 
-async def test_load_8_tasks_2000_pages_no_429(standin, make_client, clock):
-    """8 concurrent listings, 2,000 pages in all, against a 20-token bucket (10/s)."""
-    standin.burst, standin.rate = 20, 10
+async def test_load_8_tasks_2000_pages_no_429(clock, make_client):
+    """8 concurrent listings, 2,000 pages in all, against the reference server with a
+    20-token bucket (10/s) on the shared fake clock: the server answers no 429."""
+    recorder, storage = make_server(KEY, clock, burst=20, rate=10)
+    seed_users(storage, 249)  # + the admin = 250 users: 250 pages of 1 per listing
     snapshots: list[BucketSnapshot] = []
-    client = make_client(httpx.ASGITransport(app=standin.app()), on_rate_limit=snapshots.append, concurrency=8)
+    client = make_client(httpx.ASGITransport(app=recorder), on_rate_limit=snapshots.append, concurrency=8)
 
     async def list_all() -> int:
         return len([u async for u in client.iter_users(pageSize=1)])
 
     counts = await asyncio.gather(*(list_all() for _ in range(8)))
     assert counts == [250] * 8
-    statuses = standin.statuses()
+    statuses = recorder.statuses()
     assert len(statuses) == 2000
     assert statuses.count(429) == 0
     # it ran at the bucket's pace: (2000 - 20 burst) / 10 per second on the fake clock
