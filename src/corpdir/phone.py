@@ -34,6 +34,7 @@ class _Region:
     national_prefix: re.Pattern[str] | None  # phonenumbers' national_prefix_for_parsing
     trunk: str | None  # the plain national prefix ('0' in JP)
     lengths: frozenset[int]  # possible national-number lengths
+    pattern: re.Pattern[str] | None  # the general national-number pattern
 
 
 @lru_cache(maxsize=64)
@@ -43,8 +44,9 @@ def _region(region: str) -> _Region | None:
         return None
     intl = meta.international_prefix if meta.international_prefix and meta.international_prefix.isdigit() else None
     parsing = meta.national_prefix_for_parsing or meta.national_prefix
+    general = meta.general_desc.national_number_pattern
     return _Region(str(meta.country_code), intl, re.compile(parsing) if parsing else None, meta.national_prefix,
-                   frozenset(meta.general_desc.possible_length or ()))
+                   frozenset(meta.general_desc.possible_length or ()), re.compile(general) if general else None)
 
 
 def _fast_e164(text: str, region: str) -> str | None:
@@ -69,8 +71,8 @@ def _fast_e164(text: str, region: str) -> str | None:
         national = d[match.end():]
     else:
         return None
-    if len(national) not in rules.lengths:
-        return None
+    if len(national) not in rules.lengths or rules.pattern is None or not rules.pattern.fullmatch(national):
+        return None  # phonenumbers strips a trunk prefix only when the rest is a plausible number
     return f"+{rules.country_code}{national}"
 
 

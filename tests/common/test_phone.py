@@ -50,3 +50,22 @@ def test_demo_numbers_agree_with_a_full_parse():
     for number in numbers:
         expected = _parsed_e164(number.strip(), "JP") if len(number) >= 5 else None
         assert e164(number) == expected, number
+
+
+def _awkward_japanese_numbers() -> list[str]:
+    """Trunk and international prefixes, short and long forms, odd hyphenation."""
+    rng = random.Random(7)
+    out = ["03-1234-5678", "0312345678", "090-1234-5678", "0120-123-456", "0570-000-111", "0312-34-5678",
+           "011-222-3333", "0-312345678", "010-1-212-555-0100", "01039245179", "000-2345-6789", "0037680-12345"]
+    for _ in range(3000):
+        head = rng.choice(["0", "01", "010", "03", "06", "070", "080", "090", "050", "0120", "0800", "0570", "099", "000"])
+        digits = head + "".join(rng.choice("0123456789") for _ in range(rng.randint(5, 12)))
+        cut = sorted(rng.sample(range(1, len(digits)), k=2))
+        out += [digits, digits[:cut[0]] + "-" + digits[cut[0]:cut[1]] + "-" + digits[cut[1]:]]
+    return out
+
+
+def test_fast_path_agrees_on_awkward_japanese_numbers():
+    for number in _awkward_japanese_numbers():
+        expected = _parsed_e164(number, "JP") if len(number.replace("-", "")) >= 5 else None
+        assert e164(number) == expected, number
