@@ -38,3 +38,31 @@ def make_service(app: Any | None = None, *, api_key: str = "demo-reception", tra
     settings = ServiceSettings(base_url=BASE_URL, api_key=api_key, max_retries=1, retry_initial_delay=0.01, retry_max_delay=0.02)
     client = DirectoryClient(settings, transport=transport or httpx.ASGITransport(app=app))
     return DirectoryService(client, store or CacheStore(":memory:"), settings)
+
+
+class LiveServer:
+    """The reference server on 127.0.0.1 (uvicorn in a thread), for tests of whole processes."""
+
+    def __init__(self, app: Any) -> None:
+        import socket
+        import threading
+
+        import uvicorn
+
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        self.port = sock.getsockname()[1]
+        self.base_url = f"http://127.0.0.1:{self.port}/v1"
+        self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]}, daemon=True)
+        self.thread.start()
+        import time
+
+        for _ in range(500):
+            if self.server.started:
+                break
+            time.sleep(0.01)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)

@@ -1,7 +1,25 @@
-"""The local SQLite cache: a read model of one profile, with search and a phone index."""
+"""The local SQLite cache: a read model of one profile, with search and a phone index.
 
-from corpdir.cache.aio import AsyncCache
-from corpdir.cache.search import Hit, Searcher
-from corpdir.cache.store import Cached, CacheStore
+Names are loaded on first use, so ``corpdir.cache.numbers`` (the fast caller-ID path)
+does not pay for pydantic models.
+"""
 
-__all__ = ["AsyncCache", "Cached", "CacheStore", "Hit", "Searcher"]
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "AsyncCache": "corpdir.cache.aio",
+    "Cached": "corpdir.cache.store",
+    "CacheStore": "corpdir.cache.store",
+    "Hit": "corpdir.cache.search",
+    "Searcher": "corpdir.cache.search",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module 'corpdir.cache' has no attribute {name!r}")
