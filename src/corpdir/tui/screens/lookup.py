@@ -1,0 +1,178 @@
+"""Who is this number? Type (or paste) numbers, press Enter: each is answered from the
+cache's phone index (however it is written: '+81 3-1234-5678' finds '03-1234-5678'), and
+what the cache does not know goes to N1, five numbers to a request.
+
+How numbers are separated: one number per line, and commas separate numbers on a line.
+A pasted list of lines becomes one line joined by ", ". (A comma is also a dial pause in
+PHONE_CHARS; a number with a pause cannot be looked up here, nor does N1 identify one.)
+Numbers looked up are remembered between runs (the state file) and listed on the left;
+choosing one looks it up again.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual import events, on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, Static
+
+from corpdir.client.errors import CorpdirError
+from corpdir.service.callerid import Answer
+from corpdir.tui.text import literal
+from corpdir.tui.widgets.answer_detail import AnswerDetail, LookupRow
+from corpdir.tui.widgets.status_bar import StatusBar
+from corpdir.tui.widgets.virtual_list import Column, ListSource, VirtualList
+
+if TYPE_CHECKING:
+    from corpdir.service.directory import DirectoryService
+
+RESULT_COLUMNS = [
+    Column("Number", lambda r: r.query, width=16),
+    Column("Name", lambda r: r.name, min_width=8, ratio=3),
+    Column("Company / divisions", lambda r: r.affiliation, min_width=8, ratio=2),
+    Column("Type", lambda r: r.item.get("phoneNumContactType") or "", width=8),
+    Column("From", lambda r: r.source, width=7),
+]
+RECENT_COLUMNS = [Column("Recent lookups", lambda n: n, min_width=6)]
+
+
+def split_numbers(text: str) -> list[str]:
+    """One number per line; commas separate numbers on a line. Blanks and repeats dropped."""
+    parts = (part.strip() for line in text.splitlines() for part in line.split(","))
+    return list(dict.fromkeys(p for p in parts if p))
+
+
+def answer_rows(answers: list[Answer]) -> list[LookupRow]:
+    rows: list[LookupRow] = []
+    for answer in answers:
+        if answer.items:
+            rows += [LookupRow(answer.query, item, answer.source) for item in answer.items]
+        else:
+            rows.append(LookupRow(answer.query, {}, answer.source, answer.error))
+    return rows
+
+
+class NumbersInput(Input):
+    """An Input that keeps every line of a paste (joined by ", ") instead of the first only."""
+
+    def _on_paste(self, event: events.Paste) -> None:
+        # Textual then runs Input's own handler (first line only) unless the default is prevented.
+        if "\n" in event.text.strip():
+            event.prevent_default()
+            event.stop()
+            self.insert_text_at_cursor(", ".join(split_numbers(event.text)))
+
+
+class LookupScreen(Screen):
+    CSS_PATH = "lookup.tcss"
+    BINDINGS = [
+        Binding("slash", "focus_numbers", "Numbers", id="lookup.numbers"),
+        Binding("c", "copy_number", "Copy no.", id="lookup.copy_number"),
+        Binding("delete", "forget", "Forget", show=False, id="lookup.forget"),
+        Binding("escape", "clear", "Clear", show=False, id="lookup.clear"),
+    ]
+
+    def __init__(self, service: DirectoryService) -> None:
+        super().__init__()
+        self.service = service
+        self.selected: LookupRow | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield NumbersInput(placeholder="Numbers to look up, separated by commas (or paste lines) — Enter", id="numbers")
+        yield Static(id="caption")
+        with Horizontal(id="lookup-body"):
+            yield VirtualList(RECENT_COLUMNS, empty_text="None yet.", id="recent")
+            yield VirtualList(RESULT_COLUMNS, empty_text="Nothing looked up yet.", id="results")
+            yield AnswerDetail(self.service, id="detail")
+        yield StatusBar(self.service, id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._show_recent()
+        note = "" if self.service.offers("N1") else "  (this service has no N1: answers come from the cache only)"
+        self.query_one("#caption", Static).update(literal("One number per line, or several separated by commas." + note, "dim"))
+        self.query_one("#numbers", Input).focus()
+
+    def _show_recent(self) -> None:
+        self.query_one("#recent", VirtualList).source = ListSource(list(self.app.state.get("recent_lookups", [])))
+
+    # -- looking up ----------------------------------------------------------------------------
+    @on(Input.Submitted, "#numbers")
+    def _numbers_submitted(self, event: Input.Submitted) -> None:
+        numbers = split_numbers(event.value)
+        if numbers:
+            self.run_lookup(numbers)
+
+    @work(group="lookup", exclusive=True, exit_on_error=False)
+    async def run_lookup(self, numbers: list[str]) -> None:
+        caption = self.query_one("#caption", Static)
+        caption.update(literal(f"looking up {len(numbers)} {'number' if len(numbers) == 1 else 'numbers'}…", "dim"))
+        try:
+            answers = await self.service.lookup(numbers)
+        except CorpdirError as exc:
+            caption.update(literal(f"lookup failed: {exc}", "red"))
+            return
+        results = self.query_one("#results", VirtualList)
+        results.source = ListSource(answer_rows(answers))
+        found = sum(1 for a in answers if a.found)
+        failed = sum(1 for a in answers if a.error)
+        parts = [f"{len(answers)} asked", f"{found} found", f"{len(answers) - found - failed} not found"]
+        if failed:
+            parts.append(f"{failed} failed")
+        caption.update(literal(" · ".join(parts), "dim"))
+        for answer in reversed(answers):
+            if answer.error != "not a phone number":
+                self.app.state.remember_lookup(answer.query)
+        self._show_recent()
+        results.focus()
+
+    # -- events ------------------------------------------------------------------------------
+    @on(VirtualList.Selected, "#recent")
+    def _recent_chosen(self, event: VirtualList.Selected) -> None:
+        self.query_one("#numbers", Input).value = event.row
+        self.run_lookup([event.row])
+
+    @on(VirtualList.Highlighted, "#results")
+    def _result_highlighted(self, event: VirtualList.Highlighted) -> None:
+        if event.row != self.selected:
+            self.selected = event.row
+            self.query_one(AnswerDetail).answer = event.row
+
+    @on(VirtualList.Selected, "#results")
+    def _result_opened(self, event: VirtualList.Selected) -> None:
+        detail = self.query_one(AnswerDetail)
+        if detail.display:
+            detail.focus()
+        else:  # narrow terminal: the detail opens full screen
+            from corpdir.tui.screens.detail_screen import DetailScreen
+
+            self.app.push_screen(DetailScreen(AnswerDetail(self.service, event.row)))
+
+    # -- actions -----------------------------------------------------------------------------
+    def action_focus_numbers(self) -> None:
+        self.query_one("#numbers", Input).focus()
+
+    def action_clear(self) -> None:
+        numbers = self.query_one("#numbers", Input)
+        numbers.value = ""
+        numbers.focus()
+
+    def action_forget(self) -> None:
+        recent = self.query_one("#recent", VirtualList)
+        if self.focused is recent and recent.highlighted is not None:
+            kept = [n for n in self.app.state.get("recent_lookups", []) if n != recent.highlighted]
+            self.app.state.set("recent_lookups", kept)
+            self._show_recent()
+
+    def action_copy_number(self) -> None:
+        number = self.selected.number if self.selected else ""
+        if not number:
+            self.notify("No number to copy", severity="warning", timeout=2)
+            return
+        self.app.copy_to_clipboard(number)
+        self.notify(f"Copied number: {number}", timeout=2)

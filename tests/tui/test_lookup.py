@@ -1,0 +1,62 @@
+"""The lookup screen: who is this number, however it is written; recent lookups kept."""
+
+from textual import events
+
+from corpdir.tui.screens.detail_screen import DetailScreen
+from corpdir.tui.screens.lookup import split_numbers
+from corpdir.tui.widgets.virtual_list import VirtualList
+from tui_helpers import screen_text, wait_for
+
+
+def test_numbers_are_split_on_lines_and_commas():
+    assert split_numbers("+81 3-1234-5678\n090 1111 2222, 03-1\n\n 03-1 ") == ["+81 3-1234-5678", "090 1111 2222", "03-1"]
+
+
+async def test_number_written_differently_is_found_unknown_is_not_and_recent_survives(make_app, service):
+    user = next(u for u in await service.users_window(None, limit=200) if u.phoneNum and u.phoneNum.startswith("03-"))
+    written_otherwise = "+81 3-" + user.phoneNum[3:]
+    unknown = "03-0000-0009"
+    app = make_app()
+    async with app.run_test(size=(150, 40)) as pilot:
+        await pilot.press("f4")
+        await pilot.press(*f"{written_otherwise}, {unknown}", "enter")
+        results = app.screen.query_one("#results", VirtualList)
+        assert await wait_for(pilot, lambda: results.row_count == 2 and user.fullname in screen_text(app))
+        text = screen_text(app)
+        assert "not found" in text and unknown in text and "2 asked · 1 found · 1 not found" in text
+        assert app.state.get("recent_lookups")[:2] == [written_otherwise, unknown]
+        assert await wait_for(pilot, lambda: "Directory record" in screen_text(app))  # the detail pane: the whole record
+
+    again = make_app()  # a new run, the same state file
+    async with again.run_test(size=(150, 40)) as pilot:
+        await pilot.press("f4")
+        recent = again.screen.query_one("#recent", VirtualList)
+        assert await wait_for(pilot, lambda: recent.row_count >= 2 and recent.row(0) == written_otherwise)
+        assert written_otherwise in screen_text(again) and unknown in screen_text(again)
+        recent.focus()
+        await pilot.press("enter")  # the first recent lookup runs again
+        results = again.screen.query_one("#results", VirtualList)
+        assert await wait_for(pilot, lambda: results.row_count == 1 and user.fullname in screen_text(again))
+
+
+async def test_narrow_shows_data_literally_and_opens_details_full_screen(make_app, service):
+    service.store.put_contacts([
+        {"contactId": 900011, "folderId": {"directory": "SHARED", "folderNum": 1}, "fullname": "[link=file:///etc/passwd]x",
+         "companyName": "[red]x[/red]\x1b]52;c;SGk=\x07", "phoneNum": "03-0000-0042"},
+    ])
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f4")
+        numbers = app.screen.query_one("#numbers")
+        numbers.post_message(events.Paste("0300000042\r\n03-0000-0009\n"))  # a pasted column of numbers
+        assert await wait_for(pilot, lambda: numbers.value == "0300000042, 03-0000-0009")
+        await pilot.press("enter")
+        results = app.screen.query_one("#results", VirtualList)
+        assert await wait_for(pilot, lambda: results.highlighted is not None and results.highlighted.item)
+        assert not app.screen.query_one("#detail").display
+        assert "[link=file:" in screen_text(app)  # the list cuts the long name with …
+        await pilot.press("enter")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, DetailScreen))
+        assert await wait_for(pilot, lambda: "Contact record" in screen_text(app))
+        text = screen_text(app)
+        assert "[link=file:///etc/passwd]x" in text and "[red]x[/red]\ufffd]52;c;SGk=\ufffd" in text
