@@ -71,3 +71,20 @@ async def test_opening_a_user_shows_photo_and_profile(make_app, service):
         assert with_photo.fullname in screen_text(app)
         # the photo is drawn in half-block pixels
         assert await wait_for(pilot, lambda: "▄" in screen_text(app) or "▀" in screen_text(app))
+
+
+async def test_filters_by_user_type_and_untouched_filters_send_nothing(make_app, service):
+    from textual.widgets import Select
+
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("f")
+        screen = app.screen
+        assert screen.query_one("#filters").has_class("-shown")
+        assert screen.query_one("UserFilters").values() == ()  # "Any type" is no filter
+        screen.query_one("#filter-userType", Select).value = "FACILITY"
+        users = screen.query_one("#users")
+        facilities = [u async for u in service.client.iter_users({"userType": "FACILITY"})]
+        assert facilities
+        assert await wait_for(pilot, lambda: users.row_count == len(facilities) and all(
+            users.row(i) is not None and users.row(i).userType == "FACILITY" for i in range(users.row_count)))

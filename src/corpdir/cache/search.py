@@ -20,7 +20,7 @@ from corpdir.cache.store import CacheStore
 from corpdir.phone import digits
 
 EXACT, PREFIX, SUBSTRING = 0, 1, 2
-CANDIDATE_CAP = 2000  # per tier; above it the hits are the cap's best, and narrowing re-queries
+CANDIDATE_CAP = 400  # per tier; above it the hits are the first found, and narrowing re-queries
 _PHONE_LIKE = re.compile(r"[\d\s\-+()*#.]+")
 _MAX_CODEPOINT = "\U0010ffff"
 
@@ -46,8 +46,10 @@ def _variants(query: str) -> list[str]:
 
 
 def _kind_clause(kinds: Sequence[str], alias: str = "") -> tuple[str, list[str]]:
+    """The kinds filter, with the index on kind disabled (unary +): the term index must
+    drive every tier, or SQLite scans all terms of a kind."""
     prefix = f"{alias}." if alias else ""
-    return f" AND {prefix}kind IN ({','.join('?' * len(kinds))})", list(kinds)
+    return f" AND +{prefix}kind IN ({','.join('?' * len(kinds))})", list(kinds)
 
 
 class _Candidates:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import functools
 import json
 import sys
@@ -70,43 +69,64 @@ def _settings_light(base_url: str | None) -> tuple[Profile, str, float]:
     return profile, region, stale
 
 
-async def _answer(caller: CallerId, queries: list[str], as_json: bool, out: TextIO) -> list[Answer]:
-    answers = await caller.lookup(queries)
+def _emit(answers: list[Answer], as_json: bool, out: TextIO) -> None:
     for answer in answers:
         out.write((format_json(answer) if as_json else format_line(answer)) + "\n")
     out.flush()
-    return answers
 
 
-async def _main(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
-    profile, region, stale = _settings_light(args.base_url)
-    service = _Service(args.base_url)
-    conn = open_cache(profile.cache_path())
-    cache_lookup = functools.partial(numbers.identify, conn, region=region) if conn is not None else None
-    caller = CallerId(cache_lookup, None if args.offline else service.identify, cache_age=cache_age(conn),
-                      region=region, stale_after=stale)
-    answers: list[Answer] = []
-    try:
-        if args.numbers:
-            answers += await _answer(caller, args.numbers, args.json, out)
-        if args.stdin:
-            loop = asyncio.get_running_loop()
-            while line := await loop.run_in_executor(None, inp.readline):
-                if number := line.strip():  # one number a line; it may hold spaces
-                    answers += await _answer(caller, [number], args.json, out)
-    finally:
-        await service.close()
-    if any(a.error for a in answers):
-        return EXIT_ERROR
-    return EXIT_FOUND if all(a.found for a in answers) else EXIT_SOME_MISSING
+class _Lookup:
+    """Answers from the cache right away; an event loop and the API client are started
+    only for the first number the cache cannot answer (then kept for the next lines)."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        profile, region, stale = _settings_light(args.base_url)
+        conn = open_cache(profile.cache_path())
+        cache_lookup = functools.partial(numbers.identify, conn, region=region) if conn is not None else None
+        self.service = _Service(args.base_url)
+        self.caller = CallerId(cache_lookup, None if args.offline else self.service.identify, cache_age=cache_age(conn),
+                               region=region, stale_after=stale)
+        self._loop: Any = None
+
+    def __call__(self, queries: list[str]) -> list[Answer]:
+        answers = self.caller.cached(queries)
+        if ask := self.caller.to_ask(answers):
+            if self._loop is None:
+                import asyncio
+
+                self._loop = asyncio.new_event_loop()
+            self._loop.run_until_complete(self.caller.ask_service(ask))
+        return answers
+
+    def close(self) -> None:
+        if self._loop is not None:
+            self._loop.run_until_complete(self.service.close())
+            self._loop.close()
 
 
 def main(args: argparse.Namespace, out: TextIO | None = None, inp: TextIO | None = None) -> int:
+    out, inp = out or sys.stdout, inp or sys.stdin
     if not args.numbers and not args.stdin:
         print("corpdir lookup: give one or more numbers, or --stdin", file=sys.stderr)
         return EXIT_ERROR
+    answers: list[Answer] = []
     try:
-        return asyncio.run(_main(args, out or sys.stdout, inp or sys.stdin))
+        lookup = _Lookup(args)
+        try:
+            if args.numbers:
+                answers += lookup(args.numbers)
+                _emit(answers, args.json, out)
+            if args.stdin:
+                for line in inp:  # one number a line (it may hold spaces); answered at once
+                    if number := line.strip():
+                        answer = lookup([number])
+                        _emit(answer, args.json, out)
+                        answers += answer
+        finally:
+            lookup.close()
     except (OSError, ValueError) as exc:
         print(f"corpdir lookup: {exc}", file=sys.stderr)
         return EXIT_ERROR
+    if any(a.error for a in answers):
+        return EXIT_ERROR
+    return EXIT_FOUND if all(a.found for a in answers) else EXIT_SOME_MISSING

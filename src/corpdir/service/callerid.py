@@ -78,35 +78,42 @@ async def _direct(fn: Callable[..., Any], *args: Any) -> Any:
 
 
 class CallerId:
-    """``cache_lookup`` answers one number from the cache (sync); ``run`` says where it
-    runs (the CLI: right here; the TUI: the cache's own thread, off the event loop)."""
+    """Two steps: :meth:`cached` (synchronous: a PBX pipe answered from the cache never
+    starts an event loop) and :meth:`ask_service` (N1, for what the cache could not
+    answer, or everything when the cache is stale). :meth:`lookup` does both; ``run``
+    says where the cache step runs (the TUI: the cache's own thread, off the event loop)."""
 
     def __init__(self, cache_lookup: CacheLookup | None, identify: Identify | None, *, cache_age: float | None,
-                 stale_after: float = 15 * 60, region: str = DEFAULT_REGION, run: Runner = _direct) -> None:
+                 stale_after: float = 15 * 60, region: str = DEFAULT_REGION) -> None:
         self._cache_lookup = cache_lookup
         self._identify = identify
-        self._run = run
         self.region = region
         self.cache_fresh = cache_age is not None and cache_age <= stale_after
 
-    async def lookup(self, queries: Iterable[str]) -> list[Answer]:
+    def cached(self, queries: Iterable[str]) -> list[Answer]:
         answers = [Answer(q) for q in queries]
-        ask: list[Answer] = []
         for answer in answers:
             if not dialable(answer.query):
                 answer.error = "not a phone number"
-                continue
-            if self._cache_lookup is not None:
-                answer.items = await self._run(self._cache_lookup, answer.query)
-            if answer.items:
-                answer.source = "cache"
-            if not answer.items or not self.cache_fresh:
-                ask.append(answer)
-        if ask and self._identify is not None:
-            await self._ask_service(ask)
+            elif self._cache_lookup is not None:
+                answer.items = self._cache_lookup(answer.query)
+                answer.source = "cache" if answer.items else ""
         return answers
 
-    async def _ask_service(self, answers: list[Answer]) -> None:
+    def to_ask(self, answers: Iterable[Answer]) -> list[Answer]:
+        """What the service should answer: unknown to the cache, or all if the cache is stale."""
+        if self._identify is None:
+            return []
+        return [a for a in answers if a.error is None and (not a.items or not self.cache_fresh)]
+
+    async def lookup(self, queries: Iterable[str], run: Runner = _direct) -> list[Answer]:
+        answers = await run(self.cached, list(queries))
+        if ask := self.to_ask(answers):
+            await self.ask_service(ask)
+        return answers
+
+    async def ask_service(self, answers: list[Answer]) -> None:
+        assert self._identify is not None
         for start in range(0, len(answers), N1_BATCH):
             batch = answers[start:start + N1_BATCH]
             try:

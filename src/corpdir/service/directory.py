@@ -286,9 +286,10 @@ class DirectoryService:
             result = await self._api(self.client.identify_numbers(batch))
             return [i.model_dump(mode="json") for i in result.items]
 
-        caller = CallerId(self.store.identify, identify if self.offers("N1") else None, cache_age=await self.cache.run(self.synced_age, "users"),
-                          region=self.settings.region, stale_after=self.settings.stale_after, run=self.cache.run)
-        return await caller.lookup(list(numbers))
+        caller = CallerId(self.store.identify, identify if self.offers("N1") else None,
+                          cache_age=await self.cache.run(self.synced_age, "users"),
+                          region=self.settings.region, stale_after=self.settings.stale_after)
+        return await caller.lookup(list(numbers), run=self.cache.run)
 
     async def sync(self, *, full: bool = False, progress: Progress | None = None) -> SyncSummary:
         syncer = Syncer(self.store, self._page, self.client.iter_pages, progress=progress, clock=self.clock,

@@ -126,9 +126,9 @@ class UserFilters(Horizontal):
 
     def values(self) -> tuple[tuple[str, Any], ...]:
         out: list[tuple[str, Any]] = []
-        user_type = self.query_one("#filter-userType", Select).value
-        if user_type not in (Select.BLANK, None):
-            out.append(("userType", user_type))
+        user_type = self.query_one("#filter-userType", Select)
+        if not user_type.is_blank():  # note: Select.BLANK is False in Textual 8, not "nothing chosen"
+            out.append(("userType", user_type.value))
         for field in ("employeeNum", "phoneNum", "email1", "loginIds"):
             value = self.query_one(f"#filter-{field}", Input).value.strip()
             if value:

@@ -1,0 +1,159 @@
+"""Cache benchmarks (issue 5): search per keystroke, caller-ID in-process and as a whole
+process, over a cache of 100k users + 100k contacts built from the demo generator.
+
+    python bench/cache_bench.py [--size 100000] [--rebuild]
+
+Goals: keystroke search p95 < 10 ms; `corpdir lookup` process median < 120 ms;
+in-process lookup < 1 ms. Baselines measured in the same run: a LIKE scan over the same
+terms (search), `python -c pass` (process start).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _stats import report  # noqa: E402
+
+from corpdir.cache import numbers  # noqa: E402
+from corpdir.cache.folding import fold  # noqa: E402
+from corpdir.cache.search import Searcher  # noqa: E402
+from corpdir.cache.store import CacheStore  # noqa: E402
+from corpdir.paths import Profile  # noqa: E402
+
+OUT = Path(__file__).parent / "out"
+
+
+def as_responses(tenant):  # noqa: ANN001, ANN201 - DemoTenant -> response-shaped dicts
+    names = {d["divisionId"]: d["divisionName"] for d in tenant.divisions}
+    users = []
+    for u in tenant.users:
+        record = {k: v for k, v in u.items() if k not in ("password", "divisionIds", "tenantCucmAdapterSettingsId", "tenantAlphaAdapterSettingsId")}
+        record["divisions"] = [{"divisionId": i, "divisionName": names.get(i)} for i in u.get("divisionIds", [])]
+        users.append(record)
+    contacts = []
+    for c in tenant.contacts:
+        record = {k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in c.items() if k not in ("ownerUserId", "registeredUserId")}
+        contacts.append(record)
+    return users, contacts
+
+
+def build(path: Path, size: int) -> tuple[float, int]:
+    from corpdir.server.demo import generate_tenant
+
+    tenant = generate_tenant(size=size, contacts=size, seed=1)
+    users, contacts = as_responses(tenant)
+    store = CacheStore(path)
+    started = time.perf_counter()
+    for i in range(0, len(users), 1000):
+        store.put_users(users[i:i + 1000])
+    for i in range(0, len(contacts), 1000):
+        store.put_contacts(contacts[i:i + 1000])
+    store.put_divisions(tenant.divisions)
+    store.mark_synced("users")
+    seconds = time.perf_counter() - started
+    store.close()
+    return seconds, len(users) + len(contacts)
+
+
+def keystrokes(store: CacheStore, rng: random.Random, count: int) -> list[str]:
+    """Queries as typed: each name, kana, romaji or number, one character more each time."""
+    rows = store._rows("SELECT data FROM users ORDER BY random() LIMIT ?", (count,))
+    import json
+
+    words = []
+    for (blob,) in rows:
+        u = json.loads(blob)
+        words.append(rng.choice([u.get("fullname"), u.get("fullnameKana"), (u.get("fullnameAlphabet") or "").split(" ")[-1],
+                                 (u.get("companyMobileNum") or u.get("phoneNum") or "")[-8:]]) or u["fullname"])
+    return words
+
+
+def bench_search(store: CacheStore, words: list[str]) -> None:
+    times, baseline = [], []
+    for word in words:
+        searcher = Searcher(store)
+        for end in range(1, len(word) + 1):
+            started = time.perf_counter()
+            searcher.search(word[:end], 50)
+            times.append(time.perf_counter() - started)
+    for word in words[:40]:  # baseline: a plain LIKE scan over the same terms
+        started = time.perf_counter()
+        store._rows("SELECT kind, id FROM search_terms WHERE term LIKE ? LIMIT 50", (f"%{fold(word)}%",))
+        baseline.append(time.perf_counter() - started)
+    report("search per keystroke (Searcher, 50 hits)", times, baseline)
+    report("baseline: LIKE '%q%' over the same terms", baseline)
+
+
+def bench_lookup_in_process(store: CacheStore, rng: random.Random) -> list[str]:
+    rows = store._rows("SELECT number FROM phones ORDER BY random() LIMIT 500")
+    wanted = [r[0] for r in rows]
+    forms = []
+    for n in wanted:
+        d = "".join(ch for ch in n if ch.isdigit())
+        forms.append(rng.choice([n, d, "+81 " + d[1:] if d.startswith("0") else n]))
+    times = []
+    for n in forms:
+        started = time.perf_counter()
+        numbers.identify(store._conn, n)
+        times.append(time.perf_counter() - started)
+    report("caller-ID in-process (cache hit)", times, unit="us")
+    return forms
+
+
+def bench_lookup_process(db: Path, forms: list[str], runs: int) -> None:
+    base_url, key = "http://127.0.0.1:9/v1", "bench-key"
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "CORPDIR_BASE_URL": base_url, "CORPDIR_API_KEY": key, "CORPDIR_CACHE_DIR": tmp,
+               "CORPDIR_CONFIG": os.path.join(tmp, "none.toml")}
+        os.environ.update({"CORPDIR_CACHE_DIR": tmp})
+        target = Profile(base_url, key).cache_path()
+        target.parent.mkdir(parents=True, exist_ok=True)
+        os.symlink(db, target)
+        script = shutil.which("corpdir", path=os.path.dirname(sys.executable)) or shutil.which("corpdir")
+        command = [script, "lookup", "--offline"] if script else [sys.executable, "-m", "corpdir.cli", "lookup", "--offline"]
+        times, baseline = [], []
+        for i in range(runs):
+            started = time.perf_counter()
+            subprocess.run(command + [forms[i % len(forms)]], env=env, capture_output=True, check=False)
+            times.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            subprocess.run([sys.executable, "-c", "pass"], capture_output=True)
+            baseline.append(time.perf_counter() - started)
+        report(f"`{os.path.basename(command[0])} lookup` whole process", times, baseline)
+        report("baseline: python -c pass", baseline)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--size", type=int, default=100_000)
+    parser.add_argument("--rebuild", action="store_true")
+    parser.add_argument("--words", type=int, default=200)
+    parser.add_argument("--runs", type=int, default=30)
+    args = parser.parse_args()
+    OUT.mkdir(exist_ok=True)
+    db = OUT / f"cache-{args.size}.sqlite3"
+    if args.rebuild or not db.exists():
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(db) + suffix).unlink(missing_ok=True)
+        seconds, records = build(db, args.size)
+        print(f"built cache of {records} records in {seconds:.1f} s ({records / seconds:.0f} records/s)")
+    print(f"cache size on disk: {db.stat().st_size / 2**20:.1f} MiB ({args.size} users + {args.size} contacts)")
+    rng = random.Random(5)
+    store = CacheStore(db)
+    bench_search(store, keystrokes(store, rng, args.words))
+    forms = bench_lookup_in_process(store, rng)
+    store.close()
+    bench_lookup_process(db, forms, args.runs)
+
+
+if __name__ == "__main__":
+    main()
