@@ -57,7 +57,7 @@ def test_searcher_narrows_previous_hits_when_query_grows(store, monkeypatch):
     assert ids(searcher.search("やまだ")) == [("user", 1), ("user", 2), ("user", 4)]
     calls = []
     import corpdir.cache.search as mod
-    monkeypatch.setattr(mod, "_search", lambda *a, **k: calls.append(a) or ([], False))
+    monkeypatch.setattr(mod, "_candidates", lambda *a, **k: calls.append(a) or mod._Candidates())
     assert ids(searcher.search("やまだが")) == [("user", 2)]
     assert calls == []  # answered from the previous candidates
     searcher.search("山")  # a different query goes to SQLite again

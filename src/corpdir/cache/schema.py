@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 _V1 = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
@@ -72,7 +72,14 @@ CREATE TRIGGER search_terms_ad AFTER DELETE ON search_terms WHEN old.fts = 1 BEG
 END;
 """
 
-MIGRATIONS: dict[int, str] = {1: _V1, 2: _V2, 3: _V3}
+# v4: a common surname is an exact term of thousands of people: the exact tier reads
+# its best-scored candidates in index order (term, then sortScore) and stops at the cap.
+_V4 = """
+CREATE INDEX search_terms_term_score ON search_terms(term, sort_score DESC);
+DROP INDEX search_terms_term;
+"""
+
+MIGRATIONS: dict[int, str] = {1: _V1, 2: _V2, 3: _V3, 4: _V4}
 
 
 def migrate(conn: sqlite3.Connection) -> None:

@@ -11,6 +11,7 @@ candidates were complete, it re-ranks those candidates instead of asking SQLite 
 
 from __future__ import annotations
 
+import heapq
 import re
 from dataclasses import dataclass
 from typing import Iterable, Sequence
@@ -21,6 +22,7 @@ from corpdir.phone import digits
 
 EXACT, PREFIX, SUBSTRING = 0, 1, 2
 CANDIDATE_CAP = 400  # per tier; above it the hits are the first found, and narrowing re-queries
+NARROW_MAX = 150  # above this many previous hits a fresh indexed query is cheaper than re-ranking
 _PHONE_LIKE = re.compile(r"[\d\s\-+()*#.]+")
 _MAX_CODEPOINT = "\U0010ffff"
 
@@ -53,28 +55,35 @@ def _kind_clause(kinds: Sequence[str], alias: str = "") -> tuple[str, list[str]]
 
 
 class _Candidates:
-    """(kind, id) -> best Hit, plus whether any tier hit the cap."""
+    """(kind, id) -> best (rank, -sortScore, kind, id, field) tuple, plus whether any tier
+    hit the cap. Plain tuples: thousands are compared per keystroke."""
 
     def __init__(self) -> None:
-        self.best: dict[tuple[str, int], Hit] = {}
+        self.best: dict[tuple[str, int], tuple[int, int, str, int, str]] = {}
         self.truncated = False
 
-    def add(self, rows: Iterable[tuple[str, int, str, int]], rank: int) -> None:
-        count = 0
+    def add(self, rows: list[tuple[str, int, str, int]], rank: int) -> None:
+        best = self.best
         for kind, rid, field, score in rows:
-            count += 1
-            hit = Hit(rank, -score, kind, rid, field)
+            candidate = (rank, -score, kind, rid, field)
             key = (kind, rid)
-            if key not in self.best or hit < self.best[key]:
-                self.best[key] = hit
-        if count >= CANDIDATE_CAP:
+            current = best.get(key)
+            if current is None or candidate < current:
+                best[key] = candidate
+        if len(rows) >= CANDIDATE_CAP:
             self.truncated = True
+
+    def top(self, limit: int | None = None) -> list[Hit]:
+        values = self.best.values()
+        chosen = heapq.nsmallest(limit, values) if limit is not None else sorted(values)
+        return [Hit(*c) for c in chosen]
 
 
 def _query_tiers(store: CacheStore, term: str, kinds: Sequence[str], found: _Candidates) -> None:
     kind_sql, kind_params = _kind_clause(kinds)
-    found.add(store._rows(f"SELECT kind, id, field, sort_score FROM search_terms WHERE term = ?{kind_sql}",
-                          [term, *kind_params]), EXACT)
+    found.add(store._rows(
+        f"SELECT kind, id, field, sort_score FROM search_terms WHERE term = ?{kind_sql}"
+        f" ORDER BY sort_score DESC LIMIT {CANDIDATE_CAP}", [term, *kind_params]), EXACT)
     found.add(store._rows(
         f"SELECT kind, id, field, sort_score FROM search_terms WHERE term > ? AND term < ?{kind_sql} LIMIT {CANDIDATE_CAP}",
         [term, term + _MAX_CODEPOINT, *kind_params]), PREFIX)
@@ -88,14 +97,14 @@ def _query_tiers(store: CacheStore, term: str, kinds: Sequence[str], found: _Can
 
 def search(store: CacheStore, query: str, *, kinds: Sequence[str] = ("user", "contact"), limit: int = 50) -> list[Hit]:
     """The best ``limit`` hits for ``query`` (folded; romaji also tried as kana)."""
-    return _search(store, query, kinds)[0][:limit]
+    return _candidates(store, query, kinds).top(limit)
 
 
-def _search(store: CacheStore, query: str, kinds: Sequence[str]) -> tuple[list[Hit], bool]:
+def _candidates(store: CacheStore, query: str, kinds: Sequence[str]) -> _Candidates:
     found = _Candidates()
     for term in _variants(query):
         _query_tiers(store, term, kinds, found)
-    return sorted(found.best.values()), found.truncated
+    return found
 
 
 def _rerank(store: CacheStore, query: str, previous: Sequence[Hit]) -> list[Hit]:
@@ -131,24 +140,29 @@ def _can_narrow(prev: str, query: str) -> bool:
 
 
 class Searcher:
-    """Search that narrows the previous answer while the query only grows."""
+    """Search that narrows the previous answer while the query only grows.
+
+    The previous candidates are kept only when the answer was complete (no tier capped)
+    and small (<= NARROW_MAX): re-ranking many costs more than an indexed query."""
 
     def __init__(self, store: CacheStore, *, kinds: Sequence[str] = ("user", "contact")) -> None:
         self.store = store
         self.kinds = tuple(kinds)
         self._last_query: str | None = None
-        self._last_hits: list[Hit] = []
-        self._last_complete = False
+        self._narrowable: list[Hit] | None = None  # every candidate of the last query, when few
 
     def search(self, query: str, limit: int = 50) -> list[Hit]:
         q = query.strip()
         if not q:
-            self._last_query, self._last_hits, self._last_complete = None, [], False
+            self._last_query, self._narrowable = None, None
             return []
-        if self._last_complete and self._last_query and _can_narrow(self._last_query, q):
-            hits, complete = _rerank(self.store, q, self._last_hits), True
+        if self._narrowable is not None and self._last_query and _can_narrow(self._last_query, q):
+            hits: list[Hit] | None = _rerank(self.store, q, self._narrowable)
+            top = hits[:limit]
         else:
-            hits, truncated = _search(self.store, q, self.kinds)
-            complete = not truncated
-        self._last_query, self._last_hits, self._last_complete = q, hits, complete
-        return hits[:limit]
+            found = _candidates(self.store, q, self.kinds)
+            few = not found.truncated and len(found.best) <= NARROW_MAX
+            hits = found.top(None) if few else None
+            top = hits[:limit] if hits is not None else found.top(limit)
+        self._last_query, self._narrowable = q, hits
+        return top
