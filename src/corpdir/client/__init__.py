@@ -22,6 +22,7 @@ from corpdir.client.errors import (
     PayloadTooLarge,
     PermissionDenied,
     RateLimited,
+    ReadOnly,
     ResourcePermissionDenied,
     ServerError,
     TransportError,
@@ -39,7 +40,7 @@ __all__ = [
     "AccessDenied", "AlreadyExists", "ApiError", "ApiPermissionDenied", "BadResponse", "BucketSnapshot",
     "ClientSettings", "Conflict", "CorpdirError", "DirectoryClient", "InsecureTransportWarning", "Invalid",
     "ListingIncomplete", "MethodNotAllowed", "NotAcceptable", "NotFound", "OperationNotAvailable",
-    "PayloadTooLarge", "PermissionDenied", "RateLimited", "ResourcePermissionDenied", "RetryPolicy", "Route",
+    "PayloadTooLarge", "PermissionDenied", "RateLimited", "ReadOnly", "ResourcePermissionDenied", "RetryPolicy", "Route",
     "RoutingError", "RoutingProfile", "ServerError", "TokenBucket", "TransportError", "Unauthenticated",
     "Unavailable", "Unprocessable", "UnsupportedMediaType", "Upload", "diff", "redact_headers",
 ]

@@ -37,6 +37,7 @@ from corpdir.client.errors import (
     Invalid,
     OperationNotAvailable,
     RateLimited,
+    ReadOnly,
     TransportError,
     error_from_response,
 )
@@ -114,7 +115,9 @@ class DirectoryClient:
     ``transport=httpx.ASGITransport(app=create_app(...))`` (or a whole ``http_client``) to
     talk to the reference server in-process. ``clock``/``sleep`` replace time.monotonic /
     asyncio.sleep (tests), ``on_rate_limit`` receives a :class:`BucketSnapshot` whenever the
-    rate-limit estimate changes (the UI's status bar).
+    rate-limit estimate changes (the UI's status bar). ``read_only=True`` (or
+    ``settings.read_only``) makes every operation that would change the directory raise
+    :class:`ReadOnly` before a request is built; reads, and N1 (a POST that only reads), go on.
     """
 
     def __init__(
@@ -132,9 +135,11 @@ class DirectoryClient:
         clock: Clock | None = None,
         sleep: Sleep | None = None,
         on_rate_limit: Listener | None = None,
+        read_only: bool | None = None,
     ) -> None:
         s = settings or ClientSettings()
         self._settings = s
+        self.read_only: bool = s.read_only if read_only is None else read_only
         if base_url is None and http_client is not None and str(http_client.base_url):
             base_url = str(http_client.base_url)
         self.base_url = (base_url or s.base_url).rstrip("/")
@@ -475,6 +480,8 @@ class DirectoryClient:
             raise ValueError(f"unknown operation {operation!r}")
         if not self.variant.has(op.code):
             raise OperationNotAvailable(op.code, op.name, self.variant.name)
+        if self.read_only and op.is_write:
+            raise ReadOnly(op.code, op.name)
         return op
 
     def _invalid(self, code: str, details: list[ErrorDetail]) -> Invalid:

@@ -43,6 +43,18 @@ class OperationNotAvailable(CorpdirError):
         )
 
 
+class ReadOnly(CorpdirError):
+    """This client is read-only (kiosk mode, ``corpdir --read-only``) and the operation
+    would change the directory. Raised before any request is made."""
+
+    def __init__(self, code: str, name: str) -> None:
+        self.operation = code
+        super().__init__(
+            f"corpdir is read-only here: '{name.replace('_', ' ')}' (operation {code}) would change the directory, "
+            "so it was not sent."
+        )
+
+
 class ListingIncomplete(CorpdirError):
     """A listing could not be completed without gaps (e.g. X1 with more than 10,000
     contacts sharing one update time, which no updatedAt window can split)."""

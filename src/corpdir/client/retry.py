@@ -8,7 +8,7 @@ So a write is resent only when the service certainly did not act on it:
 - a failure known to have happened before the request was sent (``httpx.ConnectError``,
   ``ConnectTimeout``, ``PoolTimeout``).
 
-Reads (GET) are also retried on any other network failure or timeout, on 502/503/504 and
+Reads (GET, and N1: a POST that only reads) are also retried on any other network failure or timeout, on 502/503/504 and
 on a success answer whose body could not be read. Waits grow exponentially with jitter and
 are capped (as in openai-python's ``_base_client``); a ``Retry-After`` longer than
 ``max_retry_after`` is not waited out: the call fails at once with ``RateLimited``.

@@ -36,6 +36,7 @@ class ClientSettings(BaseSettings):
     retry_max_delay: float = 8.0
     max_retry_after: float = 60.0  # a longer Retry-After fails at once
     concurrency: int = Field(default=8, ge=1, description="requests in flight at once")
+    read_only: bool = Field(default=False, description="refuse every operation that would change the directory")
     user_agent: str = "corpdir-client"
 
     def resolve_api_key(self) -> SecretStr | None:

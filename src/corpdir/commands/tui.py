@@ -9,6 +9,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--base-url", help="the directory service (default: config file, CORPDIR_BASE_URL, else the embedded demo)")
     parser.add_argument("--theme", help="a theme name (the last one chosen is remembered)")
     parser.add_argument("--no-sync", action="store_true", help="do not sync the cache on start")
+    parser.add_argument("--read-only", action="store_true",
+                        help="kiosk mode: nothing that writes is offered or sent, no files, no shell (also [ui] read_only)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -19,7 +21,9 @@ def run(args: argparse.Namespace) -> int:
     settings, ui = load_settings(base_url=args.base_url)
     if args.theme:
         ui.theme = args.theme
+    read_only = bool(getattr(args, "read_only", False) or ui.read_only or settings.read_only)
+    settings.read_only = read_only  # the client refuses writes too, not only the screens
     service = DirectoryService.open(settings)
-    app = CorpdirApp(service, ui, sync_on_start=not args.no_sync, owns_service=True)
+    app = CorpdirApp(service, ui, sync_on_start=not args.no_sync, owns_service=True, read_only=read_only)
     app.run()
     return int(app.return_code or 0)

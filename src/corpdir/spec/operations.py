@@ -49,10 +49,13 @@ class Operation:
     response: Any = None  # a model, Page[model], "jpeg", or None (no body)
     tokens: int = 1
     path_params: tuple[str, ...] = ()
+    reads_only: bool = False  # sent with a body (POST) but changes nothing: N1
 
     @property
     def is_write(self) -> bool:
-        return self.method not in ("GET", "HEAD")
+        """True when the operation may change the directory. N1 is a POST that only
+        reads (the numbers travel in the body): safe to repeat, allowed when read-only."""
+        return self.method not in ("GET", "HEAD") and not self.reads_only
 
     @property
     def is_list(self) -> bool:
@@ -96,7 +99,7 @@ OPERATIONS: dict[str, Operation] = {op.code: op for op in [
     _op("P1", "list_personal_folders", "List personal folders", "GET", "/personal-folders", 200, P.OWN_RECORDS, query=folder.PersonalFolderQuery, response=Page[folder.PersonalFolder]),
     _op("P2", "create_personal_folder", "Create personal folder", "POST", "/personal-folders", 201, P.OWN_RECORDS, body=folder.PersonalFolderCreate, response=folder.PersonalFolder),
     _op("P3", "edit_personal_folder", "Edit personal folder", "PATCH", "/personal-folders/{folderNum}", 200, P.OWN_RECORDS, body=folder.PersonalFolderEdit, response=folder.PersonalFolder),
-    _op("N1", "identify_numbers", "Identify contacts from phone numbers", "POST", "/phone-numbers/identify", 200, P.NONE, body=identify.IdentifyRequest, response=identify.IdentifyResult, tokens=10),
+    _op("N1", "identify_numbers", "Identify contacts from phone numbers", "POST", "/phone-numbers/identify", 200, P.NONE, body=identify.IdentifyRequest, response=identify.IdentifyResult, tokens=10, reads_only=True),
     _op("H1", "list_incoming_calls", "List own incoming history", "GET", "/me/incoming-calls", 200, P.OWN_RECORDS, query=calls.CallQuery, response=Page[calls.IncomingCall]),
     _op("H2", "create_incoming_call", "Add incoming record", "POST", "/me/incoming-calls", 201, P.OWN_RECORDS, body=calls.IncomingCallCreate, response=calls.IncomingCall),
     _op("H3", "edit_incoming_call", "Edit incoming record", "PATCH", "/me/incoming-calls/{incomingCallHistoryId}", 200, P.OWN_RECORDS, body=calls.IncomingCallEdit, response=calls.IncomingCall),

@@ -21,6 +21,7 @@ from textual.worker import Worker, WorkerState
 from corpdir.client.errors import CorpdirError
 from corpdir.state import State
 from corpdir.text import printable
+from corpdir.tui.readonly import action_writes
 from corpdir.tui.themes import DEFAULT_THEME, load_themes
 
 if TYPE_CHECKING:
@@ -46,14 +47,17 @@ class CorpdirApp(App[None]):
     ]
 
     def __init__(self, service: DirectoryService, ui: UiSettings | None = None, *, state: State | None = None,
-                 sync_on_start: bool = True, owns_service: bool = False) -> None:
+                 sync_on_start: bool = True, owns_service: bool = False, read_only: bool = False) -> None:
         super().__init__()
+        self.read_only = read_only  # kiosk: nothing that writes is offered or run (corpdir.tui.readonly)
         self.service = service
         self.owns_service = owns_service
         self.ui = ui
         self.state = state or State()
         self.sync_on_start = sync_on_start
         self.sub_title = "DEMO · embedded demo tenant" if service.is_demo else service.label()
+        if read_only:
+            self.sub_title += " · read-only"
 
     def _mode_screen(self, mode: str) -> Screen:
         """Each mode's screen is ``corpdir.tui.screens.<mode>.<Mode>Screen``, imported when first opened."""
@@ -88,14 +92,47 @@ class CorpdirApp(App[None]):
         super().notify(printable(message, keep_newlines=True), title=printable(title), severity=severity,
                        timeout=timeout, markup=False)
 
+    # -- kiosk (read-only) ----------------------------------------------------------------
+    def _check_action_state(self, action: str, default_namespace: Any) -> bool | None:
+        """Hide every binding that writes in read-only mode (footer, palette, keys)."""
+        if self.read_only:
+            target, name, _ = self._parse_action(action, default_namespace)
+            if action_writes(target, name):
+                return False
+        return super()._check_action_state(action, default_namespace)
+
+    async def run_action(self, action: Any, default_namespace: Any = None, namespaces: Any = None) -> bool:
+        """In read-only mode an action that writes is refused, however it was invoked."""
+        if self.read_only:
+            target, name, _ = self._parse_action(action, self if default_namespace is None else default_namespace, namespaces)
+            if action_writes(target, name):
+                self.notify("Not available here: this terminal is read-only.", severity="warning", timeout=3)
+                return True
+        return await super().run_action(action, default_namespace, namespaces)
+
+    def action_suspend_process(self) -> None:
+        if self.read_only:  # a kiosk never drops to the shell that started it
+            return
+        super().action_suspend_process()
+
+    def deliver_screenshot(self, *args: Any, **kwargs: Any) -> str | None:
+        if self.read_only:  # writes a file: no path outside the app in a kiosk
+            return None
+        return super().deliver_screenshot(*args, **kwargs)
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        if self.read_only:
+            yield from (c for c in super().get_system_commands(screen) if c.title != "Screenshot")
+        else:
+            yield from super().get_system_commands(screen)
         for mode, key, title, help_text in SCREENS_BY_KEY:
             yield SystemCommand(f"Go to {title} ({key.upper()})", help_text, partial(self.switch_mode, mode))
         yield SystemCommand("Sync now", "Bring the local cache up to date (Ctrl+S)", self.action_sync)
         yield SystemCommand("Full sync", "Re-read everything and drop what the service no longer has", partial(self.run_sync, True))
         for binding in screen.BINDINGS:
             if isinstance(binding, Binding) and binding.description and binding.action.startswith(tuple("abcdefghijklmnopqrstuvwxyz")):
+                if self.read_only and action_writes(screen, binding.action.split("(")[0]):
+                    continue
                 yield SystemCommand(binding.description, f"{binding.key}", partial(screen.run_action, binding.action))
 
     # -- sync ---------------------------------------------------------------------------------
