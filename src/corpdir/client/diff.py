@@ -115,3 +115,11 @@ def diff(
         elif new != old:
             changes[key] = new
     return changes
+
+
+def request_form(record: BaseModel | Mapping[str, Any] | None, model: type[RequestModel]) -> dict[str, Any]:
+    """A loaded record in ``model``'s request shape (what an edit form starts from):
+    ``divisions`` -> ``divisionIds``, response-only fields dropped, None left out."""
+    if record is None:
+        return {}
+    return {k: v for k, v in _request_form(_as_dict(record), model).items() if v is not None}

@@ -318,6 +318,6 @@ def error_from_response(
     if not message:
         message = response.reason_phrase or ""
     cls = error_class(code, status)
-    if retry_after is None and code in (429, 503):
+    if retry_after is None and (code in (429, 503) or "retry-after" in response.headers):  # also L1's 409
         retry_after = parse_retry_after(response.headers)
     return cls(message, status=status, details=details, http_status=code, operation=operation, retry_after=retry_after)

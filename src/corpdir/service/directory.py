@@ -270,6 +270,153 @@ class DirectoryService:
         await self.cache.run(self.store.put_calls, direction, records)
         return records
 
+    # -- writes ----------------------------------------------------------------------------
+    # Each write goes to the API; the record it returns replaces the cache row (the cache is
+    # a read model), a delete removes the rows. Edits take (original, edited) and send the
+    # difference only (corpdir.client.diff), or a mapping of changes.
+    async def _edit(self, method: Callable[..., Awaitable[T]], rid: int, original: Any, edited: Any = None,
+                    changes: Any = None) -> T:
+        if edited is not None:
+            return await self._api(method(rid, original=original, edited=edited))
+        return await self._api(method(rid, changes or {}))
+
+    async def create_user(self, fields: Any) -> User:
+        user = await self._api(self.client.create_user(fields))
+        await self.cache.run(self.store.put_users, [user])
+        return user
+
+    async def edit_user(self, original: User, edited: Any = None, *, changes: Any = None) -> User:
+        user = await self._edit(self.client.edit_user, original.userId, original, edited, changes)
+        await self.cache.run(self.store.put_users, [user])
+        return user
+
+    async def delete_user(self, user: User) -> None:
+        await self._api(self.client.delete_user(user.userId))
+        await self.cache.run(self.store.delete_users, [user.userId])
+        self.forget_image("photo", user.userId)
+
+    async def replace_photo(self, user_id: int, jpeg: bytes) -> None:
+        await self._api(self.client.put_photo(user_id, jpeg))
+        self.forget_image("photo", user_id)
+
+    async def delete_photo(self, user_id: int) -> None:
+        await self._api(self.client.delete_photo(user_id))
+        self.forget_image("photo", user_id)
+
+    async def edit_profile(self, user_id: int, original: Profile, edited: Any = None, *, changes: Any = None) -> Profile:
+        profile = await self._edit(self.client.edit_profile, user_id, original, edited, changes)
+        await self.cache.run(self.store.put_profile, user_id, profile)
+        return profile
+
+    async def send_destinations(self, entries: Sequence[Any], *, batch: int = 10_000,
+                                progress: Callable[[int, int], None] | None = None) -> list[Any]:
+        """U11 in requests of at most ``batch`` entries (the spec's limit is 10,000)."""
+        results = []
+        for start in range(0, len(entries), batch):
+            results.append(await self._api(self.client.edit_destinations(list(entries[start:start + batch]))))
+            if progress is not None:
+                progress(min(start + batch, len(entries)), len(entries))
+        return results
+
+    async def register_spots(self, entries: Sequence[Any]) -> Any:
+        """L1: once per tenant per 5 minutes (a request inside the window: Conflict with retry_after)."""
+        return await self._api(self.client.register_spots(list(entries)))
+
+    async def _reread_division(self, division_id: int | None) -> None:
+        """A parent's childDivisionIds change with its children: read it again (D3)."""
+        if division_id:
+            try:
+                parent = await self._api(self.client.get_division(division_id))
+            except ApiError:
+                return
+            await self.cache.run(self.store.put_divisions, [parent])
+
+    async def create_division(self, fields: Any) -> Division:
+        division = await self._api(self.client.create_division(fields))
+        await self.cache.run(self.store.put_divisions, [division])
+        await self._reread_division(division.parentDivisionId)
+        return division
+
+    async def edit_division(self, original: Division, edited: Any = None, *, changes: Any = None) -> Division:
+        division = await self._edit(self.client.edit_division, original.divisionId, original, edited, changes)
+        await self.cache.run(self.store.put_divisions, [division])
+        if division.parentDivisionId != original.parentDivisionId:
+            await self._reread_division(original.parentDivisionId)
+            await self._reread_division(division.parentDivisionId)
+        return division
+
+    async def division_subtree(self, division_id: int) -> list[int]:
+        """The division and every division below it, as far as the cache knows."""
+        return await self.cache.run(self.store.subtree_ids, division_id)
+
+    async def delete_division(self, division: Division) -> int:
+        """D5 deletes the division and its descendants; returns how many left the cache."""
+        ids = await self.division_subtree(division.divisionId)
+        await self._api(self.client.delete_division(division.divisionId))
+        await self.cache.run(self.store.delete_divisions, ids)
+        await self._reread_division(division.parentDivisionId)
+        return len(ids)
+
+    async def create_contact(self, fields: Any) -> Contact:
+        contact = await self._api(self.client.create_contact(fields))
+        await self.cache.run(self.store.put_contacts, [contact])
+        return contact
+
+    async def edit_contact(self, original: Contact, edited: Any = None, *, changes: Any = None) -> Contact:
+        contact = await self._edit(self.client.edit_contact, original.contactId, original, edited, changes)
+        await self.cache.run(self.store.put_contacts, [contact])
+        return contact
+
+    async def delete_contact(self, contact: Contact) -> None:
+        await self._api(self.client.delete_contact(contact.contactId))
+        await self.cache.run(self.store.delete_contacts, [contact.contactId])
+        self.forget_image("card", contact.contactId)
+
+    async def create_contact_from_card(self, jpeg: bytes, form: Any) -> int:
+        """X5: the contact is made by the service (text recognition); returns its id."""
+        created = await self._api(self.client.create_contact_from_card(jpeg, form))
+        return created.contactId
+
+    async def replace_card_image(self, contact_id: int, jpeg: bytes) -> None:
+        await self._api(self.client.put_card_image(contact_id, jpeg))
+        self.forget_image("card", contact_id)
+
+    async def delete_card_image(self, contact_id: int) -> None:
+        await self._api(self.client.delete_card_image(contact_id))
+        self.forget_image("card", contact_id)
+
+    async def _folders_changed(self, folder: PersonalFolder) -> PersonalFolder:
+        await self.cache.run(self.store.put_personal_folders, [folder])
+        if self.offers("F1"):
+            try:
+                folders = [f async for f in self._iter("F1", {})]
+            except ApiError:
+                return folder
+            await self.cache.run(self.store.put_folders, folders)
+        return folder
+
+    async def create_personal_folder(self, fields: Any) -> PersonalFolder:
+        return await self._folders_changed(await self._api(self.client.create_personal_folder(fields)))
+
+    async def edit_personal_folder(self, original: PersonalFolder, edited: Any = None, *, changes: Any = None) -> PersonalFolder:
+        folder = await self._edit(self.client.edit_personal_folder, original.folderNum, original, edited, changes)
+        return await self._folders_changed(folder)
+
+    async def create_call(self, direction: str, fields: Any) -> IncomingCall | OutgoingCall:
+        method = self.client.create_incoming_call if direction == "incoming" else self.client.create_outgoing_call
+        record = await self._api(method(fields))
+        await self.cache.run(self.store.put_calls, direction, [record])
+        return record
+
+    async def edit_call(self, direction: str, original: IncomingCall | OutgoingCall, edited: Any = None, *,
+                        changes: Any = None) -> IncomingCall | OutgoingCall:
+        if direction == "incoming":
+            record = await self._edit(self.client.edit_incoming_call, original.incomingCallHistoryId, original, edited, changes)
+        else:
+            record = await self._edit(self.client.edit_outgoing_call, original.outgoingCallHistoryId, original, edited, changes)
+        await self.cache.run(self.store.put_calls, direction, [record])
+        return record
+
     # -- caller-ID and sync -----------------------------------------------------------------
     async def identify_cached(self, numbers: Iterable[str]) -> dict[str, list[dict[str, Any]]]:
         """Who has each number, from the cache's phone index only (no request): for call rows

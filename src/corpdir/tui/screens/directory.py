@@ -149,7 +149,20 @@ class DirectoryScreen(Screen):
         Binding("p", "show_photo", "Photo", show=False, id="directory.photo"),
         Binding("ctrl+r", "refresh", "Refresh", show=False, id="directory.refresh"),
         Binding("escape", "clear_search", "Clear", show=False, id="directory.clear"),
+        Binding("n", "new_user", "New user", show=False, id="directory.new_user"),
+        Binding("E", "edit", "Edit", id="directory.edit"),
+        Binding("P", "edit_profile", "Edit profile", show=False, id="directory.edit_profile"),
+        Binding("delete", "delete", "Delete", show=False, id="directory.delete"),
+        Binding("u", "photo_replace", "Replace photo", show=False, id="directory.photo_replace"),
+        Binding("U", "photo_delete", "Delete photo", show=False, id="directory.photo_delete"),
+        Binding("N", "new_division", "New division", show=False, id="directory.new_division"),
+        Binding("D", "edit_division", "Edit division", show=False, id="directory.edit_division"),
+        Binding("ctrl+x", "delete_division", "Delete division", show=False, id="directory.delete_division"),
+        Binding("b", "bulk", "Bulk from CSV", show=False, id="directory.bulk"),
+        Binding("x", "export", "Export list", show=False, id="directory.export"),
     ]
+    WRITES = frozenset({"new_user", "edit", "edit_profile", "delete", "photo_replace", "photo_delete", "new_division",
+                        "edit_division", "delete_division", "bulk"})
 
     def __init__(self, service: DirectoryService) -> None:
         super().__init__()
@@ -173,6 +186,12 @@ class DirectoryScreen(Screen):
     def on_mount(self) -> None:
         self._show()
         self.query_one("#users", VirtualList).focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Writes are not offered on a read-only terminal (the kiosk)."""
+        if action in self.WRITES and getattr(self.app, "read_only", False):
+            return False
+        return True
 
     # -- what the list shows -----------------------------------------------------------------
     def _show(self, refresh_api: bool = False) -> None:
@@ -315,3 +334,179 @@ class DirectoryScreen(Screen):
             from corpdir.tui.screens.photo_screen import PhotoScreen
 
             self.app.push_screen(PhotoScreen(self.service, self.selected))
+
+    # -- writes ------------------------------------------------------------------------------
+    def _tree_division(self) -> Division | None:
+        tree = self.query_one(DivisionTree)
+        node = tree.cursor_node
+        return node.data if node is not None and isinstance(node.data, Division) else None
+
+    def _after_user_write(self, user: User | None = None) -> None:
+        if user is not None:
+            self.selected = user
+            self.query_one(UserDetail).user = user
+        self.query_one("#users", VirtualList).reload()
+
+    def action_new_user(self) -> None:
+        from corpdir.tui.forms.specs import user_form
+        from corpdir.tui.forms.writes import open_form
+
+        spec = user_form(None, self.service.variant)
+        division = self.browse.division
+        if division is not None:
+            spec.initial = {**spec.initial, "divisionIds": [division.divisionId]}
+        open_form(self, spec, None, self.service.create_user,
+                  lambda user: (self.notify(f"Created {user.fullname}", timeout=3), self._after_user_write(user)))
+
+    def action_edit(self) -> None:
+        if self.query_one(DivisionTree).has_focus:
+            self.action_edit_division()
+        elif self.selected is None:
+            self.notify("Choose a person first", severity="warning", timeout=2)
+        else:
+            self.open_user_form(self.selected)
+
+    @work(group="directory-write", exclusive=True, exit_on_error=False)
+    async def open_user_form(self, user: User) -> None:
+        from corpdir.tui.forms.specs import user_form
+        from corpdir.tui.forms.writes import open_form
+
+        try:  # edit what the service has now, so the diff is against the latest record
+            user = await self.service.refresh_user(user.userId)
+        except CorpdirError:
+            pass
+        open_form(self, user_form(user, self.service.variant), user,
+                  lambda changes: self.service.edit_user(user, changes=changes),
+                  lambda saved: (self.notify(f"Saved {saved.fullname}", timeout=3), self._after_user_write(saved)))
+
+    def action_edit_profile(self) -> None:
+        if self.selected is not None:
+            self.open_profile_form(self.selected)
+
+    @work(group="directory-write", exclusive=True, exit_on_error=False)
+    async def open_profile_form(self, user: User) -> None:
+        from corpdir.spec.profile import Profile
+        from corpdir.tui.forms.specs import profile_form
+        from corpdir.tui.forms.writes import open_form
+
+        try:
+            profile = await self.service.profile(user.userId) or Profile()
+        except CorpdirError as exc:
+            self.notify(f"The profile could not be loaded: {exc}", severity="error", timeout=6)
+            return
+        open_form(self, profile_form(user.fullname or ""), profile,
+                  lambda changes: self.service.edit_profile(user.userId, profile, changes=changes),
+                  lambda saved: (self.notify(f"Saved the profile of {user.fullname}", timeout=3),
+                                 self._after_user_write(user)))
+
+    def action_delete(self) -> None:
+        if self.query_one(DivisionTree).has_focus:
+            self.action_delete_division()
+            return
+        user = self.selected
+        if user is None:
+            return
+        from corpdir.tui.forms.writes import confirm
+
+        who = user.fullname or f"#{user.userId}"
+        login = f" ({user.loginId})" if user.loginId else ""
+        confirm(self, f"Delete {who}{login}? Their face photo is deleted too. This cannot be undone.",
+                lambda: self.delete_user(user))
+
+    @work(group="directory-write", exclusive=True, exit_on_error=False)
+    async def delete_user(self, user: User) -> None:
+        from corpdir.tui.forms.writes import run_write
+
+        if await run_write(self, self.service.delete_user(user), f"Deleted {user.fullname}"):
+            self.selected = None
+            self.query_one("#users", VirtualList).reload()
+
+    def action_photo_replace(self) -> None:
+        user = self.selected
+        if user is None:
+            return
+        from corpdir.tui.forms.writes import pick_image
+
+        pick_image(self, f"Replace the photo of {user.fullname} with this one?", lambda jpeg: self.upload_photo(user, jpeg))
+
+    @work(group="directory-write", exclusive=True, exit_on_error=False)
+    async def upload_photo(self, user: User, jpeg: bytes) -> None:
+        from corpdir.tui.forms.writes import run_write
+
+        if await run_write(self, self.service.replace_photo(user.userId, jpeg), f"Photo of {user.fullname} replaced"):
+            self.query_one(UserDetail).user = user
+
+    def action_photo_delete(self) -> None:
+        user = self.selected
+        if user is None:
+            return
+        from corpdir.tui.forms.writes import confirm, run_write
+
+        confirm(self, f"Delete the photo of {user.fullname}?", lambda: self.run_worker(
+            run_write(self, self.service.delete_photo(user.userId), f"Photo of {user.fullname} deleted"),
+            group="directory-write", exit_on_error=False))
+
+    def _reload_tree(self) -> None:
+        tree = self.query_one(DivisionTree)
+        tree._loaded.clear()
+        tree.load_children(tree.root)
+
+    def action_new_division(self) -> None:
+        from corpdir.tui.forms.specs import division_form
+        from corpdir.tui.forms.writes import open_form
+
+        parent = self._tree_division()
+        open_form(self, division_form(None, parent.divisionId if parent else None), None, self.service.create_division,
+                  lambda d: (self.notify(f"Created division {d.divisionName}", timeout=3), self._reload_tree()))
+
+    def action_edit_division(self) -> None:
+        division = self._tree_division() or self.browse.division
+        if division is None:
+            self.notify("Choose a division in the tree first", severity="warning", timeout=2)
+            return
+        from corpdir.tui.forms.specs import division_form
+        from corpdir.tui.forms.writes import open_form
+
+        open_form(self, division_form(division), division,
+                  lambda changes: self.service.edit_division(division, changes=changes),
+                  lambda d: (self.notify(f"Saved division {d.divisionName}", timeout=3), self._reload_tree()))
+
+    def action_delete_division(self) -> None:
+        division = self._tree_division() or self.browse.division
+        if division is None:
+            self.notify("Choose a division in the tree first", severity="warning", timeout=2)
+            return
+        self.ask_delete_division(division)
+
+    @work(group="directory-write", exclusive=True, exit_on_error=False)
+    async def ask_delete_division(self, division: Division) -> None:
+        from corpdir.tui.forms.writes import confirm
+
+        below = len(await self.service.division_subtree(division.divisionId)) - 1
+        name = division.divisionName or f"#{division.divisionId}"
+        if below > 0:
+            question = (f"Delete division {name} and the {below} {'division' if below == 1 else 'divisions'} below it "
+                        f"({below + 1} in all)? This cannot be undone.")
+        else:
+            question = f"Delete division {name}? No divisions are below it. This cannot be undone."
+        confirm(self, question, lambda: self.delete_division(division))
+
+    @work(group="directory-write", exclusive=True, exit_on_error=False)
+    async def delete_division(self, division: Division) -> None:
+        from corpdir.tui.forms.writes import run_write
+
+        if await run_write(self, self.service.delete_division(division), f"Deleted division {division.divisionName}"):
+            if self.browse.division is not None and self.browse.division.divisionId == division.divisionId:
+                self.browse = replace(self.browse, division=None)
+                self._show()
+            self._reload_tree()
+
+    def action_bulk(self) -> None:
+        from corpdir.tui.screens.bulk import BulkScreen
+
+        self.app.push_screen(BulkScreen(self.service))
+
+    def action_export(self) -> None:
+        from corpdir.tui.screens.export import ExportScreen
+
+        self.app.push_screen(ExportScreen(self.service, "users", self.query_one("#users", VirtualList).source))

@@ -1,0 +1,47 @@
+"""A yes/no question before something that cannot be undone (or loses typed work)."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from corpdir.tui.text import literal
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """Dismissed with True (y / the first button) or False (n / Escape)."""
+
+    DEFAULT_CSS = """
+    ConfirmScreen { align: center middle; }
+    ConfirmScreen > Vertical { width: 64; max-width: 100%; height: auto; border: thick $warning; background: $surface; padding: 1 2; }
+    ConfirmScreen #confirm-text { height: auto; margin-bottom: 1; }
+    ConfirmScreen Horizontal { height: auto; align: center middle; }
+    ConfirmScreen Button { margin: 0 1; }
+    """
+    BINDINGS = [
+        Binding("y", "answer(True)", "Yes", id="confirm.yes"),
+        Binding("n,escape", "answer(False)", "No", id="confirm.no"),
+    ]
+
+    def __init__(self, question: str, yes: str = "Yes", no: str = "No") -> None:
+        super().__init__()
+        self.question, self.yes, self.no = question, yes, no
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(literal(self.question), id="confirm-text")
+            with Horizontal():
+                yield Button(f"{self.yes} (y)", variant="error", id="confirm-yes")
+                yield Button(f"{self.no} (n)", id="confirm-no")
+
+    def on_mount(self) -> None:
+        self.query_one("#confirm-no", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "confirm-yes")
+
+    def action_answer(self, value: bool) -> None:
+        self.dismiss(value)

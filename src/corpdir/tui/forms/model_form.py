@@ -1,0 +1,384 @@
+"""One generic form for every write of the spec, driven by a request model.
+
+A :class:`FormSpec` says which operation the form is for (its body model gives the
+fields and their rules), what each field is called, which are read-only, and how the
+validation context (the user's type) follows from what is typed. :class:`ModelForm`
+builds a row per field (label, widget from :mod:`field_kinds`, the message beside it),
+fills it from the loaded record, validates as you type (debounced) and on save with the
+spec's own rules, and saves through a callback given by the screen that opened it.
+
+Saving sends what changed only: on an edit the body is ``diff(original, touched)``: a
+field the user did not touch is absent, a text field emptied is sent as ``''``. A failed
+save keeps what was typed and shows the service's details beside their fields.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable, Mapping
+
+from pydantic import BaseModel
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import ModalScreen
+from textual.timer import Timer
+from textual.widget import Widget
+from textual.widgets import Footer, Input, Label, Select, SelectionList, Static, Switch, TextArea
+
+from corpdir.client.diff import diff, request_form
+from corpdir.client.errors import CorpdirError, Invalid
+from corpdir.spec import OPERATIONS, ErrorDetail, QueryModel, SpecViolation, validate_body, validate_query
+from corpdir.tui.forms.confirm import ConfirmScreen
+from corpdir.tui.forms.field_kinds import FieldKind, kinds_for
+from corpdir.tui.text import literal
+
+VALIDATE_DELAY = 0.3  # seconds of quiet typing before the form checks itself
+Values = dict[str, Any]
+
+
+@dataclass
+class FormSpec:
+    """What a form edits and how it is checked. ``code`` is the operation (U2, U4 ...)."""
+
+    title: str
+    code: str
+    labels: dict[str, str]  # request field -> label, in the order shown
+    model: type[BaseModel] | None = None  # default: the operation's body model
+    readonly: frozenset[str] = frozenset()
+    initial: Mapping[str, Any] = field(default_factory=dict)  # create: values to start from
+    hints: dict[str, str] = field(default_factory=dict)
+    context: Callable[[Values], dict[str, Any]] | None = None  # validation context from the values
+    restricted: Callable[[Values], frozenset[str]] | None = None  # fields the values forbid
+    restricted_note: Callable[[Values], str] | None = None
+    extra_check: Callable[[Values], list[ErrorDetail]] | None = None  # rules beyond the model (a file)
+    extra_fields: dict[str, str] = field(default_factory=dict)  # text inputs outside the model (a file path)
+
+    @property
+    def body_model(self) -> type[BaseModel]:
+        model = self.model or OPERATIONS[self.code].body
+        assert model is not None
+        return model
+
+    @property
+    def editing(self) -> bool:
+        return OPERATIONS[self.code].method == "PATCH"
+
+
+def _empty(value: Any) -> bool:
+    return value is None or value == "" or value == [] or value == {}
+
+
+def field_of(path: str) -> tuple[str, int | None, str]:
+    """'briefHistories[2].briefHistoryDate' -> ('briefHistories', 2, 'briefHistoryDate')."""
+    m = re.match(r"^([A-Za-z0-9_]+)(?:\.([A-Za-z0-9_]+))?(?:\[(\d+)\])?(?:\.(.+))?$", path)
+    if not m:
+        return path, None, ""
+    top, sub, index, rest = m.groups()
+    name = f"{top}.{sub}" if sub else top
+    return name, int(index) if index is not None else None, rest or ""
+
+
+class ModelForm(ModalScreen[Any]):
+    """The form. ``save(body)`` is awaited on save; what it returns is the dismiss result."""
+
+    CSS_PATH = "model_form.tcss"
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Save", priority=True, id="form.save"),
+        Binding("escape", "leave", "Cancel", id="form.cancel"),
+    ]
+
+    def __init__(self, spec: FormSpec, record: BaseModel | Mapping[str, Any] | None,
+                 save: Callable[[Values], Awaitable[Any]], *, variant: str = "C") -> None:
+        super().__init__()
+        self.spec = spec
+        self.save_callback = save
+        self.variant = variant
+        model = spec.body_model
+        self.original: Values = request_form(record, model) if spec.editing and record is not None else {}
+        if spec.editing and record is not None:  # read-only fields still show what was loaded
+            loaded = record.model_dump(mode="json") if isinstance(record, BaseModel) else dict(record)
+            for name in spec.readonly:
+                if name not in self.original and loaded.get(name) is not None:
+                    self.original[name] = loaded[name]
+        self.kinds: dict[str, FieldKind] = {}
+        for name in spec.labels:
+            if name in model.model_fields:
+                for kind in kinds_for(model, name):
+                    if name in spec.readonly:
+                        kind = FieldKind(kind.name, "readonly")
+                    self.kinds[kind.name] = kind
+            elif name in spec.extra_fields:
+                self.kinds[name] = FieldKind(name, "text")
+        if spec.editing:  # a read-only object shows as one line
+            for name in spec.readonly:
+                for key in [k for k in self.kinds if k.startswith(name + ".")]:
+                    del self.kinds[key]
+                if name in spec.labels:
+                    self.kinds.setdefault(name, FieldKind(name, "readonly"))
+        self._initial: Values = {}
+        self._ready = False
+        self._timer: Timer | None = None
+        self.saving = False
+        self.errors: dict[str, str] = {}
+
+    # -- building -----------------------------------------------------------------------
+    def _label(self, key: str) -> str:
+        if key in self.spec.labels:
+            return self.spec.labels[key]
+        top, _, sub = key.partition(".")
+        words = re.sub(r"(?<!^)([A-Z0-9]+)", r" \1", sub).lower()
+        return f"{self.spec.labels.get(top, top)}: {words}"
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="form-box") as box:
+            box.border_title = self.spec.title
+            yield Static(id="form-message")
+            for key, kind in self.kinds.items():
+                hint = self.spec.hints.get(key, "")
+                if kind.kind == "rows":
+                    hint = hint or "one a line: " + " | ".join(name for name, _ in kind.columns)
+                elif kind.kind == "lines":
+                    hint = hint or "one a line"
+                with Horizontal(classes="form-row", id=f"row-{kind.widget_id}"):
+                    yield Label(literal(self._label(key)), classes="form-label")
+                    widget = kind.make(hint)
+                    if isinstance(widget, (Input, Select)):
+                        widget.compact = True
+                    yield widget
+                yield Static(classes="form-error", id=f"e-{kind.widget_id}")
+        yield Footer()
+
+    def widget(self, key: str) -> Widget:
+        return self.query_one(f"#{self.kinds[key].widget_id}")
+
+    def on_mount(self) -> None:
+        values = self.original if self.spec.editing else dict(self.spec.initial)
+        for key, kind in self.kinds.items():
+            value = _lookup(values, key)
+            if kind.kind == "readonly" and isinstance(value, dict):
+                value = " ".join(str(v) for v in value.values())
+            kind.write(self.widget(key), value)
+        self._initial = self._read_all()
+        for static in self.query(".form-error").results(Static):
+            static.display = False
+        self.query_one("#form-message", Static).display = False
+        self._apply_restrictions()
+        self.call_after_refresh(self._arm)
+        first = next((w for w in self.query("Input, Select, Switch, TextArea, SelectionList") if not w.disabled), None)
+        if first is not None:
+            first.focus()
+
+    def _arm(self) -> None:
+        self._ready = True
+
+    # -- values -------------------------------------------------------------------------
+    def _read_all(self) -> Values:
+        return {key: kind.read(self.widget(key)) for key, kind in self.kinds.items() if kind.kind != "readonly"}
+
+    def touched(self) -> set[str]:
+        """Widget keys whose state differs from what the form started with."""
+        now = self._read_all()
+        return {k for k, v in now.items() if v != self._initial.get(k)}
+
+    @property
+    def dirty(self) -> bool:
+        return bool(self.touched())
+
+    def values(self) -> Values:
+        """Everything in the form, in request shape (flattened objects put together)."""
+        out: Values = {}
+        for key, value in self._read_all().items():
+            if key in self.spec.extra_fields:
+                continue
+            top, dot, sub = key.partition(".")
+            if dot:
+                obj = out.setdefault(top, {})
+                if not _empty(value):
+                    obj[sub] = value
+            else:
+                out[key] = value
+        return out
+
+    def extra_values(self) -> Values:
+        return {key: self.widget(key).value for key in self.spec.extra_fields if key in self.kinds}
+
+    def body(self) -> Values:
+        """The request body: on an edit the changes only, on a create what was filled in."""
+        values = self.values()
+        touched_top = {k.partition(".")[0] for k in self.touched()}
+        model = self.spec.body_model
+        if self.spec.editing:
+            edited = {k: v for k, v in values.items() if k in touched_top and k not in self.spec.readonly}
+            for k, v in list(edited.items()):
+                if isinstance(v, dict) and isinstance(self.original.get(k), dict):  # untouched parts stay
+                    edited[k] = {**{s: x for s, x in self.original[k].items() if s not in v and _sub_untouched(self, k, s)}, **v}
+            return diff(self.original, edited, model)
+        required = {n for n, f in model.model_fields.items() if f.is_required()}
+        body: Values = {}
+        for key, value in values.items():
+            if key in self.spec.readonly:
+                continue
+            kind = self.kinds.get(key)
+            if kind is not None and kind.kind == "bool":
+                if key in touched_top or key in required or key in self.spec.initial:
+                    body[key] = value
+            elif not _empty(value):
+                body[key] = value
+        return body
+
+    def context(self) -> dict[str, Any]:
+        return self.spec.context(self.values()) if self.spec.context else {}
+
+    def check(self) -> tuple[Values | None, list[ErrorDetail]]:
+        """The body and what is wrong with it, by the spec's rules (nothing is sent)."""
+        details: list[ErrorDetail] = []
+        if self.spec.extra_check:
+            details += self.spec.extra_check(self.extra_values())
+        try:
+            body = self.body()
+        except ValueError as exc:
+            name = str(exc).split(" ")[0]
+            return None, details + [ErrorDetail(field=name, code="INVALID_TYPE", description="cannot be emptied; give it a value")]
+        try:
+            if issubclass(self.spec.body_model, QueryModel):
+                validate_query(self.spec.code, body, variant=self.variant)
+            else:
+                validate_body(self.spec.code, body, variant=self.variant, context=self.context())
+        except SpecViolation as exc:
+            details += exc.details
+        return (None if details else body), details
+
+    # -- messages beside the fields -------------------------------------------------------
+    def show_errors(self, details: list[ErrorDetail], message: str = "") -> None:
+        by_key: dict[str, list[str]] = {}
+        general: list[str] = []
+        for d in details:
+            name, index, rest = field_of(d.field)
+            if name not in self.kinds and name.partition(".")[0] in self.kinds:
+                name = name.partition(".")[0]
+            text = d.description or d.code
+            if rest:
+                text = f"{rest}: {text}"
+            if index is not None:
+                text = f"line {index + 1}: {text}"
+            if name in self.kinds:
+                by_key.setdefault(name, []).append(text)
+            else:
+                general.append(f"{d.field or 'request'}: {text}")
+        self.errors = {k: "; ".join(v) for k, v in by_key.items()}
+        for key, kind in self.kinds.items():
+            static = self.query_one(f"#e-{kind.widget_id}", Static)
+            text = self.errors.get(key, "")
+            static.update(literal(text))
+            static.display = bool(text)
+            self.query_one(f"#row-{kind.widget_id}").set_class(bool(text), "-invalid")
+        self.show_message("\n".join([message, *general]).strip())
+
+    def show_message(self, text: str) -> None:
+        shown = self.query_one("#form-message", Static)
+        shown.update(literal(text))
+        shown.display = bool(text)
+
+    def _apply_restrictions(self) -> None:
+        if self.spec.restricted is None:
+            return
+        values = self.values()
+        forbidden = self.spec.restricted(values)
+        touched = self.touched()
+        for key, kind in self.kinds.items():
+            if kind.kind == "readonly":
+                continue
+            widget = self.widget(key)
+            # a forbidden field the user already typed into stays open (with its error) so it can be undone
+            widget.disabled = key in forbidden and key not in touched
+        note = self.spec.restricted_note(values) if self.spec.restricted_note and forbidden else ""
+        if not self.errors:
+            self.show_message(note)
+
+    # -- as you type --------------------------------------------------------------------
+    @on(Input.Changed)
+    @on(Switch.Changed)
+    @on(Select.Changed)
+    @on(TextArea.Changed)
+    @on(SelectionList.SelectedChanged)
+    def _changed(self) -> None:
+        if not self._ready:
+            return
+        self._apply_restrictions()
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_timer(VALIDATE_DELAY, self.validate_now)
+
+    def validate_now(self) -> list[ErrorDetail]:
+        _, details = self.check()
+        self.show_errors(details)
+        self._apply_restrictions()
+        return details
+
+    # -- save and leave -----------------------------------------------------------------
+    def action_save(self) -> None:
+        if self.saving:
+            return
+        if self._timer is not None:
+            self._timer.stop()
+        body, details = self.check()
+        if body is None:
+            self.show_errors(details, "Not saved: the marked fields need attention.")
+            self.notify(f"Not saved: {len(details)} {'field needs' if len(details) == 1 else 'fields need'} attention",
+                        severity="warning", timeout=4)
+            return
+        self.show_errors([])
+        if self.spec.editing and not body:
+            self.notify("Nothing changed: nothing was sent", timeout=3)
+            self.dismiss(None)
+            return
+        self.saving = True
+        self.run_save(body)
+
+    @work(exclusive=True, exit_on_error=False)
+    async def run_save(self, body: Values) -> None:
+        from corpdir.service.messages import explain
+
+        try:
+            result = await self.save_callback(body)
+        except Invalid as exc:
+            self.show_errors(exc.details, f"Not saved: {exc.summary.lower()} (the service said so)."
+                             if not exc.local else "Not saved: the marked fields need attention.")
+            self.notify(explain(exc), severity="error", timeout=8)
+            return
+        except CorpdirError as exc:
+            self.show_message(f"Not saved. {explain(exc)}")
+            self.notify(explain(exc), title="Not saved", severity="error", timeout=8)
+            return
+        finally:
+            self.saving = False
+        self.dismiss(result)
+
+    def action_leave(self) -> None:
+        if not self.dirty:
+            self.dismiss(None)
+            return
+
+        def answered(leave: bool | None) -> None:
+            if leave:
+                self.dismiss(None)
+
+        self.app.push_screen(ConfirmScreen("You have changes that are not saved. Leave and lose them?",
+                                           yes="Leave", no="Keep editing"), answered)
+
+
+def _lookup(values: Mapping[str, Any], key: str) -> Any:
+    top, dot, sub = key.partition(".")
+    value = values.get(top)
+    if dot:
+        return value.get(sub) if isinstance(value, dict) else None
+    return value
+
+
+def _sub_untouched(form: ModelForm, top: str, sub: str) -> bool:
+    """A part of an object the user did not change (emptied parts are not carried over)."""
+    key = f"{top}.{sub}"
+    return key not in form.kinds or key not in form.touched()

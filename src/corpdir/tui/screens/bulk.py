@@ -1,0 +1,168 @@
+"""Bulk from CSV: destinations (U11) or spots (L1). Choose the file, see its first rows
+and every bad row (line numbers of the file), then send: destinations in requests of at
+most 10,000 entries with a progress bar. Nothing is sent while any row is bad. Spots sent
+within 5 minutes of the last accepted list are explained with the time to try again."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rich.table import Table
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Input, ProgressBar, Select, Static
+
+from corpdir.client.errors import Conflict, CorpdirError
+from corpdir.service.bulk import ParsedCsv, parse
+from corpdir.service.messages import explain, retry_after_text
+from corpdir.text import printable
+from corpdir.tui.text import literal
+
+if TYPE_CHECKING:
+    from corpdir.service.directory import DirectoryService
+
+MAX_ERRORS_SHOWN = 50
+
+
+class BulkScreen(ModalScreen[None]):
+    DEFAULT_CSS = """
+    BulkScreen { align: center middle; }
+    BulkScreen > VerticalScroll { width: 100%; max-width: 110; height: 1fr; border: round $primary; background: $surface; padding: 0 1; }
+    BulkScreen Horizontal { height: auto; }
+    BulkScreen #bulk-kind { width: 30; }
+    BulkScreen #bulk-path { width: 1fr; }
+    BulkScreen #bulk-errors { color: $error; height: auto; }
+    BulkScreen #bulk-result { height: auto; }
+    BulkScreen #bulk-preview { height: auto; }
+    """
+    BINDINGS = [
+        Binding("ctrl+s", "send", "Send", priority=True, id="bulk.send"),
+        Binding("ctrl+o", "browse", "Browse", id="bulk.browse"),
+        Binding("escape", "close", "Close", id="bulk.close"),
+    ]
+
+    def __init__(self, service: DirectoryService, kind: str = "destinations") -> None:
+        super().__init__()
+        self.service = service
+        self.kind = kind
+        self.parsed: ParsedCsv | None = None
+        self.sending = False
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll() as box:
+            box.border_title = "Bulk from CSV"
+            with Horizontal():
+                yield Select([("Destinations (U11)", "destinations"), ("Spots (L1)", "spots")], value=self.kind,
+                             allow_blank=False, id="bulk-kind", compact=True)
+                yield Input(placeholder="CSV file path (Ctrl+O to browse), Enter to read", id="bulk-path", compact=True)
+            yield Static(id="bulk-preview")
+            yield Static(id="bulk-errors")
+            yield ProgressBar(id="bulk-progress", show_eta=False)
+            yield Static(id="bulk-result")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#bulk-path", Input).focus()
+        self.query_one("#bulk-progress", ProgressBar).display = False
+
+    @on(Select.Changed, "#bulk-kind")
+    def _kind(self, event: Select.Changed) -> None:
+        self.kind = str(event.value)
+        if self.query_one("#bulk-path", Input).value.strip():
+            self.read_file(self.query_one("#bulk-path", Input).value)
+
+    @on(Input.Submitted, "#bulk-path")
+    def _path(self, event: Input.Submitted) -> None:
+        self.read_file(event.value)
+
+    def action_browse(self) -> None:
+        from corpdir.tui.forms.file_picker import FilePicker
+
+        def chosen(path: Path | None) -> None:
+            if path is not None:
+                self.query_one("#bulk-path", Input).value = str(path)
+                self.read_file(str(path))
+
+        self.app.push_screen(FilePicker("Choose a CSV file", suffixes=(".csv", ".txt")), chosen)
+
+    @work(group="bulk-read", exclusive=True, exit_on_error=False)
+    async def read_file(self, path_text: str) -> None:
+        path = Path(path_text.strip()).expanduser()
+        errors = self.query_one("#bulk-errors", Static)
+        self.query_one("#bulk-result", Static).update("")
+        try:
+            text = await asyncio.to_thread(path.read_text, encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError) as exc:
+            self.parsed = None
+            errors.update(literal(f"The file cannot be read: {exc}"))
+            return
+        parsed = await asyncio.to_thread(parse, self.kind, text, variant=self.service.variant)
+        self.parsed = parsed
+        table = Table(title=f"{path.name}: first rows", title_justify="left", expand=False)
+        for column in parsed.header:
+            table.add_column(printable(column))
+        for row in parsed.rows[:5]:
+            table.add_row(*[printable(cell) for cell in row[: len(parsed.header)]])
+        self.query_one("#bulk-preview", Static).update(table)
+        if parsed.errors:
+            shown = parsed.errors[:MAX_ERRORS_SHOWN]
+            more = len(parsed.errors) - len(shown)
+            errors.update(literal(f"{len(parsed.errors)} bad {'row' if len(parsed.errors) == 1 else 'rows'}; nothing will be "
+                                  "sent until they are fixed:\n" + "\n".join(shown) + (f"\n… and {more} more" if more else "")))
+        else:
+            errors.update(literal(f"{len(parsed.entries)} rows, all valid: Ctrl+S sends them in "
+                                  f"{parsed.requests()} {'request' if parsed.requests() == 1 else 'requests'}."))
+
+    def action_send(self) -> None:
+        if self.sending:
+            return
+        if self.parsed is None:
+            self.notify("Choose a CSV file first", severity="warning", timeout=3)
+            return
+        if not self.parsed.ok:
+            self.notify("Nothing sent: fix the rows listed first", severity="error", timeout=4)
+            return
+        if getattr(self.app, "read_only", False):
+            self.notify("This terminal is read-only: nothing can be changed here", severity="warning", timeout=3)
+            return
+        self.sending = True
+        self.send(self.parsed)
+
+    @work(group="bulk-send", exclusive=True, exit_on_error=False)
+    async def send(self, parsed: ParsedCsv) -> None:
+        bar = self.query_one("#bulk-progress", ProgressBar)
+        result = self.query_one("#bulk-result", Static)
+        bar.display = True
+        bar.update(total=len(parsed.entries), progress=0)
+        try:
+            if parsed.kind == "destinations":
+                answers = await self.service.send_destinations(
+                    parsed.entries, progress=lambda done, total: bar.update(progress=done))
+                registered = sum(a.registeredCount for a in answers)
+                text = (f"Sent {len(parsed.entries)} destinations in {len(answers)} "
+                        f"{'request' if len(answers) == 1 else 'requests'}: {registered} registered.")
+            else:
+                answer = await self.service.register_spots(parsed.entries)
+                bar.update(progress=len(parsed.entries))
+                text = f"Sent {answer.locationsCount} spots: {answer.acceptedCount} accepted (they expire in 10 minutes)."
+        except Conflict as exc:
+            text = retry_after_text(exc) if parsed.kind == "spots" and exc.retry_after is not None else explain(exc)
+            result.update(literal(text))
+            self.notify(text, severity="warning", timeout=8)
+            return
+        except CorpdirError as exc:
+            result.update(literal(explain(exc)))
+            self.notify(explain(exc), title="Not sent", severity="error", timeout=8)
+            return
+        finally:
+            self.sending = False
+        result.update(literal(text))
+        self.notify(text, timeout=5)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

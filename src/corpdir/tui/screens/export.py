@@ -1,0 +1,77 @@
+"""Export the list on screen (with its search and filters) to CSV or vCard 4.0."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Input, Select, Static
+
+from corpdir.service.export import export
+from corpdir.tui.text import literal
+
+if TYPE_CHECKING:
+    from corpdir.service.directory import DirectoryService
+
+SUFFIX = {"csv": ".csv", "vcard": ".vcf"}
+
+
+class ExportScreen(ModalScreen[Path | None]):
+    DEFAULT_CSS = """
+    ExportScreen { align: center middle; }
+    ExportScreen > Vertical { width: 80%; height: auto; border: round $primary; background: $surface; padding: 0 1; }
+    ExportScreen #export-status { height: auto; }
+    """
+    BINDINGS = [Binding("escape", "close", "Close", id="export.close")]
+
+    def __init__(self, service: DirectoryService, kind: str, source: Any) -> None:
+        super().__init__()
+        self.service, self.kind, self.source = service, kind, source
+
+    def _default_path(self, fmt: str) -> str:
+        return str(Path.cwd() / f"corpdir-{self.kind}-{datetime.now():%Y%m%d-%H%M}{SUFFIX[fmt]}")
+
+    def compose(self) -> ComposeResult:
+        with Vertical() as box:
+            box.border_title = f"Export this list of {self.kind}"
+            yield Select([("CSV", "csv"), ("vCard 4.0", "vcard")], value="csv", allow_blank=False, id="export-format",
+                         compact=True)
+            yield Input(self._default_path("csv"), id="export-path", compact=True)
+            yield Static("Enter writes the file.", id="export-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#export-path", Input).focus()
+
+    @on(Select.Changed, "#export-format")
+    def _format(self, event: Select.Changed) -> None:
+        path = self.query_one("#export-path", Input)
+        stem = Path(path.value).with_suffix(SUFFIX[str(event.value)])
+        path.value = str(stem)
+
+    @on(Input.Submitted, "#export-path")
+    def _go(self, event: Input.Submitted) -> None:
+        self.write(Path(event.value.strip()).expanduser(), str(self.query_one("#export-format", Select).value))
+
+    @work(exclusive=True, exit_on_error=False)
+    async def write(self, path: Path, fmt: str) -> None:
+        status = self.query_one("#export-status", Static)
+        records = list(await self.source.fetch(0, await self.source.count())) if self.source is not None else []
+        text = await asyncio.to_thread(export, self.kind, records, fmt)
+        try:
+            await asyncio.to_thread(path.write_text, text, encoding="utf-8")
+        except OSError as exc:
+            status.update(literal(f"Not written: {exc}"))
+            return
+        self.notify(f"Exported {len(records)} {self.kind} to {path}", timeout=4)
+        self.dismiss(path)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,154 @@
+"""The user form (U2/U4) and the profile form (U10), driven from the directory screen."""
+
+from corpdir.tui.forms.model_form import ModelForm
+from corpdir.tui.widgets.virtual_list import VirtualList
+from form_helpers import open_form, save, type_into
+from tui_helpers import screen_text, wait_for
+
+
+async def _select_user(pilot, app, service, predicate=lambda u: True):
+    users = app.screen.query_one("#users", VirtualList)
+    assert await wait_for(pilot, lambda: users.row_count > 0 and users.row(0) is not None)
+    for i in range(users.row_count):
+        row = users.row(i)
+        if row is not None and predicate(row):
+            users.cursor = i
+            users.focus()
+            await pilot.pause()
+            assert await wait_for(pilot, lambda: app.screen.selected is not None and app.screen.selected.userId == row.userId)
+            return row
+    raise AssertionError("no such user in the list")
+
+
+async def test_editing_one_field_sends_only_that_field(admin, recorder, app_for):
+    app = app_for(admin)
+    async with app.run_test(size=(100, 40)) as pilot:
+        user = await _select_user(pilot, app, admin, lambda u: u.userType == "REGULAR_USER" and u.position)
+        before = await admin.client.get_user(user.userId)
+        recorder.clear()
+        await pilot.press("E")
+        form = await open_form(pilot, app)
+        await type_into(pilot, form, "position", "受付係長")
+        recorder.clear()
+        await save(pilot, form)
+        assert await wait_for(pilot, lambda: not isinstance(app.screen, ModelForm))
+        writes = recorder.writes()
+        assert writes == [("PATCH", f"/v1/users/{user.userId}", {"position": "受付係長"})]
+        after = await admin.client.get_user(user.userId)
+        assert after.position == "受付係長"
+        assert after.model_dump(exclude={"position"}) == before.model_dump(exclude={"position"})
+        cached = await admin.user(user.userId)
+        assert cached.record.position == "受付係長"  # the cache holds what the API returned
+
+
+async def test_clearing_a_field_sends_empty_text(admin, recorder, app_for):
+    app = app_for(admin)
+    async with app.run_test(size=(100, 40)) as pilot:
+        user = await _select_user(pilot, app, admin, lambda u: u.userType == "REGULAR_USER" and u.position)
+        await pilot.press("E")
+        form = await open_form(pilot, app)
+        await type_into(pilot, form, "position", "")
+        recorder.clear()
+        await save(pilot, form)
+        assert await wait_for(pilot, lambda: not isinstance(app.screen, ModelForm))
+        assert recorder.writes() == [("PATCH", f"/v1/users/{user.userId}", {"position": ""})]
+        assert (await admin.client.get_user(user.userId)).position in ("", None)
+
+
+async def test_bad_input_is_shown_beside_the_field_and_nothing_is_sent(admin, recorder, app_for):
+    app = app_for(admin)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await _select_user(pilot, app, admin, lambda u: u.userType == "REGULAR_USER")
+        await pilot.press("E")
+        form = await open_form(pilot, app)
+        await type_into(pilot, form, "fullname", "x" * 51)  # too long
+        await type_into(pilot, form, "extensionNum", "12a4")  # bad characters
+        await type_into(pilot, form, "level", "11")  # out of range
+        await pilot.pause(0.5)  # validation runs as you type (debounced)
+        assert "at most 50 characters" in form.errors["fullname"]
+        assert "may contain only digits" in form.errors["extensionNum"]
+        assert "10 or less" in form.errors["level"]
+        recorder.clear()
+        await save(pilot, form)
+        assert isinstance(app.screen, ModelForm)  # kept open, with what was typed
+        assert form.widget("level").value == "11"
+        assert recorder.writes() == []
+        assert "at most 50 characters" in screen_text(app)
+
+
+async def test_a_field_the_user_type_may_not_set_is_refused_beside_it(admin, recorder, app_for):
+    from textual.widgets import Select
+
+    app = app_for(admin)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await _select_user(pilot, app, admin, lambda u: u.userType == "REGULAR_USER")
+        await pilot.press("E")
+        form = await open_form(pilot, app)
+        assert not form.widget("deviceId").disabled
+        await type_into(pilot, form, "deviceId", "AB12")
+        form.widget("userType").value = "FACILITY"
+        await pilot.pause(0.5)
+        assert "cannot be set for a FACILITY user" in form.errors["deviceId"]
+        assert form.widget("thanksAvailable").disabled  # untouched restricted fields are greyed
+        recorder.clear()
+        await save(pilot, form)
+        assert recorder.writes() == []
+        assert isinstance(app.screen, ModelForm)
+
+
+async def test_creating_a_user(admin, recorder, app_for):
+    app = app_for(admin)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("n")
+        form = await open_form(pilot, app)
+        await type_into(pilot, form, "loginId", "new.person")
+        await type_into(pilot, form, "fullname", "新規 太郎")
+        await type_into(pilot, form, "extensionNum", "4321")
+        recorder.clear()
+        await save(pilot, form)
+        assert await wait_for(pilot, lambda: not isinstance(app.screen, ModelForm))
+        (method, path, body), = recorder.writes()
+        assert (method, path) == ("POST", "/v1/users")
+        assert body == {"loginId": "new.person", "fullname": "新規 太郎", "extensionNum": "4321", "userType": "REGULAR_USER"}
+        found = (await admin.client.list_users(loginIds=["new.person"])).items
+        assert [u.fullname for u in found] == ["新規 太郎"]
+
+
+async def test_permission_error_names_the_missing_right(reception, recorder, app_for):
+    app = app_for(reception)
+    async with app.run_test(size=(100, 40)) as pilot:
+        user = await _select_user(pilot, app, reception)
+        await pilot.press("E")
+        form = await open_form(pilot, app)
+        await type_into(pilot, form, "position", "changed")
+        await save(pilot, form)
+        assert await wait_for(pilot, lambda: "user management" in screen_text(app))
+        assert isinstance(app.screen, ModelForm)  # what was typed is kept
+        assert form.widget("position").value == "changed"
+        assert (await reception.client.get_user(user.userId)).position != "changed"
+
+
+async def test_leaving_a_modified_form_asks_first(admin, app_for):
+    from corpdir.tui.forms.confirm import ConfirmScreen
+
+    app = app_for(admin)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await _select_user(pilot, app, admin)
+        await pilot.press("E")
+        form = await open_form(pilot, app)
+        await pilot.press("escape")  # untouched: leaves at once
+        assert await wait_for(pilot, lambda: not isinstance(app.screen, ModelForm))
+        await pilot.press("E")
+        form = await open_form(pilot, app)
+        await type_into(pilot, form, "comment", "typed")
+        await pilot.press("escape")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert "not saved" in screen_text(app)
+        await pilot.press("n")
+        assert await wait_for(pilot, lambda: app.screen is form)
+        assert form.widget("comment").value == "typed"
+        await pilot.press("escape")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        assert await wait_for(pilot, lambda: not isinstance(app.screen, (ModelForm, ConfirmScreen)))
