@@ -32,11 +32,30 @@ def make_server(tenant: Any | None = None, **settings: Any) -> Any:
     return create_app(ServerSettings(data=None, demo=tenant if tenant is not None else demo_tenant(), **settings))
 
 
+class FakeClock:
+    """Time that moves only when someone sleeps: no test waits for real."""
+
+    def __init__(self, start: float = 1_700_000_000.0) -> None:
+        self.now = start
+        self.slept: list[float] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        import asyncio
+
+        self.slept.append(seconds)
+        self.now += max(0.0, seconds)
+        await asyncio.sleep(0)
+
+
 def make_service(app: Any | None = None, *, api_key: str = "demo-reception", transport: httpx.AsyncBaseTransport | None = None,
-                 store: CacheStore | None = None) -> DirectoryService:
+                 store: CacheStore | None = None, **client_options: Any) -> DirectoryService:
+    """``client_options`` go to DirectoryClient (e.g. clock=, sleep= of a FakeClock)."""
     app = app if app is not None else make_server()
     settings = ServiceSettings(base_url=BASE_URL, api_key=api_key, max_retries=1, retry_initial_delay=0.01, retry_max_delay=0.02)
-    client = DirectoryClient(settings, transport=transport or httpx.ASGITransport(app=app))
+    client = DirectoryClient(settings, transport=transport or httpx.ASGITransport(app=app), **client_options)
     return DirectoryService(client, store or CacheStore(":memory:"), settings)
 
 

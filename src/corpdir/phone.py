@@ -9,11 +9,9 @@ so they agree. Parsing is done by the phonenumbers library; short internal numbe
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from functools import lru_cache
-
-import phonenumbers
-from phonenumbers import PhoneMetadata
+from typing import Any
 
 DEFAULT_REGION = "JP"
 _NON_DIGITS = re.compile(r"\D+")
@@ -26,36 +24,73 @@ def digits(number: str) -> str:
 
 
 @dataclass(frozen=True)
-class _Region:
-    """What phonenumbers' metadata says about writing numbers in one region."""
+class RegionRules:
+    """What phonenumbers' metadata says about writing numbers in one region: plain data,
+    so a cache can keep it and `corpdir lookup` need not import phonenumbers at all."""
 
     country_code: str
     international_prefix: str | None  # plain digits ('010' in JP), else None
-    national_prefix: re.Pattern[str] | None  # phonenumbers' national_prefix_for_parsing
+    national_prefix: str | None  # phonenumbers' national_prefix_for_parsing (a regex)
     trunk: str | None  # the plain national prefix ('0' in JP)
-    lengths: frozenset[int]  # possible national-number lengths
-    pattern: re.Pattern[str] | None  # the general national-number pattern
+    lengths: tuple[int, ...]  # possible national-number lengths
+    pattern: str | None  # the general national-number pattern (a regex)
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
 
 
-@lru_cache(maxsize=64)
-def _region(region: str) -> _Region | None:
+@dataclass(frozen=True)
+class _Region:
+    rules: RegionRules
+    national_prefix: re.Pattern[str] | None
+    pattern: re.Pattern[str] | None
+
+    @classmethod
+    def of(cls, rules: RegionRules) -> _Region:
+        return cls(rules, re.compile(rules.national_prefix) if rules.national_prefix else None,
+                   re.compile(rules.pattern) if rules.pattern else None)
+
+
+_REGIONS: dict[str, _Region | None] = {}
+
+
+def region_rules(region: str) -> RegionRules | None:
+    """The rules of ``region`` from phonenumbers' metadata (imports phonenumbers)."""
+    from phonenumbers import PhoneMetadata
+
     meta = PhoneMetadata.metadata_for_region(region)
     if meta is None:
         return None
     intl = meta.international_prefix if meta.international_prefix and meta.international_prefix.isdigit() else None
-    parsing = meta.national_prefix_for_parsing or meta.national_prefix
-    general = meta.general_desc.national_number_pattern
-    return _Region(str(meta.country_code), intl, re.compile(parsing) if parsing else None, meta.national_prefix,
-                   frozenset(meta.general_desc.possible_length or ()), re.compile(general) if general else None)
+    return RegionRules(str(meta.country_code), intl, meta.national_prefix_for_parsing or meta.national_prefix,
+                       meta.national_prefix, tuple(meta.general_desc.possible_length or ()),
+                       meta.general_desc.national_number_pattern)
+
+
+def use_region_rules(region: str, rules: dict[str, Any]) -> None:
+    """Prime the fast path with rules kept elsewhere (the cache), without phonenumbers."""
+    data = dict(rules)
+    data["lengths"] = tuple(data.get("lengths") or ())
+    _REGIONS[region] = _Region.of(RegionRules(**data))
+
+
+def _region(region: str) -> _Region | None:
+    if region not in _REGIONS:
+        rules = region_rules(region)
+        _REGIONS[region] = _Region.of(rules) if rules else None
+    return _REGIONS[region]
 
 
 def _fast_e164(text: str, region: str) -> str | None:
     """E.164 for the everyday cases, from the region's metadata, without a full parse:
     '+81 3-...' / '010 81 3-...' (this region's country code) and '03-...' (trunk prefix).
     None means "not an everyday case": the caller then asks phonenumbers.parse."""
-    rules = _region(region)
-    if rules is None or not _PLAIN.fullmatch(text):
+    if not _PLAIN.fullmatch(text):
         return None
+    compiled = _region(region)
+    if compiled is None:
+        return None
+    rules = compiled.rules
     d = digits(text)
     if text.lstrip().startswith("+") or (rules.international_prefix and d.startswith(rules.international_prefix)):
         rest = d if text.lstrip().startswith("+") else d[len(rules.international_prefix):]
@@ -64,14 +99,14 @@ def _fast_e164(text: str, region: str) -> str | None:
         national = rest[len(rules.country_code):]
         if rules.trunk and national.startswith(rules.trunk):
             return None  # '+81 (0)3 ...': leave the oddity to the full parser
-    elif rules.national_prefix is not None and rules.trunk:
-        match = rules.national_prefix.match(d)
+    elif compiled.national_prefix is not None and rules.trunk:
+        match = compiled.national_prefix.match(d)
         if match is None or match.group(0) != rules.trunk or any(match.groups()):
             return None
         national = d[match.end():]
     else:
         return None
-    if len(national) not in rules.lengths or rules.pattern is None or not rules.pattern.fullmatch(national):
+    if len(national) not in rules.lengths or compiled.pattern is None or not compiled.pattern.fullmatch(national):
         return None  # phonenumbers strips a trunk prefix only when the rest is a plausible number
     return f"+{rules.country_code}{national}"
 
@@ -90,6 +125,8 @@ def e164(number: str, region: str = DEFAULT_REGION) -> str | None:
 
 def _parsed_e164(text: str, region: str) -> str | None:
     """The full phonenumbers parse: the reference the fast path agrees with."""
+    import phonenumbers
+
     try:
         parsed = phonenumbers.parse(text, region)
     except phonenumbers.NumberParseException:

@@ -6,7 +6,7 @@ import pytest
 
 from corpdir.cache.store import CacheStore
 from corpdir.cache.sync import Syncer
-from service_fixtures import make_server, make_service
+from service_fixtures import FakeClock, make_server, make_service
 
 
 class Interrupted(Exception):
@@ -138,8 +138,9 @@ async def test_contacts_sync_is_incremental(admin):
 async def test_sync_respects_the_rate_limit_through_the_client():
     from corpdir.server.settings import RateLimitSettings
 
-    app = make_server(rate_limit=RateLimitSettings(enabled=True, burst=5, rate=50.0))
-    svc = make_service(app, api_key="demo-reception")
+    clock = FakeClock()  # the server's bucket and the client's waits share one time
+    app = make_server(rate_limit=RateLimitSettings(enabled=True, burst=5, rate=1.0), clock=clock)
+    svc = make_service(app, api_key="demo-reception", clock=clock, sleep=clock.sleep)
     try:
         await svc.sync()
         snap = svc.client.rate_limit

@@ -7,28 +7,13 @@ import httpx
 import pytest
 
 from corpdir.client import DirectoryClient, RetryPolicy
+from service_fixtures import FakeClock
 
 from .faults import FaultTransport
 from .server import Recorder, make_server, seed_users
 
 KEY = "sk-test"
 BASE = "http://127.0.0.1/v1"
-
-
-class FakeClock:
-    """Time that moves only when someone sleeps: no test waits for real."""
-
-    def __init__(self, start: float = 1_700_000_000.0) -> None:
-        self.now = start
-        self.slept: list[float] = []
-
-    def __call__(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.slept.append(seconds)
-        self.now += max(0.0, seconds)
-        await asyncio.sleep(0)
 
 
 @pytest.fixture

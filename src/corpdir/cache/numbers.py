@@ -11,7 +11,7 @@ import json
 import sqlite3
 from typing import Any
 
-from corpdir.phone import DEFAULT_REGION, match_key
+from corpdir.phone import DEFAULT_REGION, match_key, region_rules, use_region_rules
 
 _SQL = (
     "SELECT p.kind, p.id, p.number, COALESCE(u.data, c.data) FROM phones p"
@@ -19,6 +19,23 @@ _SQL = (
     " LEFT JOIN contacts c ON p.kind = 'contact' AND c.id = p.id"
     " WHERE p.key = ? ORDER BY p.kind DESC, p.id"
 )
+
+
+def remember_region_rules(conn: sqlite3.Connection, region: str) -> None:
+    """Keep the region's number rules in the cache (from phonenumbers, once)."""
+    key = f"phone_rules:{region}"
+    if conn.execute("SELECT 1 FROM meta WHERE key = ?", (key,)).fetchone() is None:
+        rules = region_rules(region)
+        if rules is not None:
+            with conn:
+                conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, json.dumps(rules.as_dict())))
+
+
+def prime_region_rules(conn: sqlite3.Connection, region: str) -> None:
+    """Let the phone fast path use the rules the cache kept: no phonenumbers import."""
+    row = conn.execute("SELECT value FROM meta WHERE key = ?", (f"phone_rules:{region}",)).fetchone()
+    if row is not None:
+        use_region_rules(region, json.loads(row[0]))
 
 
 def identify(conn: sqlite3.Connection, number: str, region: str = DEFAULT_REGION) -> list[dict[str, Any]]:

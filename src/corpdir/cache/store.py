@@ -103,6 +103,7 @@ class CacheStore:
         self._conn.execute("PRAGMA synchronous=NORMAL")
         self._lock = threading.RLock()
         migrate(self._conn)
+        numbers.remember_region_rules(self._conn, region)
 
     def close(self) -> None:
         with self._lock:

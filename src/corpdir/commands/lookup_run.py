@@ -82,6 +82,8 @@ class _Lookup:
     def __init__(self, args: argparse.Namespace) -> None:
         profile, region, stale = _settings_light(args.base_url)
         conn = open_cache(profile.cache_path())
+        if conn is not None:
+            numbers.prime_region_rules(conn, region)
         cache_lookup = functools.partial(numbers.identify, conn, region=region) if conn is not None else None
         self.service = _Service(args.base_url)
         self.caller = CallerId(cache_lookup, None if args.offline else self.service.identify, cache_age=cache_age(conn),
