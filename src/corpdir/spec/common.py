@@ -12,7 +12,10 @@ from typing import Annotated, Any, Generic, Mapping, TypeVar
 
 from annotated_types import Ge, Le
 from pydantic import BaseModel, ConfigDict
-from pydantic.experimental.missing_sentinel import MISSING
+try:  # pydantic >= 2.14: no longer experimental
+    from pydantic import MISSING
+except ImportError:  # pragma: no cover - pydantic 2.12 / 2.13
+    from pydantic.experimental.missing_sentinel import MISSING
 
 from corpdir.spec.errors import ErrorDetail
 
