@@ -343,7 +343,8 @@ class ModelForm(ModalScreen[Any]):
         from corpdir.service.messages import explain
 
         try:
-            result = await self.save_callback(body)
+            result = await (self.save_callback(body, self.extra_values()) if self.spec.extra_fields
+                            else self.save_callback(body))
         except Invalid as exc:
             self.show_errors(exc.details, f"Not saved: {exc.summary.lower()} (the service said so)."
                              if not exc.local else "Not saved: the marked fields need attention.")

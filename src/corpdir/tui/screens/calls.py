@@ -77,7 +77,10 @@ class CallsScreen(Screen):
         Binding("r", "reverse_order", "Newest/oldest", id="calls.order"),
         Binding("c", "copy_number", "Copy no.", id="calls.copy_number"),
         Binding("ctrl+r", "refresh", "Refresh", show=False, id="calls.refresh"),
+        Binding("n", "new_call", "Add record", show=False, id="calls.new"),
+        Binding("E", "edit", "Edit", id="calls.edit"),
     ]
+    WRITES = frozenset({"new_call", "edit"})
 
     def __init__(self, service: DirectoryService) -> None:
         super().__init__()
@@ -103,6 +106,12 @@ class CallsScreen(Screen):
                 "This service does not offer call histories (H1/H4): only the cache, if any, is shown.")
         self._show()
         self.query_one("#calls", VirtualList).focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Writes are not offered on a read-only terminal (the kiosk)."""
+        if action in self.WRITES and getattr(self.app, "read_only", False):
+            return False
+        return True
 
     # -- what the list shows -----------------------------------------------------------------
     def _show(self, refresh_api: bool = False) -> None:
@@ -178,3 +187,27 @@ class CallsScreen(Screen):
             return
         self.app.copy_to_clipboard(number)
         self.notify(f"Copied number: {number}", timeout=2)
+
+    # -- writes ------------------------------------------------------------------------------
+    def _after_write(self, record: Any) -> None:
+        self.notify("Call record saved", timeout=3)
+        self.load(self.view)
+
+    def action_new_call(self) -> None:
+        from corpdir.tui.forms.specs import call_form
+        from corpdir.tui.forms.writes import open_form
+
+        direction = self.view.direction
+        open_form(self, call_form(direction, None), None, lambda body: self.service.create_call(direction, body),
+                  self._after_write)
+
+    def action_edit(self) -> None:
+        if self.selected is None:
+            self.notify("Choose a call first", severity="warning", timeout=2)
+            return
+        from corpdir.tui.forms.specs import call_form
+        from corpdir.tui.forms.writes import open_form
+
+        row = self.selected
+        open_form(self, call_form(row.direction, row.record), row.record,
+                  lambda changes: self.service.edit_call(row.direction, row.record, changes=changes), self._after_write)
