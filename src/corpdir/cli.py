@@ -14,7 +14,7 @@ import sys
 
 from corpdir.commands import tui
 
-COMMANDS = ("lookup", "sync", "server")
+COMMANDS = ("lookup", "sync", "server", "bulk", "export")
 
 
 def build_parser() -> argparse.ArgumentParser:

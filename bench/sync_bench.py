@@ -1,0 +1,84 @@
+"""Sync benchmark (issue 5): `corpdir sync` of a 100k-user (+ contacts) tenant from the
+reference server on 127.0.0.1 with its default token bucket (60 burst, 10/s).
+
+    python bench/sync_bench.py [--size 100000]     # 100k users and (generator default) 100k contacts
+
+Prints: wall seconds, requests, the rate-limit floor ((requests - burst) / rate), the
+ratio of the two, peak RSS of the sync process and the cache size on disk. The server's
+data dir is kept in bench/out, so the tenant is generated once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import resource
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+OUT = Path(__file__).parent / "out"
+BURST, RATE = 60, 10.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def corpdir(*args: str) -> list[str]:
+    return [sys.executable, "-m", "corpdir.cli", *args]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--size", type=int, default=100_000)
+    args = parser.parse_args()
+    data = OUT / f"server-{args.size}"
+    port = free_port()
+    OUT.mkdir(exist_ok=True)
+    log = open(OUT / "sync_bench_server.log", "w")
+    fresh = not data.exists()
+    server = subprocess.Popen(corpdir("server", "--demo", "--size", str(args.size), "--data", str(data), "--port", str(port)),
+                              stdout=log, stderr=subprocess.STDOUT)
+    try:
+        started = time.time()
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if server.poll() is not None:
+                    raise SystemExit(f"server exited: see {log.name}")
+                time.sleep(0.5)
+        print(f"server ready in {time.time() - started:.1f} s ({'generated and loaded' if fresh else 'reused'} the tenant)")
+        with tempfile.TemporaryDirectory() as tmp:
+            env = {**os.environ, "CORPDIR_BASE_URL": f"http://127.0.0.1:{port}/v1", "CORPDIR_API_KEY": "demo-reception",
+                   "CORPDIR_CACHE_DIR": tmp, "CORPDIR_CONFIG": os.path.join(tmp, "none.toml")}
+            before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+            started = time.perf_counter()
+            result = subprocess.run(corpdir("sync", "--quiet"), env=env, capture_output=True, text=True)
+            wall = time.perf_counter() - started
+            peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+            print(result.stdout)
+            if result.returncode:
+                raise SystemExit(result.stderr[-2000:])
+            total = re.search(r"total\s*│\s*(\d+)\s*│\s*(\d+)\s*│\s*(\d+)\s*│\s*(\d+)", result.stdout)
+            requests = int(total.group(4)) if total else 0
+            floor = max(requests - BURST, 0) / RATE
+            size = sum(f.stat().st_size for f in Path(tmp).glob("*.sqlite3*"))
+            print(f"sync wall {wall:.1f} s, {requests} requests, rate-limit floor {floor:.1f} s, ratio {wall / floor if floor else 0:.2f}")
+            print(f"peak RSS of the sync process {max(peak, before) / 1024:.0f} MiB (the largest child so far)")
+            print(f"cache on disk {size / 2**20:.1f} MiB")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    main()
