@@ -159,11 +159,7 @@ class DirectoryService:
         words = [w for w in words if w][:10]
         if words:
             query["freeWords"] = words
-        users: list[User] = []
-        async for user in self._iter("U1", query):
-            users.append(user)
-            if len(users) >= limit:
-                break
+        users = await self._take("U1", query, limit)
         await self.cache.run(self.store.put_users, users)
         return users
 
@@ -242,11 +238,7 @@ class DirectoryService:
         """X1 with its filters (fullname, companyName, phoneNum, email, updatedFrom/To,
         directory, folderNums, ocr*, identified ...); the answer refreshes the cache."""
         query = {k: v for k, v in filters.items() if v not in (None, "", [])}
-        contacts: list[Contact] = []
-        async for contact in self._iter("X1", query):
-            contacts.append(contact)
-            if len(contacts) >= limit:
-                break
+        contacts = await self._take("X1", query, limit)
         await self.cache.run(self.store.put_contacts, contacts)
         return contacts
 
@@ -262,11 +254,7 @@ class DirectoryService:
         query: dict[str, Any] = {"orderDirection": "desc" if newest_first else "asc"}
         if answered is not None:
             query["answered"] = answered
-        records: list[Any] = []
-        async for record in self._iter(code, query):
-            records.append(record)
-            if len(records) >= limit:
-                break
+        records = await self._take(code, query, limit)
         await self.cache.run(self.store.put_calls, direction, records)
         return records
 
@@ -449,6 +437,20 @@ class DirectoryService:
         return await getattr(self.client, OPERATIONS[code].name)(params)
 
     async def _iter(self, code: str, query: dict[str, Any]) -> Any:
-        async for item in self.client.paginate(code, query):
-            self.online = True
-            yield item
+        """Every item of a list operation, keeping the online flag up to date."""
+        try:
+            async for item in self.client.paginate(code, query):
+                self.online, self.last_error = True, None
+                yield item
+        except TransportError as exc:
+            self.online, self.last_error = False, str(exc)
+            raise
+
+    async def _take(self, code: str, query: dict[str, Any], limit: int) -> list[Any]:
+        """At most ``limit`` items of a list operation (the first pages only)."""
+        items: list[Any] = []
+        async for item in self._iter(code, query):
+            items.append(item)
+            if len(items) >= limit:
+                break
+        return items
