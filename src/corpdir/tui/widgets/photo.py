@@ -12,14 +12,33 @@ import io
 from collections import OrderedDict
 
 from PIL import Image
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
 from rich_pixels import Pixels
 from textual.widgets import Static
 
-_RENDERED: OrderedDict[tuple[bytes, int, int], Pixels] = OrderedDict()
 KEPT = 128
 
 
-def render_pixels(jpeg: bytes, width: int, height: int) -> Pixels:
+class Picture:
+    """Half-block pixels that know their width, so a ``width: auto`` widget is as wide as
+    the image (rich-pixels does not measure itself: the widget would take the whole row
+    and push what stands beside it, such as a person's name, off the screen)."""
+
+    def __init__(self, pixels: Pixels, width: int) -> None:
+        self.pixels, self.width = pixels, width
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.pixels
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(self.width, self.width)
+
+
+_RENDERED: OrderedDict[tuple[bytes, int, int], Picture] = OrderedDict()
+
+
+def render_pixels(jpeg: bytes, width: int, height: int) -> Picture:
     """``jpeg`` scaled to fit ``width`` x ``height`` cells (two pixels a cell, vertically)."""
     key = (hashlib.blake2b(jpeg, digest_size=16).digest(), width, height)
     if key in _RENDERED:
@@ -28,7 +47,7 @@ def render_pixels(jpeg: bytes, width: int, height: int) -> Pixels:
     with Image.open(io.BytesIO(jpeg)) as image:
         image = image.convert("RGB")
         image.thumbnail((width, height * 2))
-        pixels = Pixels.from_image(image)
+        pixels = Picture(Pixels.from_image(image), image.width)
     _RENDERED[key] = pixels
     while len(_RENDERED) > KEPT:
         _RENDERED.popitem(last=False)

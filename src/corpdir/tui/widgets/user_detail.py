@@ -68,6 +68,15 @@ def profile_renderable(profile: Profile | None) -> Group | Text:
 
 
 class UserDetail(VerticalScroll, can_focus=True):
+    # The pane's own layout, so it looks the same in the directory and full screen (80x24).
+    DEFAULT_CSS = """
+    UserDetail #user-heading { height: auto; }
+    UserDetail #user-photo { margin-right: 1; }
+    UserDetail #user-title { width: 1fr; height: auto; }
+    UserDetail #user-name, UserDetail #user-subtitle { height: auto; }
+    UserDetail #user-fields, UserDetail #user-collaborations, UserDetail #user-profile-title,
+    UserDetail #user-profile { height: auto; margin-top: 1; }
+    """
     user: reactive[User | None] = reactive(None, always_update=True)
 
     def __init__(self, service: DirectoryService, *, id: str | None = None, classes: str | None = None) -> None:

@@ -70,7 +70,7 @@ class VirtualList(ScrollView, can_focus=True):
     ]
     COMPONENT_CLASSES = {"virtual-list--header", "virtual-list--cursor", "virtual-list--odd", "virtual-list--loading"}
     DEFAULT_CSS = """
-    VirtualList { height: 1fr; }
+    VirtualList { height: 1fr; overflow-x: hidden; }
     VirtualList > .virtual-list--header { text-style: bold; background: $panel; }
     VirtualList > .virtual-list--cursor { background: $surface-lighten-2; }
     VirtualList:focus > .virtual-list--cursor { background: $accent 60%; text-style: bold; }
@@ -140,7 +140,7 @@ class VirtualList(ScrollView, can_focus=True):
         if generation != self._generation:
             return
         self.row_count = count
-        self.virtual_size = Size(self.size.width, count + 1)
+        self.virtual_size = Size(self.line_width, count + 1)
         self.cursor = min(self.cursor, max(count - 1, 0))
         self.refresh()
         self.post_message(self.Loaded(self, count))
@@ -184,17 +184,23 @@ class VirtualList(ScrollView, can_focus=True):
         room = max(total - fixed, 0)
         return [c.width or max(room * c.ratio // ratios, c.min_width) for c in self.columns]
 
+    @property
+    def line_width(self) -> int:
+        """Columns a row may use: the widget's width less the vertical scrollbar (rows never
+        scroll sideways; the columns share what there is)."""
+        return self.scrollable_content_region.width
+
     def _line(self, values: Sequence[object], style: Style) -> list[Segment]:
         segments: list[Segment] = []
         console = self.app.console
-        for i, (value, width) in enumerate(zip(values, self._widths(self.size.width))):
+        for i, (value, width) in enumerate(zip(values, self._widths(self.line_width))):
             if i:
                 segments.append(Segment(" ", style))
             segments.extend(cell(value, width).render(console))
         return [Segment(s.text, style + s.style if s.style else style) for s in segments]
 
     def render_line(self, y: int) -> Strip:
-        width = self.size.width
+        width = self.line_width
         base = self.rich_style
         if y == 0:
             style = base + self.get_component_rich_style("virtual-list--header")
@@ -218,7 +224,7 @@ class VirtualList(ScrollView, can_focus=True):
         return Strip(self._line([c.value(row) for c in self.columns], style)).crop_extend(0, width, style)
 
     def on_resize(self, event: events.Resize) -> None:
-        self.virtual_size = Size(event.size.width, self.row_count + 1)
+        self.virtual_size = Size(self.line_width, self.row_count + 1)
 
     # -- cursor and keys ---------------------------------------------------------------------
     def watch_cursor(self, old: int, new: int) -> None:

@@ -1,0 +1,150 @@
+"""What each screen looks like, as SVG snapshots (pytest-textual-snapshot).
+
+Deterministic by construction: the small demo tenant (fixed seed), a service clock frozen
+at the moment of the sync (the status bar says "synced just now"), calls shown in Tokyo
+time, no cursor blink, and every worker finished before the picture is taken. After a
+deliberate change to a screen: ``pytest --snapshot-update tests/tui/test_snapshots.py``,
+then look at the new SVGs (tests/tui/__snapshots__/test_snapshots/) before committing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any, Awaitable, Callable
+
+import pytest
+from textual.widgets import Input
+
+from corpdir.cache.store import CacheStore
+from corpdir.client import DirectoryClient
+from corpdir.config import ServiceSettings
+from corpdir.service.directory import DirectoryService
+from corpdir.state import State
+from corpdir.tui.widgets.status_bar import StatusBar
+from corpdir.tui.widgets.virtual_list import VirtualList
+from service_fixtures import BASE_URL, make_server
+from tui_helpers import wait_for
+
+FROZEN_NOW = 1_750_000_000.0  # the service's clock: sync time and "now" are the same instant
+WIDE, NARROW = (120, 36), (80, 24)
+
+
+@pytest.fixture(autouse=True)
+def _still(monkeypatch):
+    """No blinking cursor and one time zone, so two runs draw the same picture."""
+    monkeypatch.setattr(Input, "cursor_blink", False)
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def synced_app(cache_path) -> Any:
+    """The app on a synced cache of the small demo tenant, its clock frozen.
+
+    The cache is filled by one service on a loop of its own, then the app gets a second
+    service on the same file: nothing asyncio-bound crosses from one event loop to the next."""
+    import httpx
+
+    from corpdir.tui.app import CorpdirApp
+
+    settings = ServiceSettings(base_url=BASE_URL, api_key="demo-reception", max_retries=1, retry_initial_delay=0.01,
+                               retry_max_delay=0.02)
+    server = make_server()
+
+    def service() -> DirectoryService:
+        client = DirectoryClient(settings, transport=httpx.ASGITransport(app=server), clock=lambda: 0.0)
+        return DirectoryService(client, CacheStore(str(cache_path)), settings, clock=lambda: FROZEN_NOW)
+
+    async def fill() -> None:
+        filler = service()
+        await filler.sync()
+        await filler.close()
+
+    asyncio.run(fill())
+    return CorpdirApp(service(), state=State(), sync_on_start=False, owns_service=True)
+
+
+async def settle(pilot, predicate: Callable[[], bool] = lambda: True) -> None:
+    """Wait for ``predicate``, then for every worker and a last repaint."""
+    assert await wait_for(pilot, predicate, tries=300)
+    for _ in range(3):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+    await pilot.pause(0.1)
+    await pilot.app.workers.wait_for_complete()
+    for bar in pilot.app.screen.query(StatusBar):  # sampled once a second: sample now, all requests done
+        bar.refresh_text()
+    await pilot.pause()
+
+
+def listed(pilot, selector: str) -> Callable[[], bool]:
+    def ready() -> bool:
+        found = pilot.app.screen.query(selector)
+        return bool(found) and found.first(VirtualList).highlighted is not None
+    return ready
+
+
+def shown(pilot, text: str) -> Callable[[], bool]:
+    from tui_helpers import screen_text
+
+    return lambda: text in screen_text(pilot.app)
+
+
+Scene = Callable[[Any], Awaitable[None]]
+
+
+async def directory(pilot) -> None:
+    await settle(pilot, listed(pilot, "#users"))
+
+
+async def directory_search(pilot) -> None:
+    await settle(pilot, listed(pilot, "#users"))
+    first = pilot.app.screen.query_one("#users", VirtualList).highlighted
+    await pilot.press("slash", *first.fullnameKana.split()[0][:3])
+    await settle(pilot, lambda: pilot.app.screen.browse.text and listed(pilot, "#users")())
+
+
+async def user_full_screen(pilot) -> None:
+    await settle(pilot, listed(pilot, "#users"))
+    await pilot.press("enter")
+    await settle(pilot, lambda: pilot.app.screen.__class__.__name__ == "UserScreen")
+
+
+async def contacts(pilot) -> None:
+    await pilot.press("f2")
+    await settle(pilot, listed(pilot, "#contacts"))
+
+
+async def calls(pilot) -> None:
+    await pilot.press("f3")
+    await settle(pilot, listed(pilot, "#calls"))
+
+
+async def lookup(pilot) -> None:
+    await pilot.press("f4")
+    await settle(pilot, lambda: pilot.app.screen.query("#numbers"))
+    service = pilot.app.service
+    users = await service.users_window(None, limit=5)
+    numbers = [u.phoneNum for u in users if u.phoneNum][:2] + ["03-0000-0009"]
+    await pilot.press(*", ".join(numbers), "enter")
+    await settle(pilot, listed(pilot, "#results"))
+
+
+SCENES: dict[str, tuple[Scene, tuple[int, int]]] = {
+    "directory": (directory, WIDE),
+    "directory_narrow": (directory, NARROW),
+    "directory_search": (directory_search, WIDE),
+    "user_narrow": (user_full_screen, NARROW),
+    "contacts": (contacts, WIDE),
+    "calls": (calls, WIDE),
+    "lookup": (lookup, WIDE),
+}
+
+
+@pytest.mark.parametrize("scene", list(SCENES))
+def test_screen(scene, snap_compare, tmp_path):
+    run_before, size = SCENES[scene]
+    assert snap_compare(synced_app(tmp_path / "cache.sqlite3"), run_before=run_before, terminal_size=size)
