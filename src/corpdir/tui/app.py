@@ -92,6 +92,11 @@ class CorpdirApp(App[None]):
         super().notify(printable(message, keep_newlines=True), title=printable(title), severity=severity,
                        timeout=timeout, markup=False)
 
+    def copy_to_clipboard(self, text: str) -> None:
+        """Copied values come from the service: control characters are replaced first, so a
+        paste can never carry an escape sequence (or a newline, into a shell) anywhere."""
+        super().copy_to_clipboard(printable(text))
+
     # -- kiosk (read-only) ----------------------------------------------------------------
     def _check_action_state(self, action: str, default_namespace: Any) -> bool | None:
         """Hide every binding that writes in read-only mode (footer, palette, keys)."""

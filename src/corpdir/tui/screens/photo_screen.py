@@ -37,7 +37,10 @@ class PhotoScreen(ModalScreen[None]):
     @work(exclusive=True, exit_on_error=False)
     async def load(self) -> None:
         view = self.query_one(PhotoView)
-        view.border_title = literal(self.user.fullname or "")
+        title = literal(self.user.fullname or "")
+        view.border_title = title
+        # wide enough for the whole name, even around a short "no photo"
+        view.styles.min_width = min(title.cell_len + 6, self.app.size.width - 2)
         try:
             await view.show(await self.service.photo(self.user.userId, "FULL"))
         except CorpdirError as exc:

@@ -1,0 +1,130 @@
+"""Offline: the service cannot be reached (every request fails to connect), the cache was
+filled earlier. The app starts, says it is offline, browses and searches the cache,
+shows details from it, and every failure is a readable notification, never a traceback."""
+
+from __future__ import annotations
+
+import time
+
+import httpx
+import pytest
+
+from corpdir.cache.store import CacheStore
+from corpdir.tui.widgets.status_bar import StatusBar
+from corpdir.tui.widgets.user_detail import UserDetail
+from corpdir.tui.widgets.virtual_list import VirtualList
+from service_fixtures import make_service
+from tui_helpers import screen_text, wait_for
+
+
+class Unreachable(httpx.AsyncBaseTransport):
+    """What a dead network looks like to httpx: every request fails to connect."""
+
+    def __init__(self) -> None:
+        self.requests: list[str] = []
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        self.requests.append(f"{request.method} {request.url.path}")
+        raise httpx.ConnectError("[Errno 111] Connection refused", request=request)
+
+
+@pytest.fixture
+async def offline(tmp_path):
+    """A service over a cache synced yesterday, its network gone."""
+    path = str(tmp_path / "cache.sqlite3")
+    online = make_service(store=CacheStore(path))
+    await online.sync()
+    await online.close()
+    transport = Unreachable()
+    service = make_service(transport=transport, store=CacheStore(path))
+    service.clock = lambda: time.time() + 86400  # a day later: the cache is stale, so the app tries to sync
+    yield service, transport
+    await service.close()
+
+
+def collect_notifications(app) -> list[tuple[str, str, str]]:
+    seen: list[tuple[str, str, str]] = []
+    notify = app.notify
+
+    def recording(message: str, *, title: str = "", severity="information", **kwargs) -> None:
+        seen.append((severity, title, message))
+        notify(message, title=title, severity=severity, **kwargs)
+
+    app.notify = recording
+    return seen
+
+
+def readable(notes: list[tuple[str, str, str]]) -> bool:
+    return bool(notes) and all("Traceback" not in m and "File \"" not in m and m.strip() for _, _, m in notes)
+
+
+async def test_starts_offline_browses_searches_and_shows_details_from_the_cache(offline):
+    from corpdir.state import State
+    from corpdir.tui.app import CorpdirApp
+
+    service, transport = offline
+    cached = service.store.count_users()
+    target = next(u for u in await service.users_window(None, limit=100) if u.fullnameKana)
+    app = CorpdirApp(service, state=State())  # syncs on start (the cache is stale): that fails
+    notes = collect_notifications(app)
+    async with app.run_test(size=(140, 40)) as pilot:
+        users = app.screen.query_one("#users", VirtualList)
+        assert await wait_for(pilot, lambda: users.row_count == cached and users.highlighted is not None)
+        assert await wait_for(pilot, lambda: "offline (showing the cache)" in screen_text(app))
+        assert service.online is False and transport.requests  # it did try
+        assert "synced 1 d ago" in str(app.screen.query_one(StatusBar).render())
+        assert await wait_for(pilot, lambda: any("Could not connect to the directory service" in m for _, _, m in notes))
+
+        # details: the cached record, with the photo and profile said to be unavailable
+        detail = app.screen.query_one(UserDetail)
+        first = users.highlighted
+        assert await wait_for(pilot, lambda: detail.user is not None and detail.user.userId == first.userId)
+        assert await wait_for(pilot, lambda: "photo unavailable" in screen_text(app) and "Profile unavailable" in screen_text(app))
+        assert first.fullname in screen_text(app)
+
+        # search: the cache answers; the service's part fails with a warning
+        await pilot.press("slash", *target.fullnameKana.split()[0])
+        assert await wait_for(pilot, lambda: users.row_count > 0 and any(
+            users.row(i) is not None and users.row(i).userId == target.userId for i in range(users.row_count)))
+        assert await wait_for(pilot, lambda: any("showing the cache" in m for _, _, m in notes))
+        await pilot.press("escape")
+
+        # the other screens open and show the cache too
+        await pilot.press("f2")
+        contacts = app.screen.query_one("#contacts", VirtualList)
+        assert await wait_for(pilot, lambda: contacts.row_count == service.store.count_contacts() and contacts.highlighted)
+        await pilot.press("f3")
+        calls = app.screen.query_one("#calls", VirtualList)
+        assert await wait_for(pilot, lambda: calls.row_count > 0 and calls.highlighted is not None)
+        await pilot.press("f4")
+        number = target.phoneNum or target.extensionNum
+        await pilot.press(*f"{number}, 03-0000-0009", "enter")
+        results = app.screen.query_one("#results", VirtualList)
+        assert await wait_for(pilot, lambda: results.row_count == 2 and target.fullname in screen_text(app))
+        await pilot.press("f1")
+        await pilot.press("ctrl+s")  # a sync asked for by hand fails readably too
+        await pilot.pause(0.3)
+        assert await wait_for(pilot, lambda: len([n for n in notes if n[0] == "error"]) >= 2)
+
+    assert app.return_code in (0, None) and app._exception is None
+    assert readable(notes)
+    assert all(title != "Something went wrong" for _, title, _ in notes), notes  # every failure was expected and named
+
+
+async def test_narrow_offline_opens_details_full_screen(offline):
+    from corpdir.state import State
+    from corpdir.tui.app import CorpdirApp
+
+    service, _ = offline
+    app = CorpdirApp(service, state=State(), sync_on_start=False)
+    notes = collect_notifications(app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        users = app.screen.query_one("#users", VirtualList)
+        assert await wait_for(pilot, lambda: users.highlighted is not None)
+        name = users.highlighted.fullname
+        await pilot.press("enter")
+        assert await wait_for(pilot, lambda: app.screen.__class__.__name__ == "UserScreen")
+        assert await wait_for(pilot, lambda: "photo unavailable" in screen_text(app) and name in screen_text(app))
+        assert await wait_for(pilot, lambda: "offline" in str(service.online).lower() or service.online is False)
+    assert app._exception is None
+    assert not notes or readable(notes)
