@@ -14,7 +14,7 @@ import sys
 
 from corpdir.commands import tui
 
-COMMANDS = ("lookup", "sync", "server", "bulk", "export")
+COMMANDS = ("lookup", "sync", "server", "ssh-server", "web", "bulk", "export")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -26,7 +26,7 @@ def build_parser() -> argparse.ArgumentParser:
     tui.configure(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS:
-        module = importlib.import_module(f"corpdir.commands.{name}")
+        module = importlib.import_module(f"corpdir.commands.{name.replace('-', '_')}")
         module.configure(sub.add_parser(name, help=module.HELP, description=module.HELP))
     return parser
 
@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command is None:
         return int(tui.run(args) or 0)
-    module = importlib.import_module(f"corpdir.commands.{args.command}")
+    module = importlib.import_module(f"corpdir.commands.{args.command.replace('-', '_')}")
     return int(module.run(args) or 0)
 
 

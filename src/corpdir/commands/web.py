@@ -1,0 +1,40 @@
+"""`corpdir web`: the TUI in a browser (textual-serve), read-only unless told otherwise.
+
+textual-serve has no authentication: it listens on 127.0.0.1 by default, and anything
+wider belongs behind an authenticating reverse proxy (see README).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = "serve the TUI to a browser (textual-serve; no authentication: 127.0.0.1 unless --host)"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; put an authenticating proxy in front of anything else)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument("--public-url", help="the URL the browser uses, when behind a proxy (default http://HOST:PORT)")
+    parser.add_argument("--allow-writes", action="store_true", help="serve the full app, not the read-only kiosk")
+
+
+def app_command(allow_writes: bool = False) -> str:
+    """The shell command textual-serve starts for each browser tab."""
+    import shlex
+    import sys
+
+    return " ".join([shlex.quote(sys.executable), "-m", "corpdir.cli", *([] if allow_writes else ["--read-only"])])
+
+
+def run(args: argparse.Namespace) -> int:
+    import sys
+
+    from textual_serve.server import Server
+
+    if args.host not in ("127.0.0.1", "localhost", "::1"):
+        print(f"corpdir web: listening on {args.host} without authentication; put an authenticating proxy in front.",
+              file=sys.stderr)
+    server = Server(app_command(args.allow_writes), host=args.host, port=args.port, title="corpdir",
+                    public_url=args.public_url)
+    server.serve()
+    return 0

@@ -1,0 +1,350 @@
+"""The SSH server: public-key login, one read-only directory app per session, nothing else.
+
+Each session runs ``python -m corpdir.cli --read-only`` (or what the key's profile says)
+in its own process on its own PTY (:mod:`corpdir.ssh.session`). Refused: passwords,
+keyboard-interactive, host-based and GSS login; exec and subsystem requests (so no
+sftp/scp), port and socket forwarding, agent and X11 forwarding. A session without a
+PTY is told to use ``ssh -t`` and closed.
+
+Logged (logger ``corpdir.ssh``): connects, refusals and disconnects with the user name,
+the key's SHA256 fingerprint, the profile's name, the peer address and the duration.
+Never logged: API keys, the profile's environment, what was typed or shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import asyncssh
+import platformdirs
+
+from corpdir.ssh.authorized import KeyRing, SessionProfile, key_id
+from corpdir.ssh.hostkey import load_or_create_host_key
+from corpdir.ssh.session import PtyChild
+
+log = logging.getLogger("corpdir.ssh")
+
+# Puts the client's terminal back when the server ends an app the hard way (idle, shutdown).
+TERMINAL_RESET = (b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?2004l\x1b[?1004l"
+                  b"\x1b[?1049l\x1b[?25h\x1b[0m\r\n")
+# Variables of the server's environment a profile's session must not inherit.
+SERVICE_ENV = ("CORPDIR_BASE_URL", "CORPDIR_API_KEY", "CORPDIR_API_KEY_FILE", "CORPDIR_KEYRING_SERVICE",
+               "CORPDIR_KEYRING_USERNAME", "CORPDIR_VARIANT", "CORPDIR_REGION", "CORPDIR_ROUTING_FILE",
+               "CORPDIR_READ_ONLY")
+NEVER_INHERITED = ("SSH_AUTH_SOCK", "SSH_AGENT_PID", "SSH_CONNECTION", "SSH_CLIENT", "SSH_TTY", "DISPLAY",
+                   "COLUMNS", "LINES")
+
+
+@dataclass
+class ServerConfig:
+    keys: KeyRing
+    host_key: Path
+    host: str = "127.0.0.1"
+    port: int = 2222  # 0: any free port (tests)
+    idle_timeout: float | None = 15 * 60  # seconds without a keystroke; None: never
+    max_sessions: int = 20
+    login_timeout: float = 30.0
+    child_argv: Sequence[str] = (sys.executable, "-m", "corpdir.cli")
+    base_env: Mapping[str, str] | None = None  # None: this process's environment
+    close_grace: float = 2.0  # seconds the app gets to exit after SIGHUP, then SIGTERM
+
+
+def _peer(conn: asyncssh.SSHServerConnection) -> str:
+    peer = conn.get_extra_info("peername") or ("?", 0)
+    return f"{peer[0]}:{peer[1]}"
+
+
+class DirectoryServer:
+    """Start with ``await server.start()``; ``await server.close()`` ends every session."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.sessions: set[TuiSession] = set()
+        self._acceptor: asyncssh.SSHAcceptor | None = None
+        self.port: int | None = None
+
+    async def start(self) -> None:
+        c = self.config
+        self._acceptor = await asyncssh.create_server(
+            lambda: _Connection(self), c.host, c.port,
+            server_host_keys=[load_or_create_host_key(c.host_key)],
+            public_key_auth=True, password_auth=False, kbdint_auth=False, host_based_auth=False,
+            gss_host=None, gss_kex=False, gss_auth=False,
+            allow_pty=True, line_editor=False, encoding=None,
+            agent_forwarding=False, x11_forwarding=False, allow_scp=False, sftp_factory=None,
+            login_timeout=c.login_timeout, keepalive_interval=60, keepalive_count_max=3,
+            server_version="corpdir",
+        )
+        self.port = self._acceptor.sockets[0].getsockname()[1]
+        log.info("listening on %s:%d (max %d sessions, idle timeout %s)", c.host, self.port, c.max_sessions,
+                 f"{c.idle_timeout:g}s" if c.idle_timeout else "off")
+
+    async def close(self) -> None:
+        if self._acceptor is not None:
+            self._acceptor.close()
+            await self._acceptor.wait_closed()
+        await asyncio.gather(*(s.end("the directory server is shutting down") for s in list(self.sessions)),
+                             return_exceptions=True)
+
+    def child_env(self, profile: SessionProfile, fingerprint: str, term: str) -> dict[str, str]:
+        base = dict(os.environ if self.config.base_env is None else self.config.base_env)
+        for name in NEVER_INHERITED:
+            base.pop(name, None)
+        if not profile.inherit:  # the profile is the whole service configuration
+            for name in SERVICE_ENV:
+                base.pop(name, None)
+            base["CORPDIR_CONFIG"] = os.devnull  # not the server's config file (its key is not theirs)
+        state = Path(base.get("CORPDIR_STATE_DIR") or platformdirs.user_state_dir("corpdir"))
+        per_key = state / "ssh" / fingerprint.replace("SHA256:", "").replace("/", "_").replace("+", "-")
+        per_key.mkdir(parents=True, exist_ok=True)
+        base["CORPDIR_STATE_DIR"] = str(per_key)  # theme and recent lookups per key, not shared
+        base["TERM"] = term or "xterm-256color"
+        base["COLORTERM"] = "truecolor"  # OpenSSH clients do not send it
+        if not (base.get("LANG") or base.get("LC_ALL")):
+            base["LANG"] = "C.UTF-8"
+        base.update(profile.child_env())
+        return base
+
+
+class _Connection(asyncssh.SSHServer):
+    """One client connection: authentication, and the sessions it opens."""
+
+    def __init__(self, server: DirectoryServer) -> None:
+        self.server = server
+        self.conn: asyncssh.SSHServerConnection | None = None
+        self.peer = "?"
+        self.username = ""
+        self.fingerprint = ""
+        self.profile: SessionProfile | None = None
+        self.started = time.monotonic()
+        self.authenticated = False
+        self.session_count = 0
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.conn = conn
+        self.peer = _peer(conn)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.authenticated:
+            log.info("disconnect user=%s key=%s profile=%s peer=%s duration=%.1fs sessions=%d%s", self.username,
+                     self.fingerprint, self.profile.name if self.profile else "-", self.peer,
+                     time.monotonic() - self.started, self.session_count, f" error={type(exc).__name__}" if exc else "")
+
+    # -- authentication: public keys only ----------------------------------------------------
+    def begin_auth(self, username: str) -> bool:
+        self.username = username
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return False
+
+    def kbdint_auth_supported(self) -> bool:
+        return False
+
+    def host_based_auth_supported(self) -> bool:
+        return False
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        profile = self.server.config.keys.profile_for(key)
+        if profile is None:
+            log.warning("refused key user=%s key=%s peer=%s", username, key_id(key), self.peer)
+            return False
+        self.fingerprint, self.profile = key_id(key), profile
+        return True
+
+    def auth_completed(self) -> None:
+        self.authenticated = True
+        self.started = time.monotonic()
+        log.info("connect user=%s key=%s profile=%s peer=%s", self.username, self.fingerprint,
+                 self.profile.name if self.profile else "-", self.peer)
+
+    # -- what an authenticated client may open: a session, nothing else -------------------------
+    def session_requested(self) -> asyncssh.SSHServerSession:
+        limit = self.server.config.max_sessions
+        if len(self.server.sessions) >= limit:
+            log.warning("refused session user=%s key=%s peer=%s: %d sessions already (the maximum)",
+                        self.username, self.fingerprint, self.peer, limit)
+            raise asyncssh.ChannelOpenError(asyncssh.OPEN_RESOURCE_SHORTAGE,
+                                            "The directory is busy (too many sessions); try again later.")
+        self.session_count += 1
+        session = TuiSession(self)
+        self.server.sessions.add(session)
+        return session
+
+    def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> bool:
+        log.warning("refused port forwarding user=%s key=%s peer=%s", self.username, self.fingerprint, self.peer)
+        return False
+
+    def server_requested(self, listen_host: str, listen_port: int) -> bool:
+        log.warning("refused remote forwarding user=%s key=%s peer=%s", self.username, self.fingerprint, self.peer)
+        return False
+
+    def unix_connection_requested(self, dest_path: str) -> bool:
+        return False
+
+    def unix_server_requested(self, listen_path: str) -> bool:
+        return False
+
+
+class TuiSession(asyncssh.SSHServerSession):
+    """One SSH session: the directory app on a PTY, until either side goes."""
+
+    def __init__(self, connection: _Connection) -> None:
+        self.connection = connection
+        self.server = connection.server
+        self.chan: asyncssh.SSHServerChannel | None = None
+        self.term = ""
+        self.size = (80, 24)
+        self.has_pty = False
+        self.child: PtyChild | None = None
+        self.last_input = time.monotonic()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._ending = False
+
+    # -- what the client asks for ------------------------------------------------------------
+    def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:
+        self.chan = chan
+
+    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Mapping[int, int]) -> bool:
+        self.has_pty = True
+        self.term = term_type
+        if term_size[0] and term_size[1]:
+            self.size = (term_size[0], term_size[1])
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        c = self.connection
+        log.warning("refused exec user=%s key=%s peer=%s", c.username, c.fingerprint, c.peer)  # the command may hold secrets
+        return False
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        c = self.connection
+        log.warning("refused subsystem %r user=%s key=%s peer=%s", subsystem[:40], c.username, c.fingerprint, c.peer)
+        return False
+
+    def session_started(self) -> None:
+        assert self.chan is not None
+        if not self.has_pty:
+            self.chan.write(b"corpdir needs a terminal: connect with ssh -t\r\n")
+            self.chan.exit(1)
+            return
+        self._spawn(self._start())
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _start(self) -> None:
+        c = self.connection
+        assert c.profile is not None and self.chan is not None
+        try:
+            env = self.server.child_env(c.profile, c.fingerprint, self.term)
+            argv = [*self.server.config.child_argv, *c.profile.child_args()]
+            self.child = await PtyChild.start(argv, env, *self.size, on_output=self._output, on_exit=self._child_exited,
+                                              cwd=env["CORPDIR_STATE_DIR"])
+        except Exception as exc:  # noqa: BLE001 - told to the user and logged, never a traceback to the client
+            log.error("session failed to start user=%s key=%s peer=%s: %s", c.username, c.fingerprint, c.peer,
+                      type(exc).__name__)
+            self.chan.write(b"corpdir could not start the directory; please tell the administrator.\r\n")
+            self.chan.exit(1)
+            return
+        if self._ending:  # the client left while the app was starting
+            await self.child.close(self.server.config.close_grace)
+            return
+        self.last_input = time.monotonic()  # idle from when the app is there, not from the request
+        log.info("session user=%s key=%s peer=%s pid=%d size=%dx%d", c.username, c.fingerprint, c.peer,
+                 self.child.pid, *self.size)
+        if self.server.config.idle_timeout:
+            self._spawn(self._watch_idle(self.server.config.idle_timeout))
+
+    # -- data both ways --------------------------------------------------------------------------
+    def _output(self, data: bytes) -> None:
+        if self.chan is not None and not self._ending:
+            try:
+                self.chan.write(data)
+            except (OSError, asyncssh.Error):  # the client is gone; connection_lost ends the app
+                pass
+
+    def data_received(self, data: bytes, datatype: int | None) -> None:
+        self.last_input = time.monotonic()
+        if self.child is not None:
+            self.child.write(data)
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        if width and height:
+            self.size = (width, height)
+            if self.child is not None:
+                self.child.resize(width, height)
+
+    def pause_writing(self) -> None:
+        if self.child is not None:
+            self.child.pause_output()
+
+    def resume_writing(self) -> None:
+        if self.child is not None:
+            self.child.resume_output()
+
+    def break_received(self, msec: int) -> bool:
+        return True  # ignored: nothing to interrupt
+
+    def signal_received(self, signal: str) -> None:
+        pass  # a client's signals do not reach the app
+
+    # -- the end ---------------------------------------------------------------------------------
+    def _child_exited(self, returncode: int | None) -> None:
+        if self.chan is not None and not self._ending:
+            self._ending = True
+            self.chan.exit(returncode if returncode and returncode > 0 else 0)
+        self._spawn(self._cleanup())
+
+    def eof_received(self) -> bool:
+        self._spawn(self.end(None))
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._spawn(self.end(None))
+
+    async def _watch_idle(self, timeout: float) -> None:
+        while not self._ending:
+            remaining = self.last_input + timeout - time.monotonic()
+            if remaining <= 0:
+                c = self.connection
+                log.info("idle timeout user=%s key=%s peer=%s after %gs", c.username, c.fingerprint, c.peer, timeout)
+                await self.end(f"Disconnected: no key pressed for {timeout:g} seconds.")
+                return
+            await asyncio.sleep(remaining)
+
+    async def end(self, message: str | None) -> None:
+        """Close the session: the app and its process group first, then the channel."""
+        first = not self._ending
+        self._ending = True
+        if self.child is not None:
+            await self.child.close(self.server.config.close_grace)
+        if first and self.chan is not None and message is not None:
+            try:
+                self.chan.write(TERMINAL_RESET + message.encode() + b"\r\n")
+                self.chan.exit(0)
+            except (OSError, asyncssh.Error, BrokenPipeError):
+                pass
+        elif first and self.chan is not None:
+            self.chan.close()
+        await self._cleanup()
+
+    async def _cleanup(self) -> None:
+        if self.child is not None:
+            await self.child.close(self.server.config.close_grace)
+        self.server.sessions.discard(self)
