@@ -6,7 +6,8 @@ import sqlite3
 from typing import Any, Iterable
 
 from corpdir.server.errors import not_found
-from corpdir.server.search import fts_condition, joined
+from corpdir.phone import digits
+from corpdir.server.search import CONTACTS, joined
 from corpdir.server.storage.db import Database, dumps, iso_dt, loads
 from corpdir.server.storage.phones import CONTACT, PhoneIndex
 from corpdir.spec.contact import CONTACT_PHONE_FIELDS
@@ -14,16 +15,21 @@ from corpdir.spec.contact import CONTACT_PHONE_FIELDS
 _OWN_NUMBERS = ("phoneNum", "companyMobileNum", "personalMobileNum", "mobileNum", "faxNum")
 _SHARED_NUMBERS = ("companyDelegatedPhoneNum", "divisionDelegatedPhoneNum")
 ORDER_COLUMNS = {"updatedAt": "updated_at", "fullname": "fullname"}
-_FTS_COLUMNS = {
+_TEXT_COLUMNS = {  # X1 partial filter -> contacts_text column
     "fullname": "fullname", "fullnameKana": "fullname_kana", "companyName": "company_name",
     "companyNameKana": "company_name_kana", "divisionName": "division_name", "divisionNameKana": "division_name_kana",
 }
 
 
-CONTACTS_FTS_INSERT = (
-    "INSERT INTO contacts_fts (rowid, fullname, fullname_kana, company_name, company_name_kana, division_name,"
-    " division_name_kana, words) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-)
+COLUMN_FIELDS = frozenset({"contactId", "folderId", "ownerUserId", "registeredUserId", "registeredUser", "registeredAt",
+                           "updatedAt", "ocrStatus", "ocrType", "ocrResult", "contactDetailsUrl"})
+"""Contact fields kept in columns or made when read, never in the stored JSON."""
+
+
+def stored_fields(data: dict[str, Any]) -> dict[str, Any]:
+    """What a contact's JSON keeps: its fields without nulls (an edit sending null clears
+    the field) and without the column fields."""
+    return {k: v for k, v in data.items() if v is not None and k not in COLUMN_FIELDS}
 
 
 def visible_to(user_id: int) -> tuple[str, list[Any]]:
@@ -42,26 +48,55 @@ class ContactStore(PhoneIndex):
             return conn.execute("SELECT id, directory, folder_num, owner_id FROM contacts WHERE id = ?", (contact_id,)).fetchone()
 
     def get_contacts(self, ids: list[int]) -> list[dict[str, Any]]:
+        """Records in the order of ``ids`` (missing ones skipped), as the spec shows them."""
+        return [{**loads(text), **tail} for text, tail in self.get_contact_parts(ids)]
+
+    def get_contact_parts(self, ids: list[int]) -> list[tuple[str, dict[str, Any]]]:
+        """Each contact as (its stored fields as JSON text, the fields kept in columns).
+
+        The stored JSON holds no nulls and none of the column fields (``_store_contact``
+        sees to it), so the two parts join into the record without parsing the first:
+        X1 splices them into its answer (``present.contact_json``).
+        """
         if not ids:
             return []
         marks = ",".join("?" * len(ids))
         with self.db.read() as conn:
-            rows = {r["id"]: r for r in conn.execute(f"SELECT * FROM contacts WHERE id IN ({marks})", ids)}
-        registrars = {u["userId"]: u for u in self.get_users(list({r["registered_user_id"] for r in rows.values() if r["registered_user_id"]}))}
+            rows = {r[0]: r for r in conn.execute(
+                "SELECT id, directory, folder_num, registered_user_id, registered_at, updated_at, ocr_status, ocr_type,"
+                f" ocr_result, data FROM contacts WHERE id IN ({marks})", ids)}
+            registrars = self._registrars(conn, {r[3] for r in rows.values() if r[3]})
         out = []
         for contact_id in ids:
             if (row := rows.get(contact_id)) is None:
                 continue
-            record = loads(row["data"])
-            record.update(
-                contactId=contact_id,
-                folderId={"directory": row["directory"], "folderNum": row["folder_num"]},
-                registeredAt=row["registered_at"], updatedAt=row["updated_at"],
-                ocrStatus=row["ocr_status"], ocrType=row["ocr_type"], ocrResult=row["ocr_result"],
-            )
-            if (user := registrars.get(row["registered_user_id"])) is not None:
-                record["registeredUser"] = {k: user.get(k) for k in ("userId", "fullname", "loginId", "divisions")}
-            out.append({k: v for k, v in record.items() if v is not None})
+            tail: dict[str, Any] = {
+                "contactId": contact_id, "folderId": {"directory": row[1], "folderNum": row[2]},
+                "registeredAt": row[4], "updatedAt": row[5],
+            }
+            for name, value in (("ocrStatus", row[6]), ("ocrType", row[7]), ("ocrResult", row[8])):
+                if value is not None:
+                    tail[name] = value
+            if (user := registrars.get(row[3])) is not None:
+                tail["registeredUser"] = user
+            out.append((row[9], tail))
+        return out
+
+    @staticmethod
+    def _registrars(conn: sqlite3.Connection, user_ids: set[int]) -> dict[int, dict[str, Any]]:
+        """registeredUser of each id: userId, fullname, loginId, divisions (from columns;
+        the users' full records are not read)."""
+        ids = list(user_ids)
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        out = {uid: {"userId": uid, "fullname": name, "loginId": login, "divisions": []}
+               for uid, name, login in conn.execute(f"SELECT id, fullname, login_id FROM users WHERE id IN ({marks})", ids)}
+        for uid, div_id, div_name in conn.execute(
+            f"SELECT ud.user_id, d.id, d.name FROM user_divisions ud JOIN divisions d ON d.id = ud.division_id "
+            f"WHERE ud.user_id IN ({marks}) ORDER BY ud.user_id, ud.pos", ids,
+        ):
+            out[uid]["divisions"].append({"divisionId": div_id, "divisionName": div_name})
         return out
 
     def list_contact_ids(self, q: Any, viewer_id: int) -> tuple[list[int], bool]:
@@ -79,11 +114,9 @@ class ContactStore(PhoneIndex):
             add("updated_at <= ?", [iso_dt(q.updatedTo)])
         if "registeredUserId" in fields:
             add("registered_user_id = ?", [q.registeredUserId])
-        terms = [(col, getattr(q, name)) for name, col in _FTS_COLUMNS.items() if name in fields]
+        terms = [(col, getattr(q, name)) for name, col in _TEXT_COLUMNS.items() if name in fields]
         if "freeWords" in fields:
             terms += [(None, w) for w in q.freeWords]
-        if cond := fts_condition("contacts_fts", terms, "id"):
-            add(*cond)
         if "phoneNum" in fields:
             add(*self.phone_condition(CONTACT, q.phoneNum, "id"))
         if "email" in fields:
@@ -97,17 +130,21 @@ class ContactStore(PhoneIndex):
                 add(f"{column} = ?", [str(getattr(q, name))])
         direction = "DESC" if str(q.orderDirection) == "desc" else "ASC"
         order = f"ORDER BY {ORDER_COLUMNS[q.orderBy]} {direction}, id {direction}"
-        if q.identified:
-            # duplicates (same fullname, company and email1) merge into the oldest one
-            sql = (
-                "SELECT id FROM (SELECT id, fullname, updated_at, ROW_NUMBER() OVER ("
-                "PARTITION BY fullname, company_name, email1 ORDER BY registered_at, id) AS n "
-                f"FROM contacts WHERE {' AND '.join(where)}) WHERE n = 1 {order} LIMIT ? OFFSET ?"
-            )
-        else:
-            sql = f"SELECT id FROM contacts WHERE {' AND '.join(where)} {order} LIMIT ? OFFSET ?"
+
+        def sql() -> str:
+            if q.identified:
+                # duplicates (same fullname, company and email1) merge into the oldest one
+                return (
+                    "SELECT id FROM (SELECT id, fullname, updated_at, ROW_NUMBER() OVER ("
+                    "PARTITION BY fullname, company_name, email1 ORDER BY registered_at, id) AS n "
+                    f"FROM contacts WHERE {' AND '.join(where)}) WHERE n = 1 {order} LIMIT ? OFFSET ?"
+                )
+            return f"SELECT id FROM contacts WHERE {' AND '.join(where)} {order} LIMIT ? OFFSET ?"
         with self.db.read() as conn:
-            ids = [r[0] for r in conn.execute(sql, [*params, q.pageSize + 1, q.page * q.pageSize])]
+            if cond := CONTACTS.condition(conn, terms, "contacts.id"):
+                where.append(cond[0])
+                params.extend(cond[1])
+            ids = [r[0] for r in conn.execute(sql(), [*params, q.pageSize + 1, q.page * q.pageSize])]
         return ids[: q.pageSize], len(ids) > q.pageSize
 
     # -- writing ------------------------------------------------------------------------
@@ -139,30 +176,42 @@ class ContactStore(PhoneIndex):
         conn.execute("UPDATE contacts SET updated_at = ? WHERE id = ?", (self.now_iso(), contact_id))
 
     def _store_contact(self, conn: sqlite3.Connection, contact_id: int, data: dict[str, Any], now: str) -> None:
+        data = stored_fields(data)
         conn.execute(
             "UPDATE contacts SET fullname = ?, company_name = ?, email1 = ?, updated_at = ?, data = ? WHERE id = ?",
             (data.get("fullname", ""), data.get("companyName", ""), data.get("email1", ""), now, dumps(data), contact_id),
         )
-        conn.execute("DELETE FROM contacts_fts WHERE rowid = ?", (contact_id,))
-        conn.execute(CONTACTS_FTS_INSERT, self.contact_fts_row(contact_id, data))
+        CONTACTS.replace(conn, [self.contact_text_row(contact_id, data)])
         self.index_numbers(conn, CONTACT, contact_id, [data.get(f, "") for f in _OWN_NUMBERS],
                            [data.get(f, "") for f in _SHARED_NUMBERS])
 
     @staticmethod
-    def contact_fts_row(contact_id: int, data: dict[str, Any]) -> tuple:
-        phones = [data.get(f, "") for f in CONTACT_PHONE_FIELDS]
-        words = joined(
-            *(data.get(f) for f in _FTS_COLUMNS), data.get("fullnameAlphabet"), data.get("position"),
-            data.get("email1"), data.get("email2"), *phones, *("".join(ch for ch in p if ch.isdigit()) for p in phones),
-        )
-        return (contact_id, *(joined(data.get(f)) for f in _FTS_COLUMNS), words)
+    def contact_text_row(contact_id: int, data: dict[str, Any]) -> tuple:
+        """(id, one column per X1 partial filter, words): the filters' fields, and for
+        freeWords also the alphabet name, position, e-mails and phone numbers (as written
+        and as digits)."""
+        phones = [p for f in CONTACT_PHONE_FIELDS if (p := data.get(f))]
+        numbers = [d for p in phones if (d := digits(p)) != p]
+        words = joined(data.get("fullnameAlphabet"), data.get("position"), data.get("email1"), data.get("email2"),
+                       *phones, *numbers)
+        return (contact_id, *[joined(data.get(f)) for f in _TEXT_COLUMNS], words)
+
+    def reindex_contacts(self, conn: sqlite3.Connection, contact_ids: Iterable[int]) -> None:
+        """Refresh the search text of contacts from their stored records."""
+        ids = list(contact_ids)
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = conn.execute(f"SELECT id, data FROM contacts WHERE id IN ({marks})", chunk).fetchall()
+            CONTACTS.delete(conn, chunk)
+            CONTACTS.replace(conn, [self.contact_text_row(cid, loads(text)) for cid, text in rows])
 
     def delete_contact(self, contact_id: int) -> None:
         """Its card image and group memberships go too (foreign keys)."""
         with self.db.write() as conn:
             if conn.execute("DELETE FROM contacts WHERE id = ?", (contact_id,)).rowcount == 0:
                 raise not_found(f"contact {contact_id}")
-            conn.execute("DELETE FROM contacts_fts WHERE rowid = ?", (contact_id,))
+            CONTACTS.delete(conn, [contact_id])
             self.drop_numbers(conn, CONTACT, [contact_id])
 
     def add_to_group(self, group_id: int, contact_id: int) -> None:

@@ -89,8 +89,11 @@ def _json_default(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not JSON serializable")
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=_json_default)
+
+
 def dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=_json_default)
+    return _ENCODER.encode(value)
 
 
 def loads(text: str | None) -> Any:
@@ -106,4 +109,7 @@ def iso_ms(ts: float) -> str:
 
 def iso_dt(value: datetime) -> str:
     """An aware datetime in the stored form (UTC, milliseconds), so text order is time order."""
+    if value.tzinfo is not None and value.microsecond % 1000 == 0 and value.year >= 1000:
+        # the same text as iso_ms, without the float round trip (bulk loads make 700k of these)
+        return value.astimezone(timezone.utc).isoformat(timespec="milliseconds")[:-6] + "Z"
     return iso_ms(value.timestamp())

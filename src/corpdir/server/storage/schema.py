@@ -1,15 +1,20 @@
 """The database schema, versioned with ``PRAGMA user_version``.
 
 Records keep their spec fields as one JSON document (``data``) next to the columns that
-filters, orderings and joins need. Search uses one FTS5 trigram table per
-searchable resource, holding lowercased text: MATCH answers words of three or more
-characters from the index; one- and two-character words, which trigrams cannot answer,
-are found with ``instr`` over the same table's text. Phone numbers are indexed by ``corpdir.phone.match_key``.
+filters, orderings and joins need. Search (``corpdir.server.search``): per searchable
+resource a table of lowercased text and an FTS5 trigram index over it, which answers
+words of any length (version 2; version 1 scanned for one- and two-character words).
+Phone numbers are indexed by ``corpdir.phone.match_key``.
+
+A migration may leave ``meta`` key ``reindex_search``: ``Storage`` then rebuilds the search
+text of every user and contact from their records when it opens the database.
 """
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 1
+from corpdir.server.search import CONTACTS, USERS
+
+SCHEMA_VERSION = 2
 
 MIGRATIONS: dict[int, str] = {
     1: """
@@ -160,5 +165,12 @@ CREATE TABLE spots (
     accepted_at REAL NOT NULL
 );
 CREATE INDEX spots_accepted ON spots(accepted_at);
+""",
+    2: f"""
+DROP TABLE users_fts;
+DROP TABLE contacts_fts;
+{USERS.ddl()}
+{CONTACTS.ddl()}
+INSERT OR REPLACE INTO meta (key, value) VALUES ('reindex_search', '1');
 """,
 }

@@ -12,12 +12,14 @@ from corpdir.server.passwords import hash_password
 from corpdir.server.storage.db import Database, dumps, iso_dt
 from corpdir.server.storage.phones import CONTACT, DIVISION, USER, PhoneIndex
 from corpdir.server.storage.users import CREATE_DEFAULTS, UserStore
-from corpdir.server.storage.contacts import CONTACTS_FTS_INSERT, ContactStore
+from corpdir.server.search import CONTACTS, USERS
+from corpdir.server.storage.contacts import ContactStore, stored_fields
 from corpdir.spec.user import USER_PHONE_FIELDS
 
-_CONTACT_META = ("contactId", "folderId", "ownerUserId", "ocrStatus", "ocrType", "ocrResult", "registeredUserId",
-                 "registeredAt", "updatedAt")
 _SHARED_CONTACT_NUMBERS = ("companyDelegatedPhoneNum", "divisionDelegatedPhoneNum")
+
+
+_BULK_TABLES = ("users", "user_divisions", "contacts", "phone_keys")
 
 
 def key_hash(key: str) -> str:
@@ -84,6 +86,14 @@ class TenantStore(PhoneIndex):
         """Bulk insert a generated tenant (corpdir.server.demo.model.DemoTenant) in one transaction."""
         assert isinstance(self, UserStore) and isinstance(self, ContactStore)
         with self.db.write() as conn:
+            # the big tables' indexes are dropped and made again after: one sorted build
+            # each is much faster than 100k random inserts into each of them
+            marks = ",".join("?" * len(_BULK_TABLES))
+            indexes = conn.execute(
+                f"SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN ({marks})",
+                _BULK_TABLES).fetchall()
+            for name, _ in indexes:
+                conn.execute(f"DROP INDEX {name}")
             conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", [
                 ("company_name", tenant.company_name),
                 ("location_contract_date", tenant.location_contract_date.isoformat() if tenant.location_contract_date else ""),
@@ -113,6 +123,8 @@ class TenantStore(PhoneIndex):
             )
             self._load_contacts(conn, tenant)
             self._load_calls(conn, tenant)
+            for _, sql in indexes:
+                conn.execute(sql)
             conn.execute("ANALYZE")  # statistics for the planner: bulk data changes its choices
 
     def _load_divisions(self, conn: Any, divisions: list[dict[str, Any]]) -> None:
@@ -127,6 +139,7 @@ class TenantStore(PhoneIndex):
     def _load_users(self, conn: Any, tenant: Any) -> None:
         names = {d["divisionId"]: d["divisionName"] for d in tenant.divisions}
         rows, links, fts, keys = [], [], [], []
+        memo: dict[str, str] = {}
         for u in tenant.users:
             uid = u["userId"]
             data = {**CREATE_DEFAULTS, **{k: v for k, v in u.items() if k not in ("userId", "password", "divisionIds") and v is not None}}
@@ -136,33 +149,34 @@ class TenantStore(PhoneIndex):
                          hash_password(password) if password else None, dumps(data)))
             division_ids = list(dict.fromkeys(u.get("divisionIds") or []))
             links += [(uid, d, i) for i, d in enumerate(division_ids)]
-            fts.append(self.user_fts_row(uid, data, [names[d] for d in division_ids if d in names]))
-            keys += self.key_rows(USER, uid, [data.get(f, "") for f in USER_PHONE_FIELDS])
+            fts.append(self.user_text_row(uid, data, [names[d] for d in division_ids if d in names]))
+            keys += self.key_rows(USER, uid, [data.get(f, "") for f in USER_PHONE_FIELDS], memo=memo)
         conn.executemany(
             "INSERT INTO users (id, login_id, user_type, fullname, fullname_kana, employee_num, email1, ble_id, sort_score,"
             " password_hash, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
         conn.executemany("INSERT INTO user_divisions (user_id, division_id, pos) VALUES (?, ?, ?)", links)
-        conn.executemany("INSERT INTO users_fts (rowid, fullname, fullname_kana, words) VALUES (?, ?, ?, ?)", fts)
+        USERS.load(conn, fts)
         conn.executemany("INSERT INTO phone_keys (key, kind, ref_id, shared) VALUES (?, ?, ?, ?)", keys)
 
     def _load_contacts(self, conn: Any, tenant: Any) -> None:
         rows, fts, keys = [], [], []
+        memo: dict[str, str] = {}
         for c in tenant.contacts:
             cid = c["contactId"]
-            data = {k: v for k, v in c.items() if k not in _CONTACT_META and v is not None}
+            data = stored_fields(c)
             folder = c["folderId"]
             rows.append((cid, folder["directory"], folder["folderNum"], c.get("ownerUserId"), data.get("fullname", ""),
                          data.get("companyName", ""), data.get("email1", ""), c.get("registeredUserId"),
                          _iso(c["registeredAt"]), _iso(c["updatedAt"]), c.get("ocrStatus"), c.get("ocrType"),
                          c.get("ocrResult"), dumps(data)))
-            fts.append(self.contact_fts_row(cid, data))
+            fts.append(self.contact_text_row(cid, data))
             own = [data.get(f, "") for f in ("phoneNum", "companyMobileNum", "personalMobileNum", "mobileNum", "faxNum")]
-            keys += self.key_rows(CONTACT, cid, own, [data.get(f, "") for f in _SHARED_CONTACT_NUMBERS])
+            keys += self.key_rows(CONTACT, cid, own, [data.get(f, "") for f in _SHARED_CONTACT_NUMBERS], memo=memo)
         conn.executemany(
             "INSERT INTO contacts (id, directory, folder_num, owner_id, fullname, company_name, email1, registered_user_id,"
             " registered_at, updated_at, ocr_status, ocr_type, ocr_result, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             rows)
-        conn.executemany(CONTACTS_FTS_INSERT, fts)
+        CONTACTS.load(conn, fts)
         conn.executemany("INSERT INTO phone_keys (key, kind, ref_id, shared) VALUES (?, ?, ?, ?)", keys)
         conn.executemany("INSERT INTO cards (contact_id, image) VALUES (?, ?)", list(tenant.cards.items()))
 

@@ -7,7 +7,8 @@ from typing import Any, Iterable
 
 from corpdir.server.errors import already_exists, not_found, unprocessable
 from corpdir.server.passwords import hash_password
-from corpdir.server.search import fts_condition, joined
+from corpdir.phone import digits
+from corpdir.server.search import USERS, joined
 from corpdir.server.storage.db import Database, dumps, loads
 from corpdir.server.storage.phones import USER, PhoneIndex
 from corpdir.spec.user import USER_PHONE_FIELDS
@@ -106,31 +107,30 @@ class UserStore(PhoneIndex):
             terms.append(("fullname_kana", q.fullnameKana))
         if "freeWords" in fields:
             terms.extend((None, w) for w in q.freeWords)
-        if cond := fts_condition("users_fts", terms, "id"):
-            add(*cond)
-        if "divisionIds" in fields:
-            with self.db.read() as conn:
-                ids = self.subtree_ids(conn, q.divisionIds) if q.includeSubDepartment else list(q.divisionIds)
-            marks = ",".join("?" * len(ids)) or "NULL"
-            add(f"id IN (SELECT user_id FROM user_divisions WHERE division_id IN ({marks}))", ids)
-        if "userIds" in fields:
-            add(f"id IN ({','.join('?' * len(q.userIds)) or 'NULL'})", q.userIds)
-        if "loginIds" in fields:
-            add(f"login_id IN ({','.join('?' * len(q.loginIds)) or 'NULL'})", q.loginIds)
-        if "employeeNum" in fields:
-            add("employee_num = ?", [q.employeeNum])
-        if "phoneNum" in fields:
-            add(*self.phone_condition(USER, q.phoneNum, "id"))
-        if "email1" in fields:
-            add("email1 = ?", [q.email1])
-        direction = "DESC" if str(q.orderDirection) == "desc" else "ASC"
-        column = ORDER_COLUMNS[q.orderBy]
-        sql = "SELECT id FROM users"
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        sql += f" ORDER BY {column} {direction}, id {direction} LIMIT ? OFFSET ?"
-        params += [q.pageSize + 1, q.page * q.pageSize]
         with self.db.read() as conn:
+            if cond := USERS.condition(conn, terms, "users.id"):
+                add(*cond)
+            if "divisionIds" in fields:
+                ids = self.subtree_ids(conn, q.divisionIds) if q.includeSubDepartment else list(q.divisionIds)
+                marks = ",".join("?" * len(ids)) or "NULL"
+                add(f"id IN (SELECT user_id FROM user_divisions WHERE division_id IN ({marks}))", ids)
+            if "userIds" in fields:
+                add(f"id IN ({','.join('?' * len(q.userIds)) or 'NULL'})", q.userIds)
+            if "loginIds" in fields:
+                add(f"login_id IN ({','.join('?' * len(q.loginIds)) or 'NULL'})", q.loginIds)
+            if "employeeNum" in fields:
+                add("employee_num = ?", [q.employeeNum])
+            if "phoneNum" in fields:
+                add(*self.phone_condition(USER, q.phoneNum, "id"))
+            if "email1" in fields:
+                add("email1 = ?", [q.email1])
+            direction = "DESC" if str(q.orderDirection) == "desc" else "ASC"
+            column = ORDER_COLUMNS[q.orderBy]
+            sql = "SELECT id FROM users"
+            if where:
+                sql += " WHERE " + " AND ".join(where)
+            sql += f" ORDER BY {column} {direction}, id {direction} LIMIT ? OFFSET ?"
+            params += [q.pageSize + 1, q.page * q.pageSize]
             ids = [r[0] for r in conn.execute(sql, params)]
         return ids[: q.pageSize], len(ids) > q.pageSize
 
@@ -198,37 +198,46 @@ class UserStore(PhoneIndex):
         with self.db.write() as conn:
             if conn.execute("DELETE FROM users WHERE id = ?", (user_id,)).rowcount == 0:
                 raise not_found(f"user {user_id}")
-            conn.execute("DELETE FROM users_fts WHERE rowid = ?", (user_id,))
+            USERS.delete(conn, [user_id])
             self.drop_numbers(conn, USER, [user_id])
 
     # -- search text and phone keys -------------------------------------------------------
     def reindex_users(self, conn: sqlite3.Connection, user_ids: Iterable[int]) -> None:
+        """Refresh the search text and phone keys of users from their stored records."""
         ids = list(user_ids)
+        for start in range(0, len(ids), 500):
+            self._reindex_users(conn, ids[start:start + 500])
+
+    def _reindex_users(self, conn: sqlite3.Connection, ids: list[int]) -> None:
         if not ids:
             return
         marks = ",".join("?" * len(ids))
         division_names: dict[int, list[str]] = {}
         for uid, name in conn.execute(
-            f"SELECT ud.user_id, d.name FROM user_divisions ud JOIN divisions d ON d.id = ud.division_id WHERE ud.user_id IN ({marks})", ids
+            f"SELECT ud.user_id, d.name FROM user_divisions ud JOIN divisions d ON d.id = ud.division_id WHERE ud.user_id IN ({marks})"
+            " ORDER BY ud.user_id, ud.pos", ids
         ):
             division_names.setdefault(uid, []).append(name)
         rows = conn.execute(f"SELECT id, data FROM users WHERE id IN ({marks})", ids).fetchall()
-        conn.executemany("DELETE FROM users_fts WHERE rowid = ?", [(i,) for i in ids])
-        fts_rows, key_rows = [], []
+        text_rows, key_rows = [], []
         for uid, text in rows:
             data = loads(text)
-            fts_rows.append(self.user_fts_row(uid, data, division_names.get(uid, [])))
+            text_rows.append(self.user_text_row(uid, data, division_names.get(uid, [])))
             key_rows += self.key_rows(USER, uid, [data.get(f, "") for f in USER_PHONE_FIELDS])
-        conn.executemany("INSERT INTO users_fts (rowid, fullname, fullname_kana, words) VALUES (?, ?, ?, ?)", fts_rows)
+        USERS.delete(conn, ids)  # ids without a record any more lose their text too
+        USERS.replace(conn, text_rows)
         self.drop_numbers(conn, USER, ids)
         conn.executemany("INSERT INTO phone_keys (key, kind, ref_id, shared) VALUES (?, ?, ?, ?)", key_rows)
 
     @staticmethod
-    def user_fts_row(user_id: int, data: dict[str, Any], division_names: list[str]) -> tuple:
-        phones = [data.get(f, "") for f in USER_PHONE_FIELDS]
+    def user_text_row(user_id: int, data: dict[str, Any], division_names: list[str]) -> tuple:
+        """(id, fullname, fullname_kana, words): what freeWords searches (spec 4.1: names,
+        kana, alphabet, employeeNum, phone numbers as written and as digits, e-mails,
+        position, post, division names)."""
+        phones = [p for f in USER_PHONE_FIELDS if (p := data.get(f))]
+        numbers = [d for p in phones if (d := digits(p)) != p]
         words = joined(
-            data.get("fullname"), data.get("fullnameKana"), data.get("fullnameAlphabet"), data.get("employeeNum"),
-            data.get("position"), data.get("positionAlphabet"), data.get("post"), data.get("email1"), data.get("email2"),
-            *phones, *("".join(ch for ch in p if ch.isdigit()) for p in phones), *division_names,
+            data.get("fullnameAlphabet"), data.get("employeeNum"), data.get("position"), data.get("positionAlphabet"),
+            data.get("post"), data.get("email1"), data.get("email2"), *phones, *numbers, *division_names,
         )
         return (user_id, joined(data.get("fullname")), joined(data.get("fullnameKana")), words)
