@@ -12,12 +12,52 @@ import asyncssh
 import pyte
 
 
-class Terminal(asyncssh.SSHClientSession):
-    """The client side of one session: what arrives is drawn on a pyte screen."""
+DEMO_SIZE = "60"
+
+
+def demo_home_env(home) -> dict[str, str]:  # noqa: ANN001 - a Path
+    """An environment whose corpdir uses ``home`` for data, cache and state, on the small demo."""
+    env = {**os.environ, "CORPDIR_DEMO_SIZE": DEMO_SIZE, "CORPDIR_DATA_DIR": str(home / "data"),
+           "CORPDIR_CACHE_DIR": str(home / "cache"), "CORPDIR_STATE_DIR": str(home / "state"),
+           "CORPDIR_CONFIG": str(home / "none.toml")}
+    for name in ("CORPDIR_BASE_URL", "CORPDIR_API_KEY", "CORPDIR_API_KEY_FILE"):
+        env.pop(name, None)
+    return env
+
+
+def prepare_demo_home(home) -> None:  # noqa: ANN001 - a Path
+    """Generate the small demo tenant and sync the cache once, so an app paints at once."""
+    import subprocess
+    import sys
+
+    subprocess.run([sys.executable, "-m", "corpdir.cli", "sync", "--quiet"], env=demo_home_env(home), check=True,
+                   stdout=subprocess.DEVNULL, timeout=300)
+
+
+class Screen:
+    """A pyte screen fed with bytes, read as text."""
 
     def __init__(self, cols: int = 100, rows: int = 30) -> None:
         self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
+
+    def feed(self, data: bytes) -> None:
+        self.stream.feed(data)
+
+    def lines(self) -> list[str]:
+        # not pyte's ``display``: it trips over the empty stub cell after a wide (CJK) character
+        buffer, cols = self.screen.buffer, self.screen.columns
+        return ["".join(buffer[y][x].data for x in range(cols)) for y in range(self.screen.lines)]
+
+    def text(self) -> str:
+        return re.sub(r"\s+", " ", "\n".join(self.lines()))
+
+
+class Terminal(Screen, asyncssh.SSHClientSession):
+    """The client side of one session: what arrives is drawn on a pyte screen."""
+
+    def __init__(self, cols: int = 100, rows: int = 30) -> None:
+        Screen.__init__(self, cols, rows)
         self.raw = bytearray()
         self.closed = asyncio.Event()
         self.exit_status: int | None = None
@@ -38,18 +78,10 @@ class Terminal(asyncssh.SSHClientSession):
     def resize(self, cols: int, rows: int) -> None:
         self.screen.resize(rows, cols)
 
-    def lines(self) -> list[str]:
-        # not pyte's ``display``: it trips over the empty stub cell after a wide (CJK) character
-        buffer, cols = self.screen.buffer, self.screen.columns
-        return ["".join(buffer[y][x].data for x in range(cols)) for y in range(self.screen.lines)]
-
     def look(self, row: int) -> list[tuple]:
         """How a row is drawn (characters and colours): to see focus move, say."""
         line = self.screen.buffer[row]
         return [(c.data, c.fg, c.bg, c.reverse, c.bold) for c in (line[x] for x in range(self.screen.columns))]
-
-    def text(self) -> str:
-        return re.sub(r"\s+", " ", "\n".join(self.lines()))
 
     async def wait_for(self, predicate: Callable[[], bool], timeout: float = 60.0) -> bool:
         """Wait (bounded) until ``predicate()`` holds for the screen as drawn so far."""

@@ -1,11 +1,7 @@
-import os
-import subprocess
-import sys
-
 import asyncssh
 import pytest
 
-DEMO_SIZE = "60"
+from ssh_helpers import DEMO_SIZE, prepare_demo_home
 
 
 @pytest.fixture(scope="session")
@@ -13,13 +9,7 @@ def demo_home(tmp_path_factory):
     """Data and cache folders with the small demo tenant generated and synced once, so a
     session's app paints at once instead of generating the tenant first."""
     home = tmp_path_factory.mktemp("ssh-home")
-    env = {**os.environ, "CORPDIR_DEMO_SIZE": DEMO_SIZE, "CORPDIR_DATA_DIR": str(home / "data"),
-           "CORPDIR_CACHE_DIR": str(home / "cache"), "CORPDIR_STATE_DIR": str(home / "state"),
-           "CORPDIR_CONFIG": str(home / "none.toml")}
-    for name in ("CORPDIR_BASE_URL", "CORPDIR_API_KEY", "CORPDIR_API_KEY_FILE"):
-        env.pop(name, None)
-    subprocess.run([sys.executable, "-m", "corpdir.cli", "sync", "--quiet"], env=env, check=True,
-                   stdout=subprocess.DEVNULL, timeout=300)
+    prepare_demo_home(home)
     return home
 
 
