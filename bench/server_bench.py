@@ -2,39 +2,83 @@
 
     python bench/server_bench.py [--users 100000] [--contacts 100000] [--runs 50]
 
-Prints median and p95 (ms) of: U1 page of 100 with a freeWords filter (a 3+ character word,
-answered by the trigram index, and a 2-character word, answered by a scan), X1 page of
-500 with a companyName filter, N1 with 5 numbers. Not a test: no limits are asserted.
+Issue 3's cases: U1 page of 100 with a freeWords filter (a 3+ character word, and a
+2-character one, both answered by the index), X1 page of 500 with a companyName filter,
+N1 with 5 numbers; a few more around them (a 1-character word, a common word, a short
+companyName). Each prints median and p95 (ms) of the whole request, then of its query
+alone beside a baseline query run in the same process: the plain substring scan that
+the index replaces (``instr`` over the search text, as schema 1 did for short words; a
+``LIKE`` on the company column for X1), with the ratio of the medians. X1 also prints
+the answer's encoding beside the record-by-record path it replaced (parse each stored
+JSON, present it, encode the page). Also prints the tenant's load time (wall and CPU).
+Not a test: no limits are asserted. The machine is shared: look at ``uptime`` first.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import statistics
+import json
+import os
+import sys
 import time
 from collections import Counter
+from typing import Any, Callable
 
 import httpx
 
-from corpdir.server.app import create_app
-from corpdir.server.settings import RateLimitSettings, ServerSettings
+sys.path.insert(0, os.path.dirname(__file__))
+from _stats import report  # noqa: E402
+
+from corpdir.server.app import create_app  # noqa: E402
+from corpdir.server.present import contact_json, present_contact  # noqa: E402
+from corpdir.server.search import CONTACTS, USERS  # noqa: E402
+from corpdir.server.settings import RateLimitSettings, ServerSettings  # noqa: E402
+from corpdir.server.storage import Storage  # noqa: E402
+from corpdir.spec.operations import validate_query  # noqa: E402
+from corpdir.spec.variants import get_variant  # noqa: E402
+
+URL = "http://bench"
 
 
-def figures(samples: list[float]) -> str:
-    ordered = sorted(samples)
-    p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
-    return f"median {statistics.median(ordered):7.2f} ms   p95 {p95:7.2f} ms"
-
-
-async def measure(client: httpx.AsyncClient, runs: int, method: str, url: str, **kw) -> tuple[list[float], httpx.Response]:
+async def request_times(client: httpx.AsyncClient, runs: int, method: str, url: str, **kw: Any) -> tuple[list[float], httpx.Response]:
     samples, response = [], None
     for _ in range(runs):
         start = time.perf_counter()
         response = await client.request(method, url, **kw)
-        samples.append((time.perf_counter() - start) * 1000)
+        samples.append(time.perf_counter() - start)
         assert response.status_code == 200, response.text[:300]
+    assert response is not None
     return samples, response
+
+
+def times(runs: int, fn: Callable[[], Any]) -> list[float]:
+    for _ in range(3):
+        fn()
+    out = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        out.append(time.perf_counter() - start)
+    return out
+
+
+def scan_clause(index: Any, column: str | None, id_column: str) -> str:
+    """The baseline: every record's text scanned for the word (instr, no index)."""
+    cols = [column] if column else list(index.columns)
+    test = " OR ".join(f"instr({c}, :w) > 0" for c in cols)
+    return f"{id_column} IN (SELECT id FROM {index.text} WHERE {test})"
+
+
+def users_scan(storage: Storage, word: str) -> Callable[[], Any]:
+    sql = f"SELECT id FROM users WHERE {scan_clause(USERS, None, 'users.id')} ORDER BY fullname, id LIMIT 101"
+    return lambda: storage.db.conn.execute(sql, {"w": word.lower()}).fetchall()
+
+
+def contacts_like(storage: Storage, word: str, viewer: int) -> Callable[[], Any]:
+    sql = ("SELECT id FROM contacts WHERE (directory = 'SHARED' OR owner_id = :v) AND company_name LIKE :p"
+           " ORDER BY updated_at, id LIMIT 501")
+    return lambda: storage.db.conn.execute(sql, {"v": viewer, "p": f"%{word}%"}).fetchall()
 
 
 async def main() -> None:
@@ -49,30 +93,64 @@ async def main() -> None:
 
     t0 = time.perf_counter()
     tenant = generate_tenant(size=args.users, seed=args.seed, contacts=args.contacts)
-    t1 = time.perf_counter()
+    t1, c1 = time.perf_counter(), time.process_time()
     app = create_app(ServerSettings(demo=tenant, rate_limit=RateLimitSettings(enabled=False)))
-    t2 = time.perf_counter()
-    print(f"tenant: {len(tenant.users)} users, {len(tenant.contacts)} contacts; generated in {t1 - t0:.1f} s, loaded in {t2 - t1:.1f} s")
+    t2, c2 = time.perf_counter(), time.process_time()
+    print(f"tenant: {len(tenant.users)} users, {len(tenant.contacts)} contacts; generated in {t1 - t0:.1f} s, "
+          f"loaded in {t2 - t1:.1f} s wall, {c2 - c1:.1f} s CPU", flush=True)
+    storage: Storage = app.state.storage
+    variant = get_variant("C")
+    viewer = storage.user_for_key("demo-admin")
+    assert viewer is not None
 
     surname3 = Counter(u["fullnameKana"].split(" ")[0] for u in tenant.users if len(u.get("fullnameKana", "").split(" ")[0]) >= 3).most_common(20)[-1][0]
     surname2 = Counter(u["fullname"].split(" ")[0] for u in tenant.users if len(u["fullname"].split(" ")[0]) == 2).most_common(20)[-1][0]
+    common1 = surname2[0]
     company = Counter(c["companyName"] for c in tenant.contacts if c.get("companyName")).most_common(1)[0][0]
     company_word = company.replace("株式会社", "")[:4] or company
     numbers = [u["phoneNum"] for u in tenant.users if u.get("phoneNum")][:3] + \
               [c["mobileNum"] for c in tenant.contacts if c.get("mobileNum")][:1] + ["0120-000-000"]
 
-    async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url="http://bench",
+    users_cases = [(surname3, f"U1 pageSize=100 freeWords={surname3!r}"), (surname2, f"U1 pageSize=100 freeWords={surname2!r}"),
+                   (common1, f"U1 pageSize=100 freeWords={common1!r}"), ("ya", "U1 pageSize=100 freeWords='ya'")]
+    contact_cases = [(company_word, f"X1 pageSize=500 companyName={company_word!r}"),
+                     (company_word[:2], f"X1 pageSize=500 companyName={company_word[:2]!r}")]
+
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app), base_url=URL,
                                  headers={"Authorization": "Bearer demo-admin"}) as client:
-        for label, method, url, kw in [
-            (f"U1 pageSize=100 freeWords={surname3!r}", "GET", "/users", {"params": {"pageSize": 100, "freeWords": [surname3]}}),
-            (f"U1 pageSize=100 freeWords={surname2!r}", "GET", "/users", {"params": {"pageSize": 100, "freeWords": [surname2]}}),
-            (f"X1 pageSize=500 companyName={company_word!r}", "GET", "/contacts", {"params": {"pageSize": 500, "companyName": company_word}}),
-            ("N1 5 numbers", "POST", "/phone-numbers/identify", {"json": {"phoneNums": numbers}}),
-        ]:
-            await measure(client, 3, method, url, **kw)  # warm up
-            samples, response = await measure(client, args.runs, method, url, **kw)
-            count = len(response.json()["items"])
-            print(f"{label:55s} {figures(samples)}   ({count} items)")
+        for word, label in users_cases:
+            params = {"pageSize": 100, "freeWords": [word]}
+            samples, response = await request_times(client, 3, "GET", "/users", params=params)
+            samples, response = await request_times(client, args.runs, "GET", "/users", params=params)
+            report(f"{label} ({len(response.json()['items'])} items)", samples)
+            q = validate_query("U1", params, variant=variant)
+            base = times(args.runs, users_scan(storage, word))
+            report("  query: index", times(args.runs, lambda: storage.list_user_ids(q)), base)
+            report("  query: baseline instr scan", base)
+        for word, label in contact_cases:
+            params = {"pageSize": 500, "companyName": word}
+            await request_times(client, 3, "GET", "/contacts", params=params)
+            samples, response = await request_times(client, args.runs, "GET", "/contacts", params=params)
+            report(f"{label} ({len(response.json()['items'])} items)", samples)
+            q = validate_query("X1", params, variant=variant)
+            base = times(args.runs, contacts_like(storage, word, viewer))
+            report("  query: index", times(args.runs, lambda: storage.list_contact_ids(q, viewer)), base)
+            report("  query: baseline LIKE", base)
+            ids, _ = storage.list_contact_ids(q, viewer)
+
+            def spliced() -> bytes:
+                return ",".join(contact_json(t, c, public_url=URL) for t, c in storage.get_contact_parts(ids)).encode()
+
+            def per_record() -> bytes:
+                items = [present_contact(c, public_url=URL) for c in storage.get_contacts(ids)]
+                return json.dumps(items, ensure_ascii=False, separators=(",", ":")).encode()
+
+            base = times(args.runs, per_record)
+            report("  records to JSON: spliced", times(args.runs, spliced), base)
+            report("  records to JSON: baseline parse + encode", base)
+        samples, response = await request_times(client, 3, "POST", "/phone-numbers/identify", json={"phoneNums": numbers})
+        samples, response = await request_times(client, args.runs, "POST", "/phone-numbers/identify", json={"phoneNums": numbers})
+        report(f"N1 5 numbers ({len(response.json()['items'])} items)", samples)
 
 
 if __name__ == "__main__":

@@ -71,17 +71,30 @@ def candidate_words(people: dict) -> list[str]:
     return sorted(w for w in words if w)
 
 
-@pytest.mark.parametrize("dense", [search.DENSE, 1], ids=["gathered", "row-by-row"])
-async def test_every_short_and_long_word_finds_what_a_substring_scan_finds(app, people, monkeypatch, dense):
-    monkeypatch.setattr(search, "DENSE", dense)  # 1: nearly every word takes the row-by-row plan
+PLANS = pytest.mark.parametrize("plan", ["gathered", "row-by-row", "gathered-in-full"])
+
+
+def use_plan(monkeypatch, plan: str) -> None:
+    """gathered: ids from the index (few records a word); row-by-row: DENSE=1 makes nearly
+    every word common, checked along the order; gathered-in-full: WALK=1 also makes that
+    walk give up, so common words' records are gathered by subqueries on the index."""
+    if plan != "gathered":
+        monkeypatch.setattr(search, "DENSE", 1)
+    if plan == "gathered-in-full":
+        monkeypatch.setattr(search, "WALK", 1)
+
+
+@PLANS
+async def test_every_short_and_long_word_finds_what_a_substring_scan_finds(app, people, monkeypatch, plan):
+    use_plan(monkeypatch, plan)
     storage = app.state.storage
     for word in candidate_words(people):
         assert found(storage, freeWords=[word]) == expected(people, [word]), word
 
 
-@pytest.mark.parametrize("dense", [search.DENSE, 1], ids=["gathered", "row-by-row"])
-async def test_words_combine_with_and_whatever_their_lengths(app, people, monkeypatch, dense):
-    monkeypatch.setattr(search, "DENSE", dense)
+@PLANS
+async def test_words_combine_with_and_whatever_their_lengths(app, people, monkeypatch, plan):
+    use_plan(monkeypatch, plan)
     storage = app.state.storage
     words = ["山", "崎", "ヤマ", "ザキ", "山崎", "花子", "yamada", "5", "56", "1234", "部長", "営業", "e0042"]
     for pair in itertools.combinations(words, 2):
@@ -141,9 +154,9 @@ async def contact_names(api, **params):
     return sorted(c["fullname"] for c in r.json()["items"])
 
 
-@pytest.mark.parametrize("dense", [search.DENSE, 1], ids=["gathered", "row-by-row"])
-async def test_contact_filters_of_every_length_and_edits(api, monkeypatch, dense):
-    monkeypatch.setattr(search, "DENSE", dense)
+@PLANS
+async def test_contact_filters_of_every_length_and_edits(api, monkeypatch, plan):
+    use_plan(monkeypatch, plan)
     a = await contact(api, "佐藤 一", companyName="株式会社吉田食品", divisionName="営業部", phoneNum="06-1111-2222")
     await contact(api, "吉田 二郎", companyName="三浦商事", fullnameKana="ヨシダ ジロウ", email1="jiro@miura.example")
     await contact(api, "Lee Ann", companyName="田中", position="吉田担当")
@@ -154,6 +167,8 @@ async def test_contact_filters_of_every_length_and_edits(api, monkeypatch, dense
     assert await contact_names(api, freeWords=["吉田", "miura"]) == ["吉田 二郎"]
     assert await contact_names(api, freeWords=["22"]) == ["佐藤 一"]
     assert await contact_names(api, divisionName="営", fullname="藤") == ["佐藤 一"]
+    assert await contact_names(api, freeWords=["吉田"], identified="true") == ["Lee Ann", "佐藤 一", "吉田 二郎"]
+    assert await contact_names(api, freeWords=["田", "miura"], identified="true") == ["吉田 二郎"]
     await api.patch(f"/contacts/{a['contactId']}", json={"companyName": "北"})
     assert await contact_names(api, companyName="吉田") == []
     assert await contact_names(api, companyName="北") == ["佐藤 一"]
@@ -204,3 +219,24 @@ def test_phone_keys_of_short_digit_strings_agree_with_match_key():
     for number in numbers:
         assert storage.key(number) == match_key(number, "JP"), number
     storage.close()
+
+
+async def test_every_plan_gives_the_same_pages_in_the_same_order(app, people, monkeypatch):
+    storage = app.state.storage
+
+    def pages(**params) -> list[list[str]]:
+        out = []
+        for page in range(4):
+            q = validate_query("U1", {"pageSize": "2", "page": str(page), **params}, variant=VARIANT)
+            ids, _ = storage.list_user_ids(q)
+            out.append([u["loginId"] for u in storage.get_users(ids)])
+        return out
+
+    cases = [dict(freeWords=["山"]), dict(freeWords=["a"], orderDirection="desc"), dict(freeWords=["ヤ", "タ"], orderBy="sortScore"),
+             dict(freeWords=["yamada"]), dict(fullnameKana="ウ", orderBy="employeeNum", orderDirection="desc")]
+    reference = [pages(**case) for case in cases]
+    assert any(len(p[0]) == 2 and p[1] for p in reference)  # some cases do span pages
+    for plan in ("row-by-row", "gathered-in-full"):
+        with monkeypatch.context() as m:
+            use_plan(m, plan)
+            assert [pages(**case) for case in cases] == reference, plan

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
 TRIGRAM = 3
@@ -32,6 +32,8 @@ PAD = "\n\n"
 """Appended to each non-empty column text: the last one or two characters then begin a trigram."""
 DENSE = 2500
 """A word found in more records than this is checked row by row instead of gathered."""
+WALK = 5000
+"""Rows of the ordering checked row by row before common words are gathered in full."""
 
 
 def fold(text: str) -> str:
@@ -49,6 +51,13 @@ def joined(*parts: object) -> str:
 
 def padded(text: str) -> str:
     return text + PAD if text else ""
+
+
+def _tuples(conn: sqlite3.Connection) -> sqlite3.Cursor:
+    """A cursor giving plain tuples (faster than the connection's sqlite3.Row)."""
+    cur = conn.cursor()
+    cur.row_factory = None
+    return cur
 
 
 def _upper_bound(word: str) -> str | None:
@@ -141,55 +150,38 @@ class TextIndex:
         conn.execute(f"INSERT INTO {self.fts} ({self.fts}) VALUES ('rebuild')")
 
     # -- searching ----------------------------------------------------------------------
-    def condition(
-        self, conn: sqlite3.Connection, terms: Iterable[tuple[str | None, str]], id_column: str
-    ) -> tuple[str, list[Any]] | None:
-        """A WHERE clause on ``id_column`` requiring every term, or None without terms.
+    def filter(self, conn: sqlite3.Connection, terms: Iterable[tuple[str | None, str]]) -> TextFilter | None:
+        """What the index says about ``terms``, or None without terms.
 
         Each term is (column, word): the word must occur in that column, or in any column
         when column is None. Words are stripped and lowercased; empty ones are ignored.
-        ``id_column`` is qualified with its table ('users.id'): the clause has subqueries.
         """
-        assert "." in id_column, "qualify the id column: the row-by-row check is a correlated subquery"
         words = [(col, fold(w.strip())) for col, w in terms]
         words = [(col, w) for col, w in words if w]
         if not words:
             return None
-        exact: set[int] | None = None
-        checks: list[tuple[str | None, str]] = []  # words checked row by row
+        text = TextFilter(self)
 
         def narrow(found: list[int] | None, dense_terms: list[tuple[str | None, str]]) -> None:
-            nonlocal exact
             if found is None:
-                checks.extend(dense_terms)
+                text.checks.extend(dense_terms)
             else:
-                exact = set(found) if exact is None else exact & set(found)
+                text.exact = set(found) if text.exact is None else text.exact & set(found)
 
         long_terms = [(c, w) for c, w in words if len(w) >= TRIGRAM]
         if long_terms:
-            expr = " AND ".join(f"{c} : {_phrase(w)}" if c else _phrase(w) for c, w in long_terms)
-            narrow(self._capped(conn, f"SELECT rowid FROM {self.fts} WHERE {self.fts} MATCH ? LIMIT ?", [expr]), long_terms)
+            narrow(self._capped(conn, f"SELECT rowid FROM {self.fts} WHERE {self.fts} MATCH ? LIMIT ?",
+                                [self._match(long_terms)]), long_terms)
         for col, word in words:
-            if len(word) < TRIGRAM and exact != set():
+            if len(word) < TRIGRAM and not text.nothing:
                 narrow(self._short(conn, col, word), [(col, word)])
-        where: list[str] = []
-        params: list[Any] = []
-        if exact is not None:
-            where.append(f"{id_column} IN (SELECT value FROM json_each(?))")
-            params.append(json.dumps(sorted(exact)))
-        if checks and exact != set():
-            tests = []
-            for col, word in checks:
-                cols = [col] if col else list(self.columns)
-                tests.append("(" + " OR ".join(f"instr(t.{c}, ?) > 0" for c in cols) + ")")
-                params.extend([word] * len(cols))
-            where.append(f"EXISTS (SELECT 1 FROM {self.text} t WHERE t.id = {id_column} AND {' AND '.join(tests)})")
-        return " AND ".join(where), params
+        return text
 
-    def _short(self, conn: sqlite3.Connection, column: str | None, word: str) -> list[int] | None:
-        """Records holding a one- or two-character word: the documents of the trigrams
-        that start with it (None when more than DENSE). Read as instances, deduplicated
-        here: SQLite's DISTINCT over the vocabulary table costs several times more."""
+    @staticmethod
+    def _match(terms: list[tuple[str | None, str]]) -> str:
+        return " AND ".join(f"{c} : {_phrase(w)}" if c else _phrase(w) for c, w in terms)
+
+    def _short_sql(self, column: str | None, word: str) -> tuple[str, list[Any]]:
         high = _upper_bound(word)
         sql = f"SELECT doc FROM {self.vocab} WHERE term >= ?"
         params: list[Any] = [word]
@@ -199,16 +191,109 @@ class TextIndex:
         if column:
             sql += " AND col = ?"
             params.append(column)
-        limit = DENSE * len(self.columns)
-        found = [r[0] for r in conn.execute(sql + " LIMIT ?", [*params, limit + 1])]
+        return sql, params
+
+    def _short(self, conn: sqlite3.Connection, column: str | None, word: str) -> list[int] | None:
+        """Records holding a one- or two-character word: the documents of the trigrams
+        that start with it (None when more than DENSE). Read as instances, deduplicated
+        here: SQLite's DISTINCT over the vocabulary table costs several times more."""
+        sql, params = self._short_sql(column, word)
+        limit = 2 * DENSE  # instances (a record may hold the word in several columns)
+        found = [r[0] for r in _tuples(conn).execute(sql + " LIMIT ?", [*params, limit + 1])]
         ids = set(found)
         return None if len(found) > limit or len(ids) > DENSE else list(ids)
 
     @staticmethod
     def _capped(conn: sqlite3.Connection, sql: str, params: list[Any]) -> list[int] | None:
         """The ids the query finds, or None when there are more than DENSE of them."""
-        ids = [r[0] for r in conn.execute(sql, [*params, DENSE + 1])]
+        ids = [r[0] for r in _tuples(conn).execute(sql, [*params, DENSE + 1])]
         return None if len(ids) > DENSE else ids
+
+
+@dataclass
+class TextFilter:
+    """The records some words allow: an exact id set from the index (None: no limit from
+    it) and the common words, which are checked row by row or gathered in full."""
+
+    index: TextIndex
+    exact: set[int] | None = None
+    checks: list[tuple[str | None, str]] = field(default_factory=list)
+
+    @property
+    def nothing(self) -> bool:
+        return self.exact == set()
+
+    def clauses(self, id_column: str, *, gather: bool = False) -> tuple[list[str], list[Any]]:
+        """WHERE clauses on ``id_column`` (qualified: 'users.id'). The common words are
+        row-by-row ``instr`` checks, or with ``gather`` subqueries on the index."""
+        where, params = self._exact(id_column)
+        if self.checks:
+            clause, more = self._gathered(id_column) if gather else self.check(id_column)
+            where.append(clause)
+            params += more
+        return where, params
+
+    def _exact(self, id_column: str) -> tuple[list[str], list[Any]]:
+        if self.exact is None:
+            return [], []
+        return [f"{id_column} IN (SELECT value FROM json_each(?))"], [json.dumps(sorted(self.exact))]
+
+    def check(self, id_column: str) -> tuple[str, list[Any]]:
+        tests, params = [], []
+        for col, word in self.checks:
+            cols = [col] if col else list(self.index.columns)
+            tests.append("(" + " OR ".join(f"instr(t.{c}, ?) > 0" for c in cols) + ")")
+            params.extend([word] * len(cols))
+        return f"EXISTS (SELECT 1 FROM {self.index.text} t WHERE t.id = {id_column} AND {' AND '.join(tests)})", params
+
+    def _gathered(self, id_column: str) -> tuple[str, list[Any]]:
+        index = self.index
+        where, params = [], []
+        long_terms = [(c, w) for c, w in self.checks if len(w) >= TRIGRAM]
+        if long_terms:
+            where.append(f"{id_column} IN (SELECT rowid FROM {index.fts} WHERE {index.fts} MATCH ?)")
+            params.append(index._match(long_terms))
+        for col, word in self.checks:
+            if len(word) < TRIGRAM:
+                sql, more = index._short_sql(col, word)
+                where.append(f"{id_column} IN ({sql})")
+                params += more
+        return " AND ".join(where), params
+
+    def page(self, conn: sqlite3.Connection, table: str, where: list[str], params: list[Any], order: str,
+             direction: str, limit: int, offset: int) -> list[int]:
+        """ids of one page of ``table`` ordered by (order, id) in ``direction``.
+
+        Without common words: one query. With them: the first WALK rows of the order (other
+        filters applied) are checked row by row; that answers when matches are spread over
+        the order. Else (matches clustered late, e.g. '山' by fullname) the common words'
+        records are gathered from the index in full and SQLite sorts them.
+        """
+        exact, exact_params = self._exact(f"{table}.id")
+        base, base_params = [*where, *exact], [*params, *exact_params]
+        if self.checks:
+            inner = f"SELECT {table}.id AS id, {order} AS k FROM {table}"
+            if base:
+                inner += " WHERE " + " AND ".join(base)
+            inner += f" ORDER BY {order} {direction}, {table}.id {direction} LIMIT ?"
+            check, check_params = self.check("w.id")
+            sql = f"SELECT id FROM ({inner}) AS w WHERE {check} ORDER BY k {direction}, id {direction} LIMIT ? OFFSET ?"
+            ids = [r[0] for r in _tuples(conn).execute(sql, [*base_params, WALK, *check_params, limit, offset])]
+            if len(ids) == limit:
+                return ids
+            gathered, gathered_params = self._gathered(f"{table}.id")
+            base, base_params = [*base, gathered], [*base_params, *gathered_params]
+        sql = f"SELECT id FROM {table}"
+        if base:
+            sql += " WHERE " + " AND ".join(base)
+        sql += f" ORDER BY {order} {direction}, id {direction} LIMIT ? OFFSET ?"
+        return [r[0] for r in _tuples(conn).execute(sql, [*base_params, limit, offset])]
+
+
+def page_ids(conn: sqlite3.Connection, text: TextFilter | None, table: str, where: list[str], params: list[Any],
+             order: str, direction: str, limit: int, offset: int) -> list[int]:
+    """One page of ids, with or without a text filter (see TextFilter.page)."""
+    return (text or TextFilter(USERS)).page(conn, table, where, params, order, direction, limit, offset)
 
 
 USERS = TextIndex("users", ("fullname", "fullname_kana", "words"))

@@ -7,7 +7,7 @@ from typing import Any, Iterable
 
 from corpdir.server.errors import not_found
 from corpdir.phone import digits
-from corpdir.server.search import CONTACTS, joined
+from corpdir.server.search import CONTACTS, joined, page_ids
 from corpdir.server.storage.db import Database, dumps, iso_dt, loads
 from corpdir.server.storage.phones import CONTACT, PhoneIndex
 from corpdir.spec.contact import CONTACT_PHONE_FIELDS
@@ -62,7 +62,9 @@ class ContactStore(PhoneIndex):
             return []
         marks = ",".join("?" * len(ids))
         with self.db.read() as conn:
-            rows = {r[0]: r for r in conn.execute(
+            cur = conn.cursor()
+            cur.row_factory = None  # plain tuples: faster than sqlite3.Row for a page of 500
+            rows = {r[0]: r for r in cur.execute(
                 "SELECT id, directory, folder_num, registered_user_id, registered_at, updated_at, ocr_status, ocr_type,"
                 f" ocr_result, data FROM contacts WHERE id IN ({marks})", ids)}
             registrars = self._registrars(conn, {r[3] for r in rows.values() if r[3]})
@@ -129,22 +131,26 @@ class ContactStore(PhoneIndex):
             if name in fields:
                 add(f"{column} = ?", [str(getattr(q, name))])
         direction = "DESC" if str(q.orderDirection) == "desc" else "ASC"
-        order = f"ORDER BY {ORDER_COLUMNS[q.orderBy]} {direction}, id {direction}"
-
-        def sql() -> str:
-            if q.identified:
+        column = ORDER_COLUMNS[q.orderBy]
+        limit, offset = q.pageSize + 1, q.page * q.pageSize
+        with self.db.read() as conn:
+            text = CONTACTS.filter(conn, terms)
+            if text is not None and text.nothing:
+                return [], False
+            if not q.identified:
+                ids = page_ids(conn, text, "contacts", where, params, column, direction, limit, offset)
+            else:
                 # duplicates (same fullname, company and email1) merge into the oldest one
-                return (
+                if text is not None:
+                    more_where, more_params = text.clauses("contacts.id", gather=True)
+                    where, params = [*where, *more_where], [*params, *more_params]
+                sql = (
                     "SELECT id FROM (SELECT id, fullname, updated_at, ROW_NUMBER() OVER ("
                     "PARTITION BY fullname, company_name, email1 ORDER BY registered_at, id) AS n "
-                    f"FROM contacts WHERE {' AND '.join(where)}) WHERE n = 1 {order} LIMIT ? OFFSET ?"
+                    f"FROM contacts WHERE {' AND '.join(where)}) WHERE n = 1 "
+                    f"ORDER BY {column} {direction}, id {direction} LIMIT ? OFFSET ?"
                 )
-            return f"SELECT id FROM contacts WHERE {' AND '.join(where)} {order} LIMIT ? OFFSET ?"
-        with self.db.read() as conn:
-            if cond := CONTACTS.condition(conn, terms, "contacts.id"):
-                where.append(cond[0])
-                params.extend(cond[1])
-            ids = [r[0] for r in conn.execute(sql(), [*params, q.pageSize + 1, q.page * q.pageSize])]
+                ids = [r[0] for r in conn.execute(sql, [*params, limit, offset])]
         return ids[: q.pageSize], len(ids) > q.pageSize
 
     # -- writing ------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from typing import Any, Iterable
 from corpdir.server.errors import already_exists, not_found, unprocessable
 from corpdir.server.passwords import hash_password
 from corpdir.phone import digits
-from corpdir.server.search import USERS, joined
+from corpdir.server.search import USERS, joined, page_ids
 from corpdir.server.storage.db import Database, dumps, loads
 from corpdir.server.storage.phones import USER, PhoneIndex
 from corpdir.spec.user import USER_PHONE_FIELDS
@@ -108,8 +108,9 @@ class UserStore(PhoneIndex):
         if "freeWords" in fields:
             terms.extend((None, w) for w in q.freeWords)
         with self.db.read() as conn:
-            if cond := USERS.condition(conn, terms, "users.id"):
-                add(*cond)
+            text = USERS.filter(conn, terms)
+            if text is not None and text.nothing:
+                return [], False
             if "divisionIds" in fields:
                 ids = self.subtree_ids(conn, q.divisionIds) if q.includeSubDepartment else list(q.divisionIds)
                 marks = ",".join("?" * len(ids)) or "NULL"
@@ -125,13 +126,8 @@ class UserStore(PhoneIndex):
             if "email1" in fields:
                 add("email1 = ?", [q.email1])
             direction = "DESC" if str(q.orderDirection) == "desc" else "ASC"
-            column = ORDER_COLUMNS[q.orderBy]
-            sql = "SELECT id FROM users"
-            if where:
-                sql += " WHERE " + " AND ".join(where)
-            sql += f" ORDER BY {column} {direction}, id {direction} LIMIT ? OFFSET ?"
-            params += [q.pageSize + 1, q.page * q.pageSize]
-            ids = [r[0] for r in conn.execute(sql, params)]
+            ids = page_ids(conn, text, "users", where, params, ORDER_COLUMNS[q.orderBy], direction,
+                           q.pageSize + 1, q.page * q.pageSize)
         return ids[: q.pageSize], len(ids) > q.pageSize
 
     # -- writing ------------------------------------------------------------------------
