@@ -1,0 +1,142 @@
+"""SSH server benchmark (issue 8): figures, not a timed test.
+
+    python bench/ssh_bench.py [--sessions 20] [--size 500]
+
+Starts `corpdir ssh-server` in-process on 127.0.0.1 (demo tenant, cache synced once
+beforehand) and opens N sessions at once with asyncssh, each reading its screen through
+a terminal emulator (pyte). Per session:
+  connect  - from opening the TCP connection to the first screen holding the user list;
+  search   - from the last key of a romaji search to the screen showing the person.
+Then the resident memory of the N session processes (each app and anything it started),
+summed, and per session, and each app's CPU time up to its first screen (independent of
+what else the machine is doing). Baseline: a single session alone, the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
+from _stats import report  # noqa: E402
+from ssh_helpers import connect, demo_home_env, open_terminal, prepare_demo_home  # noqa: E402
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) the process has used so far."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_kib(pid: int) -> int:
+    """Resident memory of a process and its descendants (KiB)."""
+    total, stack = 0, [pid]
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                ppid = int(Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    while stack:
+        current = stack.pop()
+        try:
+            for line in Path(f"/proc/{current}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except OSError:
+            pass
+        stack.extend(children.get(current, []))
+    return total
+
+
+async def one_session(port: int, key, target: dict, started: asyncio.Event, results: dict) -> None:  # noqa: ANN001
+    t0 = time.perf_counter()
+    conn = await connect(port, key)
+    chan, term = await open_terminal(conn, 120, 36)
+    assert await term.wait_for(lambda: " people " in term.text() and "Everyone" in term.text(), timeout=300), term.text()
+    results.setdefault("connect", []).append(time.perf_counter() - t0)
+    await started.wait()  # every session is up: now the memory, then the searches
+    rows = [i for i, line in enumerate(term.lines()) if "Search name" in line]
+    assert rows, "\n".join(term.lines())
+    search_row = rows[0]
+    unfocused = term.look(search_row)
+    chan.write(b"/")
+    assert await term.wait_for(lambda: term.look(search_row) != unfocused, timeout=120)
+    chan.write(target["fullnameAlphabet"].lower().encode())
+    t1 = time.perf_counter()
+    assert await term.wait_for(lambda: target["fullname"] in term.text() and "search \"" in term.text(), timeout=300), term.text()
+    results.setdefault("search", []).append(time.perf_counter() - t1)
+    results.setdefault("terms", []).append((conn, term))
+
+
+async def run(sessions: int, home: Path) -> dict:
+    import asyncssh
+
+    from corpdir.server.demo import generate_tenant
+    from corpdir.ssh.authorized import KeyRing
+    from corpdir.ssh.server import DirectoryServer, ServerConfig
+
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    (home / "authorized_keys").write_bytes(key.export_public_key())
+    server = DirectoryServer(ServerConfig(keys=KeyRing.load(home / "authorized_keys"), host_key=home / "host_key", port=0,
+                                          max_sessions=sessions, idle_timeout=None))
+    await server.start()
+    users = [u for u in generate_tenant(size=int(os.environ["CORPDIR_DEMO_SIZE"]), seed=1).users
+             if u.get("fullnameAlphabet") and u.get("userType") == "REGULAR_USER"]
+    results: dict = {}
+    started = asyncio.Event()
+    tasks = [asyncio.create_task(one_session(server.port, key, users[-1 - i], started, results)) for i in range(sessions)]
+    while len(results.get("connect", [])) < sessions:
+        await asyncio.sleep(0.05)
+        for t in tasks:
+            if t.done() and t.exception():
+                raise t.exception()
+    results["rss"] = [rss_kib(s.child.pid) for s in server.sessions]
+    results["cpu"] = [cpu_seconds(s.child.pid) for s in server.sessions]  # start to first screen, idle since
+    started.set()
+    await asyncio.gather(*tasks)
+    for conn, _ in results.pop("terms"):
+        conn.close()
+    await server.close()
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--sessions", type=int, default=20)
+    parser.add_argument("--size", type=int, default=500, help="demo tenant users (default 500, the embedded demo)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        home = Path(tmp)
+        os.environ["CORPDIR_DEMO_SIZE"] = str(args.size)
+        t = time.perf_counter()
+        prepare_demo_home(home)
+        print(f"demo tenant of {args.size} users generated and synced in {time.perf_counter() - t:.1f} s; "
+              f"{os.cpu_count()} CPUs", flush=True)
+        os.environ.update(demo_home_env(home))
+        base = asyncio.run(run(1, home))
+        many = asyncio.run(run(args.sessions, home))
+    n = args.sessions
+    report("1 session: connect to first screen", base["connect"], unit="s")
+    report("1 session: search to result", base["search"], unit="s")
+    report(f"{n} sessions at once: connect to first screen", many["connect"], base["connect"], unit="s")
+    report(f"{n} sessions at once: search to result", many["search"], base["search"], unit="s")
+    report("CPU time of a session's app to its first screen", many["cpu"], base["cpu"], unit="s")
+    total = sum(many["rss"])
+    print(f"RSS of the {n} session processes: {total / 1024:.0f} MiB total, {total / 1024 / n:.1f} MiB per session "
+          f"(1 session alone: {base['rss'][0] / 1024:.1f} MiB)", flush=True)
+
+
+if __name__ == "__main__":
+    main()
