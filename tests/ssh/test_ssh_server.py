@@ -37,6 +37,7 @@ async def test_a_session_shows_the_directory_searches_resizes_and_ends_with_its_
 
     # search for someone not on the first screen, by romaji, and see them
     target = next(u for u in reversed(people()) if u.get("fullnameAlphabet") and u["fullname"] not in term.text())
+    assert await term.wait_for(lambda: any("Search name" in line for line in term.lines()))  # a whole frame
     search_row = next(i for i, line in enumerate(term.lines()) if "Search name" in line)
     unfocused = term.look(search_row)
     chan.write(b"/")
