@@ -123,7 +123,7 @@ async def test_narrow_offline_opens_details_full_screen(offline):
         assert await wait_for(pilot, lambda: users.highlighted is not None)
         name = users.highlighted.fullname
         await pilot.press("enter")
-        assert await wait_for(pilot, lambda: app.screen.__class__.__name__ == "UserScreen")
+        assert await wait_for(pilot, lambda: app.screen.__class__.__name__ == "DetailScreen")
         assert await wait_for(pilot, lambda: "photo unavailable" in screen_text(app) and name in screen_text(app))
         assert await wait_for(pilot, lambda: "offline" in str(service.online).lower() or service.online is False)
     assert app._exception is None

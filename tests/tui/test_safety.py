@@ -117,7 +117,7 @@ async def test_search_results_and_narrow_detail_are_literal(hostile):
         assert_inert(app)
         await pilot.press("enter")  # to the list
         await pilot.press("enter")  # details, full screen at 80 columns
-        assert await wait_for(pilot, lambda: app.screen.__class__.__name__ == "UserScreen")
+        assert await wait_for(pilot, lambda: app.screen.__class__.__name__ == "DetailScreen")
         assert await wait_for(pilot, lambda: on_screen(CLEAR) in screen_text(app) and "[blink]boss[/blink]" in screen_text(app))
         assert_inert(app)
 

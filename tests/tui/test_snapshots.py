@@ -110,7 +110,7 @@ async def directory_search(pilot) -> None:
 async def user_full_screen(pilot) -> None:
     await settle(pilot, listed(pilot, "#users"))
     await pilot.press("enter")
-    await settle(pilot, lambda: pilot.app.screen.__class__.__name__ == "UserScreen")
+    await settle(pilot, lambda: pilot.app.screen.__class__.__name__ == "DetailScreen")
 
 
 async def contacts(pilot) -> None:

@@ -90,3 +90,12 @@ CONTACT_FIELDS: dict[str, str] = {
 
 PHONE_PRIORITY = ("extensionNum", "phoneNum", "companyMobileNum", "mobileNum", "personalMobileNum",
                   "companyDelegatedPhoneNum", "divisionDelegatedPhoneNum", "faxNum")
+
+
+def first_phone(record: object) -> str:
+    """The number a receptionist dials first: the extension, else the first phone there is."""
+    for field in PHONE_PRIORITY:
+        value = getattr(record, field, None)
+        if value:
+            return value
+    return ""

@@ -29,6 +29,8 @@ from pydantic import BaseModel
 from textual.widget import Widget
 from textual.widgets import Input, Select, SelectionList, Switch, TextArea
 
+from corpdir.tui.text import literal
+
 ROW_SEPARATOR = " | "
 
 
@@ -73,7 +75,7 @@ class FieldKind:
             return SelectionList[str](*[(c, c) for c in self.choices], id=wid, classes="choices")
         if self.kind in ("lines", "rows"):
             area = TextArea(id=wid, classes="lines", soft_wrap=False, show_line_numbers=True)
-            area.border_subtitle = placeholder
+            area.border_subtitle = literal(placeholder)
             return area
         hint = {"date": "YYYY-MM-DD", "datetime": "YYYY-MM-DDTHH:MM:SS+09:00"}.get(self.kind, placeholder)
         return Input(placeholder=hint, id=wid, type="integer" if self.kind == "int" else "text",

@@ -65,7 +65,7 @@ class FilePicker(ModalScreen[Path | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical() as box:
-            box.border_title = self.title_text
+            box.border_title = literal(self.title_text)
             yield Input(placeholder="path to the file (Tab completes)", id="picker-path", suggester=PathSuggester())
             yield Static(id="picker-error")
             yield FilteredTree(self.start, self.suffixes, id="picker-tree")

@@ -55,6 +55,7 @@ class FormSpec:
     restricted_note: Callable[[Values], str] | None = None
     extra_check: Callable[[Values], list[ErrorDetail]] | None = None  # rules beyond the model (a file)
     extra_fields: dict[str, str] = field(default_factory=dict)  # text inputs outside the model (a file path)
+    browse_suffixes: tuple[str, ...] = ()  # Ctrl+O fills the first extra field from a file picker showing these
 
     @property
     def body_model(self) -> type[BaseModel]:
@@ -88,6 +89,7 @@ class ModelForm(ModalScreen[Any]):
     BINDINGS = [
         Binding("ctrl+s", "save", "Save", priority=True, id="form.save"),
         Binding("escape", "leave", "Cancel", id="form.cancel"),
+        Binding("ctrl+o", "browse", "Browse", id="form.browse"),
     ]
 
     def __init__(self, spec: FormSpec, record: BaseModel | Mapping[str, Any] | None,
@@ -134,7 +136,7 @@ class ModelForm(ModalScreen[Any]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="form-box") as box:
-            box.border_title = self.spec.title
+            box.border_title = literal(self.spec.title)  # titles quote names: never markup
             yield Static(id="form-message")
             for key, kind in self.kinds.items():
                 hint = self.spec.hints.get(key, "")
@@ -317,6 +319,32 @@ class ModelForm(ModalScreen[Any]):
         self.show_errors(details)
         self._apply_restrictions()
         return details
+
+    # -- a file for the form (the business card) -----------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "browse":
+            return bool(self.spec.extra_fields)  # only forms with a file path offer Ctrl+O
+        return True
+
+    def action_browse(self) -> None:
+        from pathlib import Path
+
+        from corpdir.tui.forms.file_picker import FilePicker
+
+        key = next(iter(self.spec.extra_fields), None)
+        if key is None:
+            return
+        field = self.widget(key)
+        typed = Path(field.value.strip()).expanduser() if field.value.strip() else None
+        start = typed.parent if typed is not None and typed.parent.is_dir() else None
+
+        def chosen(path: Path | None) -> None:
+            if path is not None:
+                field.value = str(path)
+            field.focus()
+
+        self.app.push_screen(FilePicker(f"Choose: {self.spec.extra_fields[key]}", start=start,
+                                        suffixes=self.spec.browse_suffixes), chosen)
 
     # -- save and leave -----------------------------------------------------------------
     def action_save(self) -> None:

@@ -16,11 +16,11 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Static, Tab, Tabs
 
 from corpdir.client.errors import CorpdirError
 from corpdir.spec.calls import IncomingCall, OutgoingCall
+from corpdir.tui.screens.list_screen import ListScreen
 from corpdir.tui.text import literal
 from corpdir.tui.widgets.call_detail import CallDetail, CallRow, local_time, minutes
 from corpdir.tui.widgets.status_bar import StatusBar
@@ -68,7 +68,7 @@ async def call_rows(service: DirectoryService, direction: str, records: list[Inc
             if found.get(row.number) else replace(row, who_source="") for row in rows]
 
 
-class CallsScreen(Screen):
+class CallsScreen(ListScreen):
     CSS_PATH = "calls.tcss"
     BINDINGS = [
         Binding("i", "direction('incoming')", "Incoming", id="calls.incoming"),
@@ -82,9 +82,10 @@ class CallsScreen(Screen):
     ]
     WRITES = frozenset({"new_call", "edit"})
 
+    LIST = "#calls"
+
     def __init__(self, service: DirectoryService) -> None:
-        super().__init__()
-        self.service = service
+        super().__init__(service)
         self.view = CallView()
         self.selected: CallRow | None = None
         self._refreshed: set[str] = set()
@@ -106,12 +107,6 @@ class CallsScreen(Screen):
                 "This service does not offer call histories (H1/H4): only the cache, if any, is shown.")
         self._show()
         self.query_one("#calls", VirtualList).focus()
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Writes are not offered on a read-only terminal (the kiosk)."""
-        if action in self.WRITES and getattr(self.app, "read_only", False):
-            return False
-        return True
 
     # -- what the list shows -----------------------------------------------------------------
     def _show(self, refresh_api: bool = False) -> None:
@@ -155,13 +150,7 @@ class CallsScreen(Screen):
 
     @on(VirtualList.Selected, "#calls")
     def _call_opened(self, event: VirtualList.Selected) -> None:
-        detail = self.query_one(CallDetail)
-        if detail.display:
-            detail.focus()
-        else:  # narrow terminal: the detail opens full screen
-            from corpdir.tui.screens.detail_screen import DetailScreen
-
-            self.app.push_screen(DetailScreen(CallDetail(event.row)))
+        self.open_details(self.query_one(CallDetail), lambda: CallDetail(event.row))
 
     # -- actions -----------------------------------------------------------------------------
     def action_direction(self, direction: str) -> None:
@@ -177,16 +166,8 @@ class CallsScreen(Screen):
         self.view = replace(self.view, newest_first=not self.view.newest_first)
         self._show()
 
-    def action_refresh(self) -> None:
-        self._show(refresh_api=True)
-
     def action_copy_number(self) -> None:
-        number = self.selected.number if self.selected else ""
-        if not number:
-            self.notify("No number to copy", severity="warning", timeout=2)
-            return
-        self.app.copy_to_clipboard(number)
-        self.notify(f"Copied number: {number}", timeout=2)
+        self.copy(self.selected.number if self.selected else None, "number")
 
     # -- writes ------------------------------------------------------------------------------
     def _after_write(self, record: Any) -> None:

@@ -18,14 +18,14 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
-from textual.screen import Screen
 from textual.validation import Function
 from textual.widgets import Checkbox, Footer, Header, Input, Select, Static
 
 from corpdir.client.errors import CorpdirError
 from corpdir.spec.contact import Contact
 from corpdir.spec.enums import OcrResult, OcrStatus, OcrType
-from corpdir.tui.labels import PHONE_PRIORITY
+from corpdir.tui.labels import first_phone
+from corpdir.tui.screens.list_screen import SearchListScreen
 from corpdir.tui.text import literal
 from corpdir.tui.widgets.contact_detail import ContactDetail
 from corpdir.tui.widgets.folder_tree import FolderScope, FolderTree
@@ -35,13 +35,6 @@ from corpdir.tui.widgets.virtual_list import Column, ListSource, VirtualList
 if TYPE_CHECKING:
     from corpdir.service.directory import DirectoryService
 
-
-def first_phone(contact: Any) -> str:
-    for field in PHONE_PRIORITY:
-        value = getattr(contact, field, None)
-        if value:
-            return value
-    return ""
 
 
 CONTACT_COLUMNS = [
@@ -194,7 +187,7 @@ class ContactFilters(Grid):
         return tuple(out), errors
 
 
-class ContactsScreen(Screen):
+class ContactsScreen(SearchListScreen):
     CSS_PATH = "contacts.tcss"
     BINDINGS = [
         Binding("slash", "focus_search", "Search", id="contacts.search"),
@@ -216,9 +209,10 @@ class ContactsScreen(Screen):
     WRITES = frozenset({"new_contact", "edit", "delete", "from_card", "card_replace", "card_delete", "new_folder",
                         "edit_folder"})
 
+    LIST = "#contacts"
+
     def __init__(self, service: DirectoryService) -> None:
-        super().__init__()
-        self.service = service
+        super().__init__(service)
         self.browse = ContactBrowse()
         self.selected: Contact | None = None
 
@@ -240,12 +234,6 @@ class ContactsScreen(Screen):
             self.query_one("#contacts", VirtualList).empty_text = "This service does not offer external contacts."
         self._show()
         self.query_one("#contacts", VirtualList).focus()
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Writes are not offered on a read-only terminal (the kiosk)."""
-        if action in self.WRITES and getattr(self.app, "read_only", False):
-            return False
-        return True
 
     # -- what the list shows -----------------------------------------------------------------
     def _show(self, refresh_api: bool = False) -> None:
@@ -310,15 +298,6 @@ class ContactsScreen(Screen):
     def _folders_failed(self, event: FolderTree.LoadFailed) -> None:
         self.notify(f"Folders could not be refreshed: {event.error}", severity="warning", timeout=4)
 
-    @on(Input.Changed, "#search")
-    def _search_typed(self, event: Input.Changed) -> None:
-        self.browse = replace(self.browse, text=event.value)
-        self._show()
-
-    @on(Input.Submitted, "#search")
-    def _search_submitted(self) -> None:
-        self.query_one("#contacts", VirtualList).focus()
-
     @on(Input.Changed, "#filters Input")
     @on(Select.Changed, "#filters Select")
     @on(Checkbox.Changed, "#filters Checkbox")
@@ -342,23 +321,9 @@ class ContactsScreen(Screen):
 
     @on(VirtualList.Selected, "#contacts")
     def _contact_opened(self, event: VirtualList.Selected) -> None:
-        detail = self.query_one(ContactDetail)
-        if detail.display:
-            detail.focus()
-        else:  # narrow terminal: the detail opens full screen
-            from corpdir.tui.screens.detail_screen import DetailScreen
-
-            self.app.push_screen(DetailScreen(ContactDetail(self.service, event.row)))
+        self.open_details(self.query_one(ContactDetail), lambda: ContactDetail(self.service, event.row))
 
     # -- actions -----------------------------------------------------------------------------
-    def action_focus_search(self) -> None:
-        self.query_one("#search", Input).focus()
-
-    def action_clear_search(self) -> None:
-        search = self.query_one("#search", Input)
-        if search.value:
-            search.value = ""
-        self.query_one("#contacts", VirtualList).focus()
 
     def action_toggle_filters(self) -> None:
         filters = self.query_one(ContactFilters)
@@ -367,22 +332,6 @@ class ContactsScreen(Screen):
             filters.query_one(Input).focus()
         else:
             self.query_one("#contacts", VirtualList).focus()
-
-    def action_refresh(self) -> None:
-        self._show(refresh_api=True)
-
-    def _copy(self, value: str | None, what: str) -> None:
-        if not value:
-            self.notify(f"No {what} to copy", severity="warning", timeout=2)
-            return
-        self.app.copy_to_clipboard(value)
-        self.notify(f"Copied {what}: {value}", timeout=2)
-
-    def action_copy_number(self) -> None:
-        self._copy(first_phone(self.selected) if self.selected else None, "number")
-
-    def action_copy_email(self) -> None:
-        self._copy(self.selected.email1 if self.selected else None, "e-mail")
 
     # -- writes ------------------------------------------------------------------------------
     def _folder(self) -> tuple[str, int] | None:

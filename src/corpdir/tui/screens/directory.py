@@ -15,14 +15,13 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Select, Static
 
 from corpdir.client.errors import CorpdirError
 from corpdir.spec.division import Division
 from corpdir.spec.enums import UserType
 from corpdir.spec.user import User
-from corpdir.tui.labels import PHONE_PRIORITY
+from corpdir.tui.screens.list_screen import SearchListScreen
 from corpdir.tui.text import joined, literal
 from corpdir.tui.widgets.division_tree import DivisionTree
 from corpdir.tui.widgets.status_bar import StatusBar
@@ -35,13 +34,6 @@ if TYPE_CHECKING:
 ORDERS = ("fullname", "sortScore", "employeeNum")
 ORDER_NAMES = {"fullname": "name", "sortScore": "sort score", "employeeNum": "employee no."}
 
-
-def first_phone(record: Any) -> str:
-    for field in PHONE_PRIORITY:
-        value = getattr(record, field, None)
-        if value:
-            return value
-    return ""
 
 
 USER_COLUMNS = [
@@ -136,7 +128,7 @@ class UserFilters(Horizontal):
         return tuple(out)
 
 
-class DirectoryScreen(Screen):
+class DirectoryScreen(SearchListScreen):
     CSS_PATH = "directory.tcss"
     BINDINGS = [
         Binding("slash", "focus_search", "Search", id="directory.search"),
@@ -164,9 +156,10 @@ class DirectoryScreen(Screen):
     WRITES = frozenset({"new_user", "edit", "edit_profile", "delete", "photo_replace", "photo_delete", "new_division",
                         "edit_division", "delete_division", "bulk"})
 
+    LIST = "#users"
+
     def __init__(self, service: DirectoryService) -> None:
-        super().__init__()
-        self.service = service
+        super().__init__(service)
         self.browse = Browse()
         self.selected: User | None = None
 
@@ -186,12 +179,6 @@ class DirectoryScreen(Screen):
     def on_mount(self) -> None:
         self._show()
         self.query_one("#users", VirtualList).focus()
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Writes are not offered on a read-only terminal (the kiosk)."""
-        if action in self.WRITES and getattr(self.app, "read_only", False):
-            return False
-        return True
 
     # -- what the list shows -----------------------------------------------------------------
     def _show(self, refresh_api: bool = False) -> None:
@@ -252,15 +239,6 @@ class DirectoryScreen(Screen):
     def _tree_failed(self, event: DivisionTree.LoadFailed) -> None:
         self.notify(f"Divisions could not be loaded: {event.error}", severity="warning", timeout=4)
 
-    @on(Input.Changed, "#search")
-    def _search_typed(self, event: Input.Changed) -> None:
-        self.browse = replace(self.browse, text=event.value)
-        self._show()
-
-    @on(Input.Submitted, "#search")
-    def _search_submitted(self) -> None:
-        self.query_one("#users", VirtualList).focus()
-
     @on(Input.Changed, "#filters Input")
     @on(Select.Changed, "#filters Select")
     def _filters_changed(self) -> None:
@@ -275,23 +253,9 @@ class DirectoryScreen(Screen):
 
     @on(VirtualList.Selected, "#users")
     def _user_opened(self, event: VirtualList.Selected) -> None:
-        detail = self.query_one(UserDetail)
-        if detail.display:
-            detail.focus()
-        else:  # narrow terminal: the detail opens full screen
-            from corpdir.tui.screens.user_screen import UserScreen
-
-            self.app.push_screen(UserScreen(self.service, event.row))
+        self.open_details(self.query_one(UserDetail), lambda: UserDetail(self.service, user=event.row))
 
     # -- actions -----------------------------------------------------------------------------
-    def action_focus_search(self) -> None:
-        self.query_one("#search", Input).focus()
-
-    def action_clear_search(self) -> None:
-        search = self.query_one("#search", Input)
-        if search.value:
-            search.value = ""
-        self.query_one("#users", VirtualList).focus()
 
     def action_toggle_filters(self) -> None:
         filters = self.query_one(UserFilters)
@@ -312,22 +276,6 @@ class DirectoryScreen(Screen):
     def action_reverse_order(self) -> None:
         self.browse = replace(self.browse, descending=not self.browse.descending)
         self._show()
-
-    def action_refresh(self) -> None:
-        self._show(refresh_api=True)
-
-    def _copy(self, value: str | None, what: str) -> None:
-        if not value:
-            self.notify(f"No {what} to copy", severity="warning", timeout=2)
-            return
-        self.app.copy_to_clipboard(value)
-        self.notify(f"Copied {what}: {value}", timeout=2, markup=False)
-
-    def action_copy_number(self) -> None:
-        self._copy(first_phone(self.selected) if self.selected else None, "number")
-
-    def action_copy_email(self) -> None:
-        self._copy(self.selected.email1 if self.selected else None, "e-mail")
 
     def action_show_photo(self) -> None:
         if self.selected is not None:

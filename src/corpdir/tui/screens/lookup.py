@@ -17,11 +17,11 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Static
 
 from corpdir.client.errors import CorpdirError
 from corpdir.service.callerid import Answer
+from corpdir.tui.screens.list_screen import ListScreen
 from corpdir.tui.text import literal
 from corpdir.tui.widgets.answer_detail import AnswerDetail, LookupRow
 from corpdir.tui.widgets.status_bar import StatusBar
@@ -67,7 +67,7 @@ class NumbersInput(Input):
             self.insert_text_at_cursor(", ".join(split_numbers(event.text)))
 
 
-class LookupScreen(Screen):
+class LookupScreen(ListScreen):
     CSS_PATH = "lookup.tcss"
     BINDINGS = [
         Binding("slash", "focus_numbers", "Numbers", id="lookup.numbers"),
@@ -76,9 +76,10 @@ class LookupScreen(Screen):
         Binding("escape", "clear", "Clear", show=False, id="lookup.clear"),
     ]
 
+    LIST = "#results"
+
     def __init__(self, service: DirectoryService) -> None:
-        super().__init__()
-        self.service = service
+        super().__init__(service)
         self.selected: LookupRow | None = None
 
     def compose(self) -> ComposeResult:
@@ -145,13 +146,7 @@ class LookupScreen(Screen):
 
     @on(VirtualList.Selected, "#results")
     def _result_opened(self, event: VirtualList.Selected) -> None:
-        detail = self.query_one(AnswerDetail)
-        if detail.display:
-            detail.focus()
-        else:  # narrow terminal: the detail opens full screen
-            from corpdir.tui.screens.detail_screen import DetailScreen
-
-            self.app.push_screen(DetailScreen(AnswerDetail(self.service, event.row)))
+        self.open_details(self.query_one(AnswerDetail), lambda: AnswerDetail(self.service, event.row))
 
     # -- actions -----------------------------------------------------------------------------
     def action_focus_numbers(self) -> None:
@@ -170,9 +165,4 @@ class LookupScreen(Screen):
             self._show_recent()
 
     def action_copy_number(self) -> None:
-        number = self.selected.number if self.selected else ""
-        if not number:
-            self.notify("No number to copy", severity="warning", timeout=2)
-            return
-        self.app.copy_to_clipboard(number)
-        self.notify(f"Copied number: {number}", timeout=2)
+        self.copy(self.selected.number if self.selected else None, "number")

@@ -79,9 +79,15 @@ class UserDetail(VerticalScroll, can_focus=True):
     """
     user: reactive[User | None] = reactive(None, always_update=True)
 
-    def __init__(self, service: DirectoryService, *, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(self, service: DirectoryService, *, user: User | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.service = service
+        self._first_user = user
+
+    def on_mount(self) -> None:
+        if self._first_user is not None:  # opened for one person (full screen on a narrow terminal)
+            self.user = self._first_user
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="user-heading"):

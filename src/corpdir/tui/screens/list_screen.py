@@ -1,0 +1,87 @@
+"""What the directory, contacts, calls and lookup screens share: a list with a detail
+pane, copy keys, and the kiosk rule that write actions are not offered.
+
+:class:`SearchListScreen` adds the search box of the directory and contacts screens: the
+screen keeps what the list shows in ``browse`` (a frozen dataclass with a ``text``
+field) and rebuilds the list in ``_show()`` whenever it changes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Callable, ClassVar
+
+from textual import on
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Input
+
+from corpdir.tui.labels import first_phone
+
+if TYPE_CHECKING:
+    from corpdir.service.directory import DirectoryService
+
+
+class ListScreen(Screen):
+    WRITES: ClassVar[frozenset[str]] = frozenset()  # actions that write: none on a read-only terminal
+    LIST: ClassVar[str] = ""  # the selector of the screen's main list
+
+    def __init__(self, service: DirectoryService) -> None:
+        super().__init__()
+        self.service = service
+        self.selected: Any = None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Writes are not offered on a read-only terminal (the kiosk)."""
+        return not (action in self.WRITES and getattr(self.app, "read_only", False))
+
+    def open_details(self, pane: Widget, full_screen: Callable[[], Widget]) -> None:
+        """Enter on a row: focus the detail pane, or on a narrow terminal (no pane) show
+        the details full screen."""
+        if pane.display:
+            pane.focus()
+        else:
+            from corpdir.tui.screens.detail_screen import DetailScreen
+
+            self.app.push_screen(DetailScreen(full_screen()))
+
+    def _show(self, refresh_api: bool = False) -> None:
+        """Rebuild the list (and, with ``refresh_api``, ask the service again)."""
+
+    def action_refresh(self) -> None:
+        self._show(refresh_api=True)
+
+    def copy(self, value: str | None, what: str) -> None:
+        if not value:
+            self.notify(f"No {what} to copy", severity="warning", timeout=2)
+            return
+        self.app.copy_to_clipboard(value)  # OSC 52: reaches the user's clipboard over SSH too
+        self.notify(f"Copied {what}: {value}", timeout=2)
+
+    def action_copy_number(self) -> None:
+        self.copy(first_phone(self.selected) if self.selected else None, "number")
+
+    def action_copy_email(self) -> None:
+        self.copy(getattr(self.selected, "email1", None) if self.selected else None, "e-mail")
+
+
+class SearchListScreen(ListScreen):
+    browse: Any
+
+    @on(Input.Changed, "#search")
+    def _search_typed(self, event: Input.Changed) -> None:
+        self.browse = replace(self.browse, text=event.value)
+        self._show()
+
+    @on(Input.Submitted, "#search")
+    def _search_submitted(self) -> None:
+        self.query_one(self.LIST).focus()
+
+    def action_focus_search(self) -> None:
+        self.query_one("#search", Input).focus()
+
+    def action_clear_search(self) -> None:
+        search = self.query_one("#search", Input)
+        if search.value:
+            search.value = ""
+        self.query_one(self.LIST).focus()
