@@ -12,6 +12,7 @@ from corpdir.spec.contact import BusinessCardForm
 from corpdir.spec.enums import UserType
 from corpdir.spec.usertype import not_settable_fields
 from corpdir.tui.forms.model_form import FormSpec
+from corpdir.tui.forms.writes import IMAGE_SUFFIXES
 from corpdir.tui.labels import CONTACT_FIELDS, USER_FIELDS
 
 USER_ORDER = [
@@ -154,5 +155,6 @@ def business_card_form(folder: tuple[str, int] | None) -> FormSpec:
                 "divideImage": "Several cards", "readerType": "Reader", "ocrLanguage": "Language", "comment": "Comment",
                 "remarks": "Remarks"},
         extra_fields={"file": "Card image file"}, extra_check=_card_file, initial=initial,
+        browse_suffixes=IMAGE_SUFFIXES,
         hints={"file": "path to the image (Ctrl+O to browse)"},
     )

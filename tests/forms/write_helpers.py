@@ -1,0 +1,89 @@
+"""Keys for the write tests: choosing from a Select, a folder in the contacts tree, a file
+in the picker, as a person at the desk would (arrow keys, Enter, typing)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from textual.widgets import Select, Tree
+from textual.widgets._select import SelectOverlay
+
+from tui_helpers import wait_for
+
+
+async def choose(pilot, select: Select, value) -> None:
+    """Open the Select (Enter), walk to ``value`` with the arrow keys, Enter."""
+    target = [v for _, v in select._options].index(value)
+    select.focus()
+    await pilot.pause()
+    await pilot.press("enter")
+    overlay = select.query_one(SelectOverlay)
+    assert await wait_for(pilot, lambda: select.expanded and overlay.highlighted is not None)
+    for _ in range(len(select._options) + 1):
+        if overlay.highlighted == target:
+            break
+        await pilot.press("down" if overlay.highlighted < target else "up")
+    await pilot.press("enter")
+    assert await wait_for(pilot, lambda: select.value == value), (select.value, value)
+
+
+async def tree_cursor_to(pilot, tree: Tree, matches) -> None:
+    """Move a tree's cursor with up/down onto the first visible node whose data ``matches``."""
+    tree.focus()
+    await pilot.pause()
+
+    def lines():
+        return [tree.get_node_at_line(i) for i in range(tree.last_line + 1)]
+
+    assert await wait_for(pilot, lambda: any(n is not None and n.data is not None and matches(n.data) for n in lines()))
+    for _ in range(tree.last_line + 2):
+        node = tree.cursor_node
+        if node is not None and node.data is not None and matches(node.data):
+            return
+        target = next(i for i, n in enumerate(lines()) if n is not None and n.data is not None and matches(n.data))
+        await pilot.press("down" if target > tree.cursor_line else "up")
+    raise AssertionError("the tree's cursor did not reach the node")
+
+
+async def choose_folder(pilot, app, directory: str, folder_num: int) -> None:
+    """Contacts screen: the folder in the tree, Enter (the list then shows that folder)."""
+    from corpdir.tui.widgets.folder_tree import FolderTree
+
+    screen = app.screen
+    tree = screen.query_one(FolderTree)
+    await tree_cursor_to(pilot, tree, lambda s: s.directory == directory and s.folder_num == folder_num)
+    await pilot.press("enter")
+    assert await wait_for(pilot, lambda: (screen.browse.scope.directory, screen.browse.scope.folder_num)
+                          == (directory, folder_num))
+
+
+async def pick_file(pilot, app, path: Path) -> None:
+    """The file picker is open: type the path, Enter."""
+    from textual.widgets import Input
+
+    from corpdir.tui.forms.file_picker import FilePicker
+
+    assert await wait_for(pilot, lambda: isinstance(app.screen, FilePicker)), app.screen
+    picker = app.screen
+    field = picker.query_one("#picker-path", Input)
+    assert await wait_for(pilot, lambda: field.has_focus)
+    await pilot.press(*str(path))
+    await pilot.press("enter")
+    assert await wait_for(pilot, lambda: app.screen is not picker)
+
+
+def image_file(tmp_path: Path, name: str, fmt: str, color=(200, 30, 30), size=(64, 48), mode="RGB") -> Path:
+    from PIL import Image
+
+    path = tmp_path / name
+    Image.new(mode, size, color).save(path, fmt)
+    return path
+
+
+def jpeg_size(data: bytes) -> tuple[int, int]:
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as image:
+        assert image.format == "JPEG"
+        return image.size
