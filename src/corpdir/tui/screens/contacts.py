@@ -25,7 +25,7 @@ from corpdir.client.errors import CorpdirError
 from corpdir.spec.contact import Contact
 from corpdir.spec.enums import OcrResult, OcrStatus, OcrType
 from corpdir.tui.labels import first_phone
-from corpdir.tui.screens.list_screen import SearchListScreen
+from corpdir.tui.screens.list_screen import SearchListScreen, typing_paused
 from corpdir.tui.text import literal
 from corpdir.tui.widgets.contact_detail import ContactDetail
 from corpdir.tui.widgets.folder_tree import FolderScope, FolderTree
@@ -274,6 +274,8 @@ class ContactsScreen(SearchListScreen):
                 self.notify("This service cannot filter contacts (no X1); showing the search of the cache", timeout=4)
                 contacts.source = ListSource(local)
             return
+        if text:
+            await typing_paused()
         query = {**dict(browse.filters), **browse.scope_query()}
         if text:
             query["freeWords"] = text.split()[:10]
@@ -316,8 +318,9 @@ class ContactsScreen(SearchListScreen):
     @on(VirtualList.Highlighted, "#contacts")
     def _contact_highlighted(self, event: VirtualList.Highlighted) -> None:
         if self.selected is None or event.row.contactId != self.selected.contactId or event.row != self.selected:
-            self.selected = event.row
-            self.query_one(ContactDetail).contact = event.row
+            self.selected = contact = event.row
+            detail = self.query_one(ContactDetail)
+            self.show_details_soon(lambda: setattr(detail, "contact", contact))
 
     @on(VirtualList.Selected, "#contacts")
     def _contact_opened(self, event: VirtualList.Selected) -> None:

@@ -21,7 +21,7 @@ from corpdir.client.errors import CorpdirError
 from corpdir.spec.division import Division
 from corpdir.spec.enums import UserType
 from corpdir.spec.user import User
-from corpdir.tui.screens.list_screen import SearchListScreen
+from corpdir.tui.screens.list_screen import SearchListScreen, typing_paused
 from corpdir.tui.text import joined, literal
 from corpdir.tui.widgets.division_tree import DivisionTree
 from corpdir.tui.widgets.status_bar import StatusBar
@@ -213,6 +213,8 @@ class DirectoryScreen(SearchListScreen):
             local = [h.record for h in await self.service.search(text, kinds=("user",), limit=200)]
             if not browse.filters:
                 users.source = ListSource(local)
+        if text:
+            await typing_paused()
         filters = dict(browse.filters)
         if browse.division is not None:
             filters["divisionIds"] = [browse.division.divisionId]
@@ -248,8 +250,9 @@ class DirectoryScreen(SearchListScreen):
     @on(VirtualList.Highlighted, "#users")
     def _user_highlighted(self, event: VirtualList.Highlighted) -> None:
         if self.selected is None or event.row.userId != self.selected.userId:
-            self.selected = event.row
-            self.query_one(UserDetail).user = event.row
+            self.selected = user = event.row
+            detail = self.query_one(UserDetail)
+            self.show_details_soon(lambda: setattr(detail, "user", user))
 
     @on(VirtualList.Selected, "#users")
     def _user_opened(self, event: VirtualList.Selected) -> None:

@@ -8,11 +8,13 @@ field) and rebuilds the list in ``_show()`` whenever it changes.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 from textual import on
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Input
 
@@ -20,6 +22,9 @@ from corpdir.tui.labels import first_phone
 
 if TYPE_CHECKING:
     from corpdir.service.directory import DirectoryService
+
+
+DETAIL_PAUSE = 0.12  # seconds the highlight rests before the detail pane follows
 
 
 class ListScreen(Screen):
@@ -30,6 +35,14 @@ class ListScreen(Screen):
         super().__init__()
         self.service = service
         self.selected: Any = None
+        self._detail_timer: Timer | None = None
+
+    def show_details_soon(self, show: Callable[[], None]) -> None:
+        """Fill the detail pane once the highlight rests (DETAIL_PAUSE): while the user types
+        or holds an arrow key, the list repaints without re-laying out the pane each time."""
+        if self._detail_timer is not None:
+            self._detail_timer.stop()
+        self._detail_timer = self.set_timer(DETAIL_PAUSE, show)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Writes are not offered on a read-only terminal (the kiosk)."""
@@ -63,6 +76,16 @@ class ListScreen(Screen):
 
     def action_copy_email(self) -> None:
         self.copy(getattr(self.selected, "email1", None) if self.selected else None, "e-mail")
+
+
+TYPING_PAUSE = 0.3  # seconds without a keystroke before the service is asked
+
+
+async def typing_paused() -> None:
+    """Wait for a pause in typing before asking the service: the cache has already answered,
+    and the search worker (exclusive) is cancelled by the next keystroke, so a fast typist
+    costs the service one request instead of one per key."""
+    await asyncio.sleep(TYPING_PAUSE)
 
 
 class SearchListScreen(ListScreen):

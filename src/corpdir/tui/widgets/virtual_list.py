@@ -125,7 +125,11 @@ class VirtualList(ScrollView, can_focus=True):
         self._generation += 1
         self._pages.clear()
         self._pending.clear()
-        self._load_count(self._generation)
+        if isinstance(source, ListSource):  # rows already in memory: paint them now, no worker hops
+            self._pages.update({i // PAGE: source.rows[i:i + PAGE] for i in range(0, len(source.rows), PAGE)})
+            self._counted(len(source.rows))
+        else:
+            self._load_count(self._generation)
 
     def reload(self, keep_cursor: bool = True) -> None:
         """Fetch the rows again from the same source (after a refresh of the cache)."""
@@ -139,6 +143,9 @@ class VirtualList(ScrollView, can_focus=True):
         count = await self._source.count() if self._source is not None else 0
         if generation != self._generation:
             return
+        self._counted(count)
+
+    def _counted(self, count: int) -> None:
         self.row_count = count
         self.virtual_size = Size(self.line_width, count + 1)
         self.cursor = min(self.cursor, max(count - 1, 0))
