@@ -202,7 +202,8 @@ def test_a_schema_1_database_is_migrated_and_reindexed(tmp_path):
     try:
         assert found(storage, freeWords=["伟"]) == {"old"}
         assert found(storage, freeWords=["5678"]) == {"old"}
-        assert storage.get_contact_parts([1])[0][0] == '{"fullname":"旧"}'
+        assert storage.get_contact_texts([1])[0][1].startswith('{"fullname":"旧","contactId":1,')
+        assert storage.db.conn.execute("SELECT data FROM contacts").fetchone()[0] == '{"fullname":"旧"}'
         assert storage.get_meta("reindex_search") is None
     finally:
         storage.close()

@@ -8,6 +8,7 @@ returned so a record can be told apart whatever was selected.
 from __future__ import annotations
 
 import json
+from json.encoder import encode_basestring as _string  # the C encoder's string escaping (ensure_ascii=False)
 from typing import Any, Iterable
 
 from corpdir.spec.user import USER_PHONE_FIELDS
@@ -51,17 +52,21 @@ def present_contact(record: dict[str, Any], *, public_url: str, select: Iterable
     return _narrow(out, select, "contactId")
 
 
-def contact_json(stored: str, columns: dict[str, Any], *, public_url: str) -> str:
-    """``present_contact`` without ``select``, as JSON text, from a contact's stored JSON
-    (no nulls, no column fields: ``ContactStore.get_contact_parts``) and its column fields,
-    spliced rather than parsed and encoded again: X1 pages of 500 are mostly this."""
-    tail = dict(columns)
-    tail["contactDetailsUrl"] = f"{public_url}/contacts/{columns['contactId']}"
-    rest = json.dumps(tail, ensure_ascii=False, separators=(",", ":"))
-    body = stored.strip()
-    if body == "{}":
-        return rest
-    return body[:-1] + "," + rest[1:]
+def contacts_json(texts: Iterable[tuple[int, str, dict[str, Any] | None]], *, public_url: str) -> str:
+    """``present_contact`` without ``select`` of each contact, as JSON texts joined by commas,
+    from ``ContactStore.get_contact_texts``: registeredUser (each registrar encoded once)
+    and contactDetailsUrl are spliced into the text SQLite made; nothing is parsed."""
+    encoded: dict[int, str] = {}  # userId -> registeredUser JSON
+    url = public_url + "/contacts/"
+    items = []
+    for contact_id, text, registrar in texts:
+        tail = ""
+        if registrar is not None:
+            if (user := encoded.get(registrar["userId"])) is None:
+                user = encoded[registrar["userId"]] = json.dumps(registrar, ensure_ascii=False, separators=(",", ":"))
+            tail = ',"registeredUser":' + user
+        items.append(text[:-1] + tail + ',"contactDetailsUrl":' + _string(f"{url}{contact_id}") + "}")
+    return ",".join(items)
 
 
 def present_profile(record: dict[str, Any], variant: Variant) -> dict[str, Any]:

@@ -264,14 +264,24 @@ class TextFilter:
              direction: str, limit: int, offset: int) -> list[int]:
         """ids of one page of ``table`` ordered by (order, id) in ``direction``.
 
-        Without common words: one query. With them: the first WALK rows of the order (other
-        filters applied) are checked row by row; that answers when matches are spread over
-        the order. Else (matches clustered late, e.g. '山' by fullname) the common words'
-        records are gathered from the index in full and SQLite sorts them.
+        With an exact id set (some word in few records): one query over those ids, looked up
+        in ``{table}_order``, common words checked on them. With only common words: the
+        first WALK rows of the order (other filters applied) are checked row by row; that
+        answers when matches are spread over the order. Else (matches clustered late, e.g.
+        '山' by fullname) the common words' records are gathered from the index in full and
+        SQLite sorts them. Without words: one query.
         """
         exact, exact_params = self._exact(f"{table}.id")
         base, base_params = [*where, *exact], [*params, *exact_params]
-        if self.checks:
+        hint = ""
+        if self.exact is not None:
+            # at most DENSE ids: looked up in the narrow {table}_order index (id first, then
+            # the ordering and visibility columns), common words checked on those rows only
+            hint = f" INDEXED BY {table}_order"
+            if self.checks:
+                check, check_params = self.check(f"{table}.id")
+                base, base_params = [*base, check], [*base_params, *check_params]
+        elif self.checks:
             inner = f"SELECT {table}.id AS id, {order} AS k FROM {table}"
             if base:
                 inner += " WHERE " + " AND ".join(base)
@@ -283,7 +293,7 @@ class TextFilter:
                 return ids
             gathered, gathered_params = self._gathered(f"{table}.id")
             base, base_params = [*base, gathered], [*base_params, *gathered_params]
-        sql = f"SELECT id FROM {table}"
+        sql = f"SELECT id FROM {table}{hint}"
         if base:
             sql += " WHERE " + " AND ".join(base)
         sql += f" ORDER BY {order} {direction}, id {direction} LIMIT ? OFFSET ?"
