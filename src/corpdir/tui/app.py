@@ -58,6 +58,14 @@ class CorpdirApp(App[None]):
         self.sub_title = "DEMO · embedded demo tenant" if service.is_demo else service.label()
         if read_only:
             self.sub_title += " · read-only"
+        # Themes before the first screen mounts: setting one later restyles every widget.
+        themes, self._theme_problems = load_themes()
+        for theme in themes:
+            self.register_theme(theme)
+        wanted = (ui.theme if ui else None) or self.state.get("theme") or DEFAULT_THEME
+        self.theme = wanted if wanted in self.available_themes else DEFAULT_THEME
+        for mode, *_ in SCREENS_BY_KEY:
+            self.add_mode(mode, partial(self._mode_screen, mode))
 
     def _mode_screen(self, mode: str) -> Screen:
         """Each mode's screen is ``corpdir.tui.screens.<mode>.<Mode>Screen``, imported when first opened."""
@@ -65,15 +73,8 @@ class CorpdirApp(App[None]):
         return getattr(module, f"{mode.title()}Screen")(self.service)
 
     def on_mount(self) -> None:
-        for mode, *_ in SCREENS_BY_KEY:
-            self.add_mode(mode, partial(self._mode_screen, mode))
-        themes, problems = load_themes()
-        for theme in themes:
-            self.register_theme(theme)
-        for problem in problems:
+        for problem in self._theme_problems:
             self.notify(problem, severity="warning")
-        wanted = (self.ui.theme if self.ui else None) or self.state.get("theme") or DEFAULT_THEME
-        self.theme = wanted if wanted in self.available_themes else DEFAULT_THEME
         self.switch_mode("directory")
         if self.sync_on_start:
             self.call_after_refresh(self.start_sync_if_stale)
