@@ -409,21 +409,29 @@ class ContactsScreen(SearchListScreen):
         contact = self.selected
         if contact is None:
             return
-        from corpdir.tui.forms.writes import pick_image, run_write
+        from corpdir.tui.forms.writes import pick_image
 
-        pick_image(self, f"Replace the business card of {contact.fullname} with this one?", lambda jpeg: self.run_worker(
-            run_write(self, self.service.replace_card_image(contact.contactId, jpeg), "Card image replaced"),
-            group="contacts-write", exit_on_error=False))
+        pick_image(self, f"Replace the business card of {contact.fullname} with this one?", lambda jpeg: self.write_card(
+            contact, lambda: self.service.replace_card_image(contact.contactId, jpeg), "Card image replaced"))
 
     def action_card_delete(self) -> None:
         contact = self.selected
         if contact is None:
             return
-        from corpdir.tui.forms.writes import confirm, run_write
+        from corpdir.tui.forms.writes import confirm
 
-        confirm(self, f"Delete the business card image of {contact.fullname}?", lambda: self.run_worker(
-            run_write(self, self.service.delete_card_image(contact.contactId), "Card image deleted"),
-            group="contacts-write", exit_on_error=False))
+        confirm(self, f"Delete the business card image of {contact.fullname}?", lambda: self.write_card(
+            contact, lambda: self.service.delete_card_image(contact.contactId), "Card image deleted"))
+
+    @work(group="contacts-write", exclusive=True, exit_on_error=False)
+    async def write_card(self, contact: Contact, call: Any, success: str) -> None:
+        """X7/X8, then the pane shows the card as it is now (if it still shows that contact)."""
+        from corpdir.tui.forms.writes import run_write
+
+        if await run_write(self, call(), success):
+            detail = self.query_one(ContactDetail)
+            if detail.contact is not None and detail.contact.contactId == contact.contactId:
+                detail.contact = detail.contact
 
     def action_new_folder(self) -> None:
         from corpdir.tui.forms.specs import personal_folder_form

@@ -385,17 +385,28 @@ class DirectoryScreen(SearchListScreen):
         from corpdir.tui.forms.writes import run_write
 
         if await run_write(self, self.service.replace_photo(user.userId, jpeg), f"Photo of {user.fullname} replaced"):
-            self.query_one(UserDetail).user = user
+            self._repaint_photo(user)
 
     def action_photo_delete(self) -> None:
         user = self.selected
         if user is None:
             return
-        from corpdir.tui.forms.writes import confirm, run_write
+        from corpdir.tui.forms.writes import confirm
 
-        confirm(self, f"Delete the photo of {user.fullname}?", lambda: self.run_worker(
-            run_write(self, self.service.delete_photo(user.userId), f"Photo of {user.fullname} deleted"),
-            group="directory-write", exit_on_error=False))
+        confirm(self, f"Delete the photo of {user.fullname}?", lambda: self.delete_photo(user))
+
+    @work(group="directory-write", exclusive=True, exit_on_error=False)
+    async def delete_photo(self, user: User) -> None:
+        from corpdir.tui.forms.writes import run_write
+
+        if await run_write(self, self.service.delete_photo(user.userId), f"Photo of {user.fullname} deleted"):
+            self._repaint_photo(user)
+
+    def _repaint_photo(self, user: User) -> None:
+        """The pane shows the photo as it is now (if it still shows that person)."""
+        detail = self.query_one(UserDetail)
+        if detail.user is not None and detail.user.userId == user.userId:
+            detail.user = detail.user
 
     def _reload_tree(self) -> None:
         tree = self.query_one(DivisionTree)
