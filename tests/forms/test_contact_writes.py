@@ -15,7 +15,7 @@ from corpdir.tui.forms.model_form import ModelForm
 from corpdir.tui.widgets.folder_tree import FolderTree
 from corpdir.tui.widgets.virtual_list import VirtualList
 from form_helpers import open_form, save, type_into
-from forms.write_helpers import choose, choose_folder, image_file, pick_file, tree_cursor_to
+from forms.write_helpers import choose, choose_folder, drawn, image_file, pick_file, tree_cursor_to
 from tui_helpers import screen_text, wait_for
 
 
@@ -98,7 +98,8 @@ def _multipart_fields(body: bytes) -> dict[str, str]:
     return {k.decode(): v.decode() for k, v in re.findall(rb'name="([^"]+)"\r\n\r\n([^\r]*)\r\n', body)}
 
 
-async def test_contact_from_a_card_then_card_image_replaced_and_deleted(reception, recorder, app_for, tmp_path):
+async def test_contact_from_a_card_then_card_image_replaced_and_deleted(reception, recorder, app_for, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the file picker starts here
     client = reception.client
     card_png = image_file(tmp_path, "card.png", "PNG", color=(250, 250, 240), size=(91, 55))
     before = {c.contactId for c in await _folder_contacts(client, "PERSONAL", 103)}
@@ -141,6 +142,9 @@ async def test_contact_from_a_card_then_card_image_replaced_and_deleted(receptio
                 rows.cursor = i
         assert await wait_for(pilot, lambda: app.screen.selected is not None
                               and app.screen.selected.contactId == made.contactId)
+        card_view = app.screen.query_one("#contact-card")
+        assert await wait_for(pilot, lambda: drawn(card_view) not in ("no card", "card: loading…"))
+        old_card = drawn(card_view)  # the card from X5, as the pane draws it
         new_card = image_file(tmp_path, "card2.jpg", "JPEG", color=(10, 80, 160), size=(120, 70))
         await pilot.press("i")
         await pick_file(pilot, app, new_card)
@@ -151,6 +155,8 @@ async def test_contact_from_a_card_then_card_image_replaced_and_deleted(receptio
         assert await wait_for(pilot, lambda: [(m, p) for m, p, _ in recorder.requests if m != "GET"]
                               == [("PUT", f"/v1/contacts/{made.contactId}/business-card")])
         assert await client.get_card_image(made.contactId) == new_card.read_bytes()
+        assert await wait_for(pilot, lambda: drawn(card_view) != old_card
+                              and drawn(card_view) not in ("no card", "card: loading…"))  # redrawn
 
         # I: delete it, after a question naming the contact's card
         await pilot.press("I")
@@ -162,3 +168,4 @@ async def test_contact_from_a_card_then_card_image_replaced_and_deleted(receptio
             ("DELETE", f"/v1/contacts/{made.contactId}/business-card", b"")])
         with pytest.raises(NotFound):
             await client.get_card_image(made.contactId)
+        assert await wait_for(pilot, lambda: drawn(card_view) == "no card")  # the pane follows

@@ -10,7 +10,7 @@ from corpdir.tui.forms.confirm import ConfirmScreen
 from corpdir.tui.forms.file_picker import FilePicker
 from corpdir.tui.forms.image_preview import ImagePreview
 from corpdir.tui.widgets.virtual_list import VirtualList
-from forms.write_helpers import image_file, jpeg_size, pick_file
+from forms.write_helpers import drawn, image_file, jpeg_size, pick_file
 from tui_helpers import screen_text, wait_for
 
 
@@ -27,7 +27,8 @@ def _uploads(recorder):
     return [(m, p, b) for m, p, b in recorder.requests if m != "GET"]
 
 
-async def test_photo_replaced_from_a_png_with_a_preview_then_deleted(admin, recorder, app_for, tmp_path):
+async def test_photo_replaced_from_a_png_with_a_preview_then_deleted(admin, recorder, app_for, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the file picker starts here
     client = admin.client
     png = image_file(tmp_path, "face.png", "PNG", color=(30, 120, 200, 128), size=(60, 80), mode="RGBA")
     not_image = tmp_path / "face-not-really.png"
@@ -48,6 +49,9 @@ async def test_photo_replaced_from_a_png_with_a_preview_then_deleted(admin, reco
         assert _uploads(recorder) == []
 
         # a PNG: converted, previewed (n keeps the stored photo), then y replaces it
+        photo = app.screen.query_one("#user-photo")
+        await pilot.pause(0.3)
+        shown_before = drawn(photo)
         await pilot.press("u")
         await pick_file(pilot, app, png)
         assert await wait_for(pilot, lambda: isinstance(app.screen, ImagePreview))
@@ -67,6 +71,8 @@ async def test_photo_replaced_from_a_png_with_a_preview_then_deleted(admin, reco
         assert body.startswith(JPEG_MAGIC)  # a JPEG went, not the PNG
         stored = await client.get_photo(user.userId, "FULL")
         assert stored.startswith(JPEG_MAGIC) and jpeg_size(stored) == (60, 80)
+        assert await wait_for(pilot, lambda: drawn(photo) != shown_before
+                              and drawn(photo) != "no photo")  # the pane shows the new one
 
         # U: a question, then the photo is gone
         recorder.clear()
@@ -77,3 +83,4 @@ async def test_photo_replaced_from_a_png_with_a_preview_then_deleted(admin, reco
         assert await wait_for(pilot, lambda: recorder.writes() == [("DELETE", f"/v1/users/{user.userId}/photo", b"")])
         with pytest.raises(NotFound):
             await client.get_photo(user.userId, "FULL")
+        assert await wait_for(pilot, lambda: drawn(photo) == "no photo")  # and the pane no longer shows it

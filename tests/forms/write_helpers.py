@@ -87,3 +87,10 @@ def jpeg_size(data: bytes) -> tuple[int, int]:
     with Image.open(io.BytesIO(data)) as image:
         assert image.format == "JPEG"
         return image.size
+
+
+def drawn(view):
+    """What a PhotoView shows: its text (e.g. "no photo") or the picture object (the same
+    image gives the same object, from the render cache; another image another one)."""
+    content = view.content
+    return content if hasattr(content, "pixels") else str(content).strip()

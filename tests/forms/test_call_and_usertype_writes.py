@@ -1,0 +1,93 @@
+"""Call records added from the calls screen (n: H2 incoming, H5 outgoing), and the user
+form greying what the chosen user type may not set, with the type chosen by keys."""
+
+from datetime import datetime
+
+from corpdir.tui.forms.model_form import ModelForm
+from corpdir.tui.widgets.virtual_list import VirtualList
+from form_helpers import open_form, save, type_into
+from forms.write_helpers import choose
+from tui_helpers import screen_text, wait_for
+
+
+async def _add_call(pilot, app, recorder, fields):
+    await pilot.press("n")
+    form = await open_form(pilot, app)
+    stamp_key = "calledAt" if "fromNum" in form.kinds else "callingAt"
+    stamp = form.widget(stamp_key).value
+    assert stamp  # now, filled in
+    assert form.widget("answered").value is True
+    for key, text in fields.items():
+        await type_into(pilot, form, key, text)
+    recorder.clear()
+    await save(pilot, form)
+    assert await wait_for(pilot, lambda: not isinstance(app.screen, ModelForm)), form.errors
+    (method, path, body), = recorder.writes()
+    sent = body.pop("calledAt" if "fromNum" in body else "callingAt")
+    assert datetime.fromisoformat(sent.replace("Z", "+00:00")) == datetime.fromisoformat(stamp)  # the same moment
+    return method, path, body
+
+
+async def test_adding_incoming_and_outgoing_call_records(reception, recorder, app_for):
+    client = reception.client
+    app = app_for(reception)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("f3")
+        calls = app.screen.query_one("#calls", VirtualList)
+        assert await wait_for(pilot, lambda: calls.row_count > 0)
+
+        method, path, body = await _add_call(pilot, app, recorder, {
+            "fromNum": "0312340001", "duration": "95", "note": "受付テスト着信"})
+        assert (method, path) == ("POST", "/v1/me/incoming-calls")
+        assert body == {"fromNum": "0312340001", "answered": True, "duration": 95, "note": "受付テスト着信"}
+        stored = [r async for r in client.iter_incoming_calls() if r.note == "受付テスト着信"]
+        assert [(r.fromNum, r.answered, r.duration) for r in stored] == [("0312340001", True, 95)]
+        assert await wait_for(pilot, lambda: "0312340001" in screen_text(app))  # the list shows it
+
+        await pilot.press("o")
+        assert await wait_for(pilot, lambda: app.screen.view.direction == "outgoing")
+        method, path, body = await _add_call(pilot, app, recorder, {"toNum": "0455550002", "note": "受付テスト発信"})
+        assert (method, path) == ("POST", "/v1/me/outgoing-calls")
+        assert body == {"toNum": "0455550002", "answered": True, "note": "受付テスト発信"}
+        stored = [r async for r in client.iter_outgoing_calls() if r.note == "受付テスト発信"]
+        assert [(r.toNum, r.answered) for r in stored] == [("0455550002", True)]
+        assert await wait_for(pilot, lambda: "0455550002" in screen_text(app))
+
+
+async def test_choosing_a_user_type_greys_what_it_may_not_set(admin, recorder, app_for):
+    app = app_for(admin)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("n")  # a new user: REGULAR_USER to start with, nothing greyed
+        form = await open_form(pilot, app)
+        restricted = ("position", "mobileNum", "thanksAvailable", "roles", "password")
+        assert not any(form.widget(k).disabled for k in restricted)
+        await type_into(pilot, form, "loginId", "room.b3")
+        await type_into(pilot, form, "fullname", "B3会議室")
+        await choose(pilot, form.widget("userType"), "FACILITY")
+        assert await wait_for(pilot, lambda: all(form.widget(k).disabled for k in restricted))
+        assert not form.widget("extensionNum").disabled and not form.widget("fullname").disabled
+        assert "Greyed fields cannot be set for a FACILITY user" in screen_text(app)
+        await choose(pilot, form.widget("userType"), "REGULAR_USER")  # back: open again
+        assert await wait_for(pilot, lambda: not any(form.widget(k).disabled for k in restricted))
+        await choose(pilot, form.widget("userType"), "FACILITY")
+        await type_into(pilot, form, "extensionNum", "8301")
+        recorder.clear()
+        await save(pilot, form)
+        assert await wait_for(pilot, lambda: not isinstance(app.screen, ModelForm)), form.errors
+        assert recorder.writes() == [("POST", "/v1/users", {"loginId": "room.b3", "fullname": "B3会議室",
+                                                             "userType": "FACILITY", "extensionNum": "8301"})]
+        found = (await admin.client.list_users(loginIds=["room.b3"])).items
+        assert [(u.fullname, u.userType, u.extensionNum) for u in found] == [("B3会議室", "FACILITY", "8301")]
+
+        # editing it: the stored type greys the same fields at once
+        user = found[0]
+        rows = app.screen.query_one("#users", VirtualList)
+        assert await wait_for(pilot, lambda: any(rows.row(i) is not None and rows.row(i).userId == user.userId
+                                                 for i in range(rows.row_count)))
+        rows.focus()
+        rows.cursor = next(i for i in range(rows.row_count) if rows.row(i).userId == user.userId)
+        assert await wait_for(pilot, lambda: app.screen.selected is not None and app.screen.selected.userId == user.userId)
+        await pilot.press("E")
+        form = await open_form(pilot, app)
+        assert all(form.widget(k).disabled for k in restricted)
+        await pilot.press("escape")
