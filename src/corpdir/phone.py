@@ -34,6 +34,7 @@ class RegionRules:
     trunk: str | None  # the plain national prefix ('0' in JP)
     lengths: tuple[int, ...]  # possible national-number lengths
     pattern: str | None  # the general national-number pattern (a regex)
+    shortest: int = 0  # plain digits shorter than this cannot be a number here (0: no such rule)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -62,9 +63,18 @@ def region_rules(region: str) -> RegionRules | None:
     if meta is None:
         return None
     intl = meta.international_prefix if meta.international_prefix and meta.international_prefix.isdigit() else None
+    lengths = tuple(meta.general_desc.possible_length or ())
+    # A digit string shorter than every possible number of the region (an extension such as
+    # '605701') fails phonenumbers' possibility check, so its key is its digits. Only where
+    # that reasoning holds: plain international prefix, no local-only lengths, and the
+    # region is its country code's main region.
+    from phonenumbers import region_code_for_country_code
+
+    plain = (intl is not None and lengths and not meta.general_desc.possible_length_local_only
+             and region_code_for_country_code(meta.country_code) == region)
     return RegionRules(str(meta.country_code), intl, meta.national_prefix_for_parsing or meta.national_prefix,
-                       meta.national_prefix, tuple(meta.general_desc.possible_length or ()),
-                       meta.general_desc.national_number_pattern)
+                       meta.national_prefix, lengths, meta.general_desc.national_number_pattern,
+                       min(lengths) if plain else 0)
 
 
 def use_region_rules(region: str, rules: dict[str, Any]) -> None:
@@ -79,6 +89,11 @@ def _region(region: str) -> _Region | None:
         rules = region_rules(region)
         _REGIONS[region] = _Region.of(rules) if rules else None
     return _REGIONS[region]
+
+
+def _too_short(text: str, rules: RegionRules) -> bool:
+    return (rules.shortest > 0 and text.isascii() and text.isdigit() and len(text) < rules.shortest
+            and not (rules.international_prefix and text.startswith(rules.international_prefix)))
 
 
 def _fast_e164(text: str, region: str) -> str | None:
@@ -116,6 +131,9 @@ def e164(number: str, region: str = DEFAULT_REGION) -> str | None:
     """The E.164 form ('+81312345678'), or None when the text is not a plausible phone number."""
     text = number.strip()
     if len(digits(text)) < 5:  # extensions and short codes are not E.164 numbers
+        return None
+    compiled = _region(region)
+    if compiled is not None and _too_short(text, compiled.rules):
         return None
     fast = _fast_e164(text, region)
     if fast is not None:

@@ -69,3 +69,12 @@ def test_fast_path_agrees_on_awkward_japanese_numbers():
     for number in _awkward_japanese_numbers():
         expected = _parsed_e164(number, "JP") if len(number.replace("-", "")) >= 5 else None
         assert e164(number) == expected, number
+
+
+@pytest.mark.parametrize("region", ["JP", "US", "GB"])
+def test_short_digit_strings_agree_with_a_full_parse(region):
+    rng = random.Random(11)
+    for _ in range(1500):
+        number = "".join(rng.choice("0123456789") for _ in range(rng.randint(5, 11)))
+        assert e164(number, region) == _parsed_e164(number, region), (number, region)
+    assert match_key("605701") == "605701"  # a six-digit extension stays its digits

@@ -7,11 +7,8 @@ numbers up here, so '03-1234-5678', '+81 3 1234 5678' and '0312345678' meet.
 from __future__ import annotations
 
 import sqlite3
-from functools import lru_cache
 from typing import Iterable
 
-import phonenumbers
-from phonenumbers import PhoneMetadata
 
 from corpdir.phone import match_key
 
@@ -22,13 +19,7 @@ class PhoneIndex:
     region: str
 
     def key(self, number: str) -> str:
-        """``match_key(number, region)``. Plain digits too short to be a number of the
-        region (extensions such as '605701') are their own key: that is what match_key
-        answers too, after a full phonenumbers parse that took most of a bulk load."""
-        shortest, idd = _short_digits(self.region)
-        if len(number) < shortest and number.isdigit() and number.isascii() and not (idd and number.startswith(idd)):
-            return number
-        return match_key(number, self.region)  # fast for everyday forms (see corpdir.phone)
+        return match_key(number, self.region)  # fast for everyday forms and extensions (corpdir.phone)
 
     def index_numbers(
         self, conn: sqlite3.Connection, kind: str, ref_id: int, numbers: Iterable[str], shared: Iterable[str] = ()
@@ -66,27 +57,3 @@ class PhoneIndex:
             f"{id_column} IN (SELECT ref_id FROM phone_keys WHERE key = ? AND kind = ?)",
             [self.key(number), kind],
         )
-
-
-@lru_cache(maxsize=16)
-def _short_digits(region: str) -> tuple[int, str]:
-    """(n, idd): in ``region``, a string of fewer than n digits that does not start with the
-    international prefix idd is not a possible number, so its match key is its digits.
-
-    Such a string parses (if at all) with the region's own country code and a national
-    number no longer than itself, and phonenumbers' possibility check fails for a national
-    number shorter than the region's shortest possible length. Regions with local-only
-    lengths, or that are not the main region of their country code, get n = 0 (no shortcut).
-    """
-    meta = PhoneMetadata.metadata_for_region(region)
-    if meta is None or meta.general_desc is None:
-        return 0, ""
-    lengths = meta.general_desc.possible_length or ()
-    if not lengths or meta.general_desc.possible_length_local_only:
-        return 0, ""
-    if phonenumbers.region_code_for_country_code(meta.country_code) != region:
-        return 0, ""
-    idd = meta.international_prefix or ""
-    if not idd.isdigit():
-        return 0, ""  # a pattern of prefixes: leave every case to match_key
-    return min(lengths), idd
