@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tomllib
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import platformdirs
 
@@ -63,18 +61,23 @@ def read_config_table(table: str) -> dict[str, Any]:
     path = config_path()
     if not path.is_file():
         return {}
+    import tomllib  # only when there is a file: `corpdir lookup` starts without it
+
     try:
         return dict(tomllib.loads(path.read_text(encoding="utf-8")).get(table, {}))
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"{path}: not valid TOML: {exc}") from None
 
 
-@dataclass(frozen=True)
-class Profile:
-    """The service a command talks to: its base URL (None: the embedded demo) and key."""
+class Profile(NamedTuple):
+    """The service a command talks to: its base URL (None: the embedded demo) and key.
+    (A NamedTuple, not a dataclass: this module is on `corpdir lookup`'s start-up path.)"""
 
     base_url: str | None
-    api_key: str | None = field(repr=False)
+    api_key: str | None
+
+    def __repr__(self) -> str:  # the key never appears in a repr
+        return f"Profile(base_url={self.base_url!r}, api_key={'set' if self.api_key else 'none'})"
 
     @property
     def is_demo(self) -> bool:

@@ -9,9 +9,8 @@ so they agree. Parsing is done by the phonenumbers library; short internal numbe
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 DEFAULT_REGION = "JP"
 _NON_DIGITS = re.compile(r"\D+")
@@ -23,8 +22,7 @@ def digits(number: str) -> str:
     return _NON_DIGITS.sub("", number)
 
 
-@dataclass(frozen=True)
-class RegionRules:
+class RegionRules(NamedTuple):
     """What phonenumbers' metadata says about writing numbers in one region: plain data,
     so a cache can keep it and `corpdir lookup` need not import phonenumbers at all."""
 
@@ -37,11 +35,10 @@ class RegionRules:
     shortest: int = 0  # plain digits shorter than this cannot be a number here (0: no such rule)
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return self._asdict()
 
 
-@dataclass(frozen=True)
-class _Region:
+class _Region(NamedTuple):
     rules: RegionRules
     national_prefix: re.Pattern[str] | None
     pattern: re.Pattern[str] | None

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 import sqlite3
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Iterable
 
@@ -25,12 +24,21 @@ def dialable(text: str) -> str:
     return _NOT_DIALABLE.sub("", text)
 
 
-@dataclass
 class Answer:
-    query: str
-    items: list[dict[str, Any]] = field(default_factory=list)
-    source: str = ""  # "cache" or "service"
-    error: str | None = None
+    """One number's answer. (A plain class: this module is on `corpdir lookup`'s start-up
+    path, and dataclasses cost it ~10 ms of imports.)"""
+
+    __slots__ = ("query", "items", "source", "error")
+
+    def __init__(self, query: str, items: list[dict[str, Any]] | None = None, source: str = "",
+                 error: str | None = None) -> None:
+        self.query = query
+        self.items = items if items is not None else []
+        self.source = source  # "cache" or "service"
+        self.error = error
+
+    def __repr__(self) -> str:
+        return f"Answer({self.query!r}, found={self.found}, source={self.source!r}, error={self.error!r})"
 
     @property
     def found(self) -> bool:
