@@ -13,9 +13,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import sys
 import time
 from pathlib import Path
 from typing import Any, Awaitable, Callable
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from tui_helpers import listed, settle  # noqa: E402 - the snapshot tests' own settling rules
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZE = (120, 36)
@@ -54,28 +58,6 @@ def build_app() -> Any:
     return CorpdirApp(service, ui, state=State(state_file), sync_on_start=False, owns_service=True)
 
 
-async def settle(pilot, ready: Callable[[], Any]) -> None:
-    from corpdir.tui.widgets.status_bar import StatusBar
-
-    for _ in range(500):
-        await pilot.pause(0.02)
-        if ready():
-            break
-    for _ in range(3):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause(0.1)
-    for bar in pilot.app.screen.query(StatusBar):
-        bar.refresh_text()
-    await pilot.pause()
-
-
-def listed(pilot, selector: str) -> Callable[[], bool]:
-    from corpdir.tui.widgets.virtual_list import VirtualList
-
-    def ready() -> bool:
-        found = pilot.app.screen.query(selector)
-        return bool(found) and found.first(VirtualList).highlighted is not None
-    return ready
 
 
 async def directory(pilot) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import re
+from typing import Any, Callable
 
 _TEXT = re.compile(r"<text[^>]*>(.*?)</text>", re.S)
 _TAGS = re.compile(r"<[^>]+>")
@@ -23,3 +24,29 @@ async def wait_for(pilot, predicate, tries: int = 150, delay: float = 0.02) -> b
         if predicate():
             return True
     return bool(predicate())
+
+
+async def settle(pilot, predicate: Callable[[], Any] = lambda: True) -> None:
+    """Wait for ``predicate``, then for every worker and a last repaint: the screen as a
+    person sees it once it has stopped changing (snapshot tests, screenshots)."""
+    from corpdir.tui.widgets.status_bar import StatusBar
+
+    assert await wait_for(pilot, predicate, tries=300)
+    for _ in range(3):
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+    await pilot.pause(0.1)
+    await pilot.app.workers.wait_for_complete()
+    for bar in pilot.app.screen.query(StatusBar):  # sampled once a second: sample now, all requests done
+        bar.refresh_text()
+    await pilot.pause()
+
+
+def listed(pilot, selector: str) -> Callable[[], bool]:
+    """True once the list ``selector`` on the current screen has a highlighted row."""
+    from corpdir.tui.widgets.virtual_list import VirtualList
+
+    def ready() -> bool:
+        found = pilot.app.screen.query(selector)
+        return bool(found) and found.first(VirtualList).highlighted is not None
+    return ready

@@ -21,10 +21,9 @@ from corpdir.client import DirectoryClient
 from corpdir.config import ServiceSettings
 from corpdir.service.directory import DirectoryService
 from corpdir.state import State
-from corpdir.tui.widgets.status_bar import StatusBar
 from corpdir.tui.widgets.virtual_list import VirtualList
 from service_fixtures import BASE_URL, make_server
-from tui_helpers import wait_for
+from tui_helpers import listed, settle
 
 FROZEN_NOW = 1_750_000_000.0  # the service's clock: sync time and "now" are the same instant
 WIDE, NARROW = (120, 36), (80, 24)
@@ -67,24 +66,6 @@ def synced_app(cache_path) -> Any:
     return CorpdirApp(service(), state=State(), sync_on_start=False, owns_service=True)
 
 
-async def settle(pilot, predicate: Callable[[], bool] = lambda: True) -> None:
-    """Wait for ``predicate``, then for every worker and a last repaint."""
-    assert await wait_for(pilot, predicate, tries=300)
-    for _ in range(3):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
-    await pilot.pause(0.1)
-    await pilot.app.workers.wait_for_complete()
-    for bar in pilot.app.screen.query(StatusBar):  # sampled once a second: sample now, all requests done
-        bar.refresh_text()
-    await pilot.pause()
-
-
-def listed(pilot, selector: str) -> Callable[[], bool]:
-    def ready() -> bool:
-        found = pilot.app.screen.query(selector)
-        return bool(found) and found.first(VirtualList).highlighted is not None
-    return ready
 
 
 def shown(pilot, text: str) -> Callable[[], bool]:
