@@ -11,7 +11,7 @@ from corpdir.tui.screens.bulk import BulkScreen
 from corpdir.tui.screens.export import ExportScreen
 from corpdir.tui.widgets.virtual_list import VirtualList
 from forms.write_helpers import choose, choose_folder, pick_file
-from tui_helpers import screen_text, wait_for
+from tui_helpers import screen_text, settle, wait_for
 
 
 def _static_text(screen, selector):
@@ -103,7 +103,7 @@ async def test_export_the_list_as_csv_and_vcard(reception, app_for, tmp_path):
         users = app.screen.query_one("#users", VirtualList)
         assert await wait_for(pilot, lambda: app.screen.browse.text == "営業" and users.row_count > 0
                               and all(r is not None for r in _rows(app, "#users")))
-        await pilot.pause(0.3)
+        await settle(pilot)  # every load finished: what a person sees
         shown = _rows(app, "#users")
         everyone = await reception.count_users(None)
         assert 0 < len(shown) < everyone

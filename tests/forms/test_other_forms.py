@@ -65,7 +65,7 @@ async def test_profile_list_error_names_the_line(admin, recorder, app_for):
         area = form.widget("briefHistories")
         assert isinstance(area, TextArea)
         area.load_text("2020-04-01 | joined\n2021-13-01 | bad month")
-        await pilot.pause(0.5)
+        assert await wait_for(pilot, lambda: "briefHistories" in form.errors), form.errors
         assert "line 2" in form.errors["briefHistories"] and "valid date" in form.errors["briefHistories"]
         recorder.clear()
         await save(pilot, form)

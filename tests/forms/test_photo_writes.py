@@ -11,7 +11,7 @@ from corpdir.tui.forms.file_picker import FilePicker
 from corpdir.tui.forms.image_preview import ImagePreview
 from corpdir.tui.widgets.virtual_list import VirtualList
 from forms.write_helpers import drawn, image_file, jpeg_size, pick_file
-from tui_helpers import screen_text, wait_for
+from tui_helpers import screen_text, settle, wait_for
 
 
 async def _select_first_user(pilot, app):
@@ -50,7 +50,7 @@ async def test_photo_replaced_from_a_png_with_a_preview_then_deleted(admin, reco
 
         # a PNG: converted, previewed (n keeps the stored photo), then y replaces it
         photo = app.screen.query_one("#user-photo")
-        await pilot.pause(0.3)
+        await settle(pilot)  # every load finished: what a person sees
         shown_before = drawn(photo)
         await pilot.press("u")
         await pick_file(pilot, app, png)

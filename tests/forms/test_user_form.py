@@ -64,7 +64,8 @@ async def test_bad_input_is_shown_beside_the_field_and_nothing_is_sent(admin, re
         await type_into(pilot, form, "fullname", "x" * 51)  # too long
         await type_into(pilot, form, "extensionNum", "12a4")  # bad characters
         await type_into(pilot, form, "level", "11")  # out of range
-        await pilot.pause(0.5)  # validation runs as you type (debounced)
+        # validation runs as you type (debounced): wait for it, never for a fixed time
+        assert await wait_for(pilot, lambda: {"fullname", "extensionNum", "level"} <= set(form.errors)), form.errors
         assert "at most 50 characters" in form.errors["fullname"]
         assert "may contain only digits" in form.errors["extensionNum"]
         assert "10 or less" in form.errors["level"]
@@ -77,8 +78,6 @@ async def test_bad_input_is_shown_beside_the_field_and_nothing_is_sent(admin, re
 
 
 async def test_a_field_the_user_type_may_not_set_is_refused_beside_it(admin, recorder, app_for):
-    from textual.widgets import Select
-
     app = app_for(admin)
     async with app.run_test(size=(100, 40)) as pilot:
         await _select_user(pilot, app, admin, lambda u: u.userType == "REGULAR_USER")
@@ -87,7 +86,7 @@ async def test_a_field_the_user_type_may_not_set_is_refused_beside_it(admin, rec
         assert not form.widget("deviceId").disabled
         await type_into(pilot, form, "deviceId", "AB12")
         form.widget("userType").value = "FACILITY"
-        await pilot.pause(0.5)
+        assert await wait_for(pilot, lambda: "deviceId" in form.errors), form.errors
         assert "cannot be set for a FACILITY user" in form.errors["deviceId"]
         assert form.widget("thanksAvailable").disabled  # untouched restricted fields are greyed
         recorder.clear()
