@@ -1,18 +1,21 @@
 """The `corpdir` command line.
 
 Each subcommand lives in ``corpdir.commands.<name>`` with ``HELP``, ``configure(parser)``
-and ``run(args) -> int``. Those modules import only argparse at the top and load heavy
+and ``run(args) -> int``. Those modules import nothing heavy at the top and load their
 dependencies inside ``run``, so a fast command (``lookup``) never pays for Textual,
-FastAPI or the demo generator.
+FastAPI or the demo generator. A plain ``corpdir lookup NUMBER...`` is parsed without
+argparse (see :func:`corpdir.commands.lookup.parse_plain`); anything else, help and
+errors included, goes through the argparse parser below.
 """
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import sys
+from importlib import import_module
+from typing import TYPE_CHECKING
 
-from corpdir.commands import tui
+if TYPE_CHECKING:
+    import argparse
 
 COMMANDS = ("lookup", "sync", "server", "ssh-server", "web", "bulk", "export")
 
@@ -20,6 +23,10 @@ COMMANDS = ("lookup", "sync", "server", "ssh-server", "web", "bulk", "export")
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser; with ``only``, just that subcommand is configured (a command line that
     names one needs no other: configuring them all costs every command ~15 ms)."""
+    import argparse
+
+    from corpdir.commands import tui
+
     parser = argparse.ArgumentParser(
         prog="corpdir",
         description="Corporate phone directory: TUI, caller-ID lookup and reference service. "
@@ -28,18 +35,28 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     tui.configure(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in (only,) if only else COMMANDS:
-        module = importlib.import_module(f"corpdir.commands.{name.replace('-', '_')}")
+        module = import_module(f"corpdir.commands.{name.replace('-', '_')}")
         module.configure(sub.add_parser(name, help=module.HELP, description=module.HELP))
     return parser
 
 
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    if argv[:1] == ["lookup"]:
+        from corpdir.commands import lookup
+
+        if (args := lookup.parse_plain(argv[1:])) is not None:
+            return args
+    return build_parser(argv[0] if argv and argv[0] in COMMANDS else None).parse_args(argv)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    parser = build_parser(argv[0] if argv and argv[0] in COMMANDS else None)
-    args = parser.parse_args(argv)
+    args = parse_args(argv)
     if args.command is None:
+        from corpdir.commands import tui
+
         return int(tui.run(args) or 0)
-    module = importlib.import_module(f"corpdir.commands.{args.command.replace('-', '_')}")
+    module = import_module(f"corpdir.commands.{args.command.replace('-', '_')}")
     return int(module.run(args) or 0)
 
 

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-import argparse
 import functools
 import json
 import sys
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from corpdir.paths import Profile, resolve_profile, service_value
 from corpdir.cache import numbers
 from corpdir.service.callerid import Answer, CallerId, cache_age, open_cache
 from corpdir.text import printable
+
+if TYPE_CHECKING:
+    import argparse
 
 EXIT_FOUND, EXIT_SOME_MISSING, EXIT_ERROR = 0, 1, 2
 
