@@ -10,8 +10,9 @@ time of the process, which on a shared machine is closer to "on one core"), then
 alone beside a baseline query run in the same process: the plain substring scan that
 the index replaces (``instr`` over the search text, as schema 1 did for short words; a
 ``LIKE`` on the company column for X1), with the ratio of the medians. X1 also prints
-the answer's encoding beside the record-by-record path it replaced (parse each stored
-JSON, present it, encode the page). Also prints the tenant's load time (wall and CPU).
+the answer's making (the stored records, column fields included, read as UTF-8 and
+joined) beside the record-by-record path (parse each stored JSON, present it, encode the
+page). Also prints the tenant's load time (wall and CPU).
 Not a test: no limits are asserted. The machine is shared: look at ``uptime`` first.
 """
 
@@ -157,15 +158,15 @@ async def main() -> None:
             report("  query: baseline LIKE", base)
             ids, _ = storage.list_contact_ids(q, viewer)
 
-            def spliced() -> bytes:
-                return contacts_json(storage.get_contact_texts(ids), public_url=URL).encode()
+            def joined() -> bytes:
+                return contacts_json(storage.get_contact_texts(ids), public_url=URL)
 
             def per_record() -> bytes:
                 items = [present_contact(c, public_url=URL) for c in storage.get_contacts(ids)]
                 return json.dumps(items, ensure_ascii=False, separators=(",", ":")).encode()
 
             base = times(args.runs, per_record)
-            report("  records to JSON: spliced", times(args.runs, spliced), base)
+            report("  records to JSON: joined", times(args.runs, joined), base)
             report("  records to JSON: baseline parse + encode", base)
         samples, response = await request_times(client, 3, "POST", "/phone-numbers/identify", json={"phoneNums": numbers})
         samples, response = await request_times(client, args.runs, "POST", "/phone-numbers/identify", json={"phoneNums": numbers})

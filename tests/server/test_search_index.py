@@ -202,8 +202,9 @@ def test_a_schema_1_database_is_migrated_and_reindexed(tmp_path):
     try:
         assert found(storage, freeWords=["伟"]) == {"old"}
         assert found(storage, freeWords=["5678"]) == {"old"}
-        assert storage.get_contact_texts([1])[0][1].startswith('{"fullname":"旧","contactId":1,')
-        assert storage.db.conn.execute("SELECT data FROM contacts").fetchone()[0] == '{"fullname":"旧"}'
+        record = '{"fullname":"旧","contactId":1,"folderId":{"directory":"SHARED","folderNum":1},"registeredAt":"x","updatedAt":"x"}'
+        assert storage.get_contact_texts([1]) == [(1, record.encode(), None)]
+        assert storage.db.conn.execute("SELECT data FROM contacts").fetchone()[0] == record  # no nulls, column fields merged
         assert storage.get_meta("reindex_search") is None
     finally:
         storage.close()

@@ -23,12 +23,13 @@ _TEXT_COLUMNS = {  # X1 partial filter -> contacts_text column
 
 COLUMN_FIELDS = frozenset({"contactId", "folderId", "ownerUserId", "registeredUserId", "registeredUser", "registeredAt",
                            "updatedAt", "ocrStatus", "ocrType", "ocrResult", "contactDetailsUrl"})
-"""Contact fields kept in columns or made when read, never in the stored JSON."""
+"""Contact fields kept in columns or made when read, never written into the stored JSON
+(SQLite's triggers add the column fields X1 shows: ``schema.CONTACT_RECORD``)."""
 
 
 def stored_fields(data: dict[str, Any]) -> dict[str, Any]:
-    """What a contact's JSON keeps: its fields without nulls (an edit sending null clears
-    the field) and without the column fields."""
+    """What a contact's JSON is written with: its fields without nulls (an edit sending null
+    clears the field) and without the column fields."""
     return {k: v for k, v in data.items() if v is not None and k not in COLUMN_FIELDS}
 
 
@@ -49,35 +50,40 @@ class ContactStore(PhoneIndex):
 
     def get_contacts(self, ids: list[int]) -> list[dict[str, Any]]:
         """Records in the order of ``ids`` (missing ones skipped), as the spec shows them."""
+        rows, registrars = self._contact_rows(ids)
         out = []
-        for _, text, registrar in self.get_contact_texts(ids):
+        for _, registrar_id, text in rows:
             record = loads(text)
-            if registrar is not None:
+            if (registrar := registrars.get(registrar_id)) is not None:
                 record["registeredUser"] = registrar
             out.append(record)
         return out
 
-    def get_contact_texts(self, ids: list[int]) -> list[tuple[int, str, dict[str, Any] | None]]:
-        """Each contact as (contactId, JSON text of its record but registeredUser, its registeredUser).
+    def get_contact_texts(self, ids: list[int]) -> list[tuple[int, bytes, bytes | None]]:
+        """Each contact as (contactId, UTF-8 JSON of its record but registeredUser, UTF-8 JSON
+        of its registeredUser or None), in the order of ``ids`` (missing ones skipped).
 
-        SQLite merges the stored JSON with the column fields (``json_patch``: a NULL column
-        leaves its field out, as the stored JSON keeps no nulls), so X1 pages of 500 are
-        not parsed and encoded again in Python (``present.contacts_json``). The registrars
-        are read once each, from columns: userId, fullname, loginId, divisions.
+        The stored JSON already holds the column fields (``schema.CONTACT_RECORD``, kept by
+        triggers), so X1 pages of 500 are read as bytes and joined: nothing is parsed, merged
+        or encoded per contact (``present.contacts_json``). Each registrar is encoded once.
         """
+        rows, registrars = self._contact_rows(ids)
+        encoded = {uid: dumps(user).encode() for uid, user in registrars.items()}
+        return [(contact_id, text, encoded.get(registrar_id)) for contact_id, registrar_id, text in rows]
+
+    def _contact_rows(self, ids: list[int]) -> tuple[list[tuple[int, int | None, bytes]], dict[int, dict[str, Any]]]:
+        """(contactId, registered user's id, stored JSON as UTF-8) in the order of ``ids``,
+        and the registeredUser of each registrar."""
         if not ids:
-            return []
+            return [], {}
         marks = ",".join("?" * len(ids))
         with self.db.read() as conn:
             cur = conn.cursor()
             cur.row_factory = None  # plain tuples: faster than sqlite3.Row for a page of 500
             rows = {r[0]: r for r in cur.execute(
-                "SELECT id, registered_user_id, json_patch(data, json_object('contactId', id, 'folderId',"
-                " json_object('directory', directory, 'folderNum', folder_num), 'registeredAt', registered_at,"
-                " 'updatedAt', updated_at, 'ocrStatus', ocr_status, 'ocrType', ocr_type, 'ocrResult', ocr_result))"
-                f" FROM contacts WHERE id IN ({marks})", ids)}
+                f"SELECT id, registered_user_id, CAST(data AS BLOB) FROM contacts WHERE id IN ({marks})", ids)}
             registrars = self._registrars(conn, {r[1] for r in rows.values() if r[1]})
-        return [(row[0], row[2], registrars.get(row[1])) for contact_id in ids if (row := rows.get(contact_id)) is not None]
+        return [row for contact_id in ids if (row := rows.get(contact_id)) is not None], registrars
 
     @staticmethod
     def _registrars(conn: sqlite3.Connection, user_ids: set[int]) -> dict[int, dict[str, Any]]:

@@ -6,6 +6,11 @@ resource a table of lowercased text and an FTS5 trigram index over it, which ans
 words of any length (version 2; version 1 scanned for one- and two-character words).
 Phone numbers are indexed by ``corpdir.phone.match_key``.
 
+A contact's ``data`` is its record as X1 and X3 show it but registeredUser and
+contactDetailsUrl: its stored fields followed by the column fields (contactId, folderId,
+registeredAt, updatedAt, ocr*), merged in by SQLite triggers on every insert and on every
+update of those columns (version 4), so an X1 page is the stored texts joined.
+
 A migration may leave ``meta`` key ``reindex_search``: ``Storage`` then rebuilds the search
 text of every user and contact from their records when it opens the database.
 """
@@ -14,7 +19,18 @@ from __future__ import annotations
 
 from corpdir.server.search import CONTACTS, USERS
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
+
+CONTACT_RECORD = (
+    "json_patch(json_remove(data, '$.contactId', '$.folderId', '$.registeredAt', '$.updatedAt', '$.ocrStatus',"
+    " '$.ocrType', '$.ocrResult'), json_object('contactId', id, 'folderId', json_object('directory', directory,"
+    " 'folderNum', folder_num), 'registeredAt', registered_at, 'updatedAt', updated_at, 'ocrStatus', ocr_status,"
+    " 'ocrType', ocr_type, 'ocrResult', ocr_result))"
+)
+"""A contact row's record as X1 shows it but registeredUser and contactDetailsUrl: the stored
+fields (whatever column fields ``data`` held are dropped first, so they always come last,
+in this order) patched with the columns' values; a NULL column leaves its field out, as
+the stored fields keep no nulls."""
 
 MIGRATIONS: dict[int, str] = {
     1: """
@@ -178,5 +194,18 @@ INSERT OR REPLACE INTO meta (key, value) VALUES ('reindex_search', '1');
     3: """
 CREATE INDEX users_order ON users(id, fullname, sort_score, employee_num);
 CREATE INDEX contacts_order ON contacts(id, updated_at, fullname, directory, owner_id);
+""",
+    # contacts' data holds the column fields too, kept by triggers: an X1 page of 500 is
+    # read and joined, not merged record by record (json_patch) when it is asked for
+    4: f"""
+UPDATE contacts SET data = {CONTACT_RECORD};
+CREATE TRIGGER contacts_record_insert AFTER INSERT ON contacts BEGIN
+    UPDATE contacts SET data = {CONTACT_RECORD} WHERE id = NEW.id;
+END;
+CREATE TRIGGER contacts_record_update
+AFTER UPDATE OF id, directory, folder_num, registered_at, updated_at, ocr_status, ocr_type, ocr_result, data ON contacts
+BEGIN
+    UPDATE contacts SET data = {CONTACT_RECORD} WHERE id = NEW.id;
+END;
 """,
 }
