@@ -38,15 +38,22 @@ class RegionRules(NamedTuple):
         return self._asdict()
 
 
-class _Region(NamedTuple):
-    rules: RegionRules
-    national_prefix: re.Pattern[str] | None
-    pattern: re.Pattern[str] | None
+class _Region:
+    """A region's rules and their regexes, each compiled on first use: an extension needs
+    neither and '+81 ...' no national prefix (a compile costs `corpdir lookup` ~0.2 ms)."""
 
-    @classmethod
-    def of(cls, rules: RegionRules) -> _Region:
-        return cls(rules, re.compile(rules.national_prefix) if rules.national_prefix else None,
-                   re.compile(rules.pattern) if rules.pattern else None)
+    __slots__ = ("_regexes", "rules")
+
+    def __init__(self, rules: RegionRules) -> None:
+        self.rules = rules
+        self._regexes: dict[str, re.Pattern[str] | None] = {}
+
+    def regex(self, name: str) -> re.Pattern[str] | None:
+        """The compiled ``national_prefix`` or ``pattern`` of the rules (None: the region has none)."""
+        if name not in self._regexes:
+            source = getattr(self.rules, name)
+            self._regexes[name] = re.compile(source) if source else None
+        return self._regexes[name]
 
 
 _REGIONS: dict[str, _Region | None] = {}
@@ -78,13 +85,13 @@ def use_region_rules(region: str, rules: dict[str, Any]) -> None:
     """Prime the fast path with rules kept elsewhere (the cache), without phonenumbers."""
     data = dict(rules)
     data["lengths"] = tuple(data.get("lengths") or ())
-    _REGIONS[region] = _Region.of(RegionRules(**data))
+    _REGIONS[region] = _Region(RegionRules(**data))
 
 
 def _region(region: str) -> _Region | None:
     if region not in _REGIONS:
         rules = region_rules(region)
-        _REGIONS[region] = _Region.of(rules) if rules else None
+        _REGIONS[region] = _Region(rules) if rules else None
     return _REGIONS[region]
 
 
@@ -111,14 +118,17 @@ def _fast_e164(text: str, region: str) -> str | None:
         national = rest[len(rules.country_code):]
         if rules.trunk and national.startswith(rules.trunk):
             return None  # '+81 (0)3 ...': leave the oddity to the full parser
-    elif compiled.national_prefix is not None and rules.trunk:
-        match = compiled.national_prefix.match(d)
+    elif rules.trunk and (national_prefix := compiled.regex("national_prefix")) is not None:
+        match = national_prefix.match(d)
         if match is None or match.group(0) != rules.trunk or any(match.groups()):
             return None
         national = d[match.end():]
     else:
         return None
-    if len(national) not in rules.lengths or compiled.pattern is None or not compiled.pattern.fullmatch(national):
+    if len(national) not in rules.lengths:
+        return None
+    pattern = compiled.regex("pattern")
+    if pattern is None or not pattern.fullmatch(national):
         return None  # phonenumbers strips a trunk prefix only when the rest is a plausible number
     return f"+{rules.country_code}{national}"
 
