@@ -96,3 +96,22 @@ def test_a_failed_write_leaves_nothing_half_written(store):
     except KeyError:
         pass
     assert store.count_users() == before and store.user(60) is None
+
+
+def test_region_rules_of_an_older_cache_are_brought_up_to_date(tmp_path):
+    """A cache written before a rule existed (``shortest``) gets the full rules on the next
+    open: `corpdir lookup` reads them from there, and extensions then need no phonenumbers."""
+    import json
+
+    path = tmp_path / "old.sqlite3"
+    CacheStore(path).close()
+    store = CacheStore(path)
+    rules = json.loads(store._conn.execute("SELECT value FROM meta WHERE key = 'phone_rules:JP'").fetchone()[0])
+    assert rules["shortest"] > 0
+    older = {k: v for k, v in rules.items() if k != "shortest"}
+    store._conn.execute("UPDATE meta SET value = ? WHERE key = 'phone_rules:JP'", (json.dumps(older),))
+    store.close()
+    store = CacheStore(path)
+    again = json.loads(store._conn.execute("SELECT value FROM meta WHERE key = 'phone_rules:JP'").fetchone()[0])
+    store.close()
+    assert again == rules

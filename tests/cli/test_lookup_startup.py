@@ -60,8 +60,8 @@ def test_lookup_start_up_imports_neither_argparse_nor_platformdirs_nor_openssl(t
             "assert not [m for m in avoided if m in sys.modules], [m for m in avoided if m in sys.modules]\n"
             "sys.exit(code)")
     env = {**os.environ, "CORPDIR_BASE_URL": "http://127.0.0.1:9/v1", "CORPDIR_API_KEY": "k"}
-    for name in ("CORPDIR_CACHE_DIR", "CORPDIR_CONFIG", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"):  # default folders, as a user has them
-        env.pop(name, None)
+    for name in ("CORPDIR_CACHE_DIR", "CORPDIR_CONFIG", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"):
+        env.pop(name, None)  # the default folders, as a user has them
     env["HOME"] = str(tmp_path)
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False)
     assert result.returncode == 1, result.stderr  # no cache: not found, and no traceback

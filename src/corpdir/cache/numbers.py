@@ -11,7 +11,7 @@ import json
 import sqlite3
 from typing import Any
 
-from corpdir.phone import DEFAULT_REGION, match_key, region_rules, use_region_rules
+from corpdir.phone import DEFAULT_REGION, RegionRules, match_key, region_rules, use_region_rules
 
 _SQL = (
     "SELECT p.kind, p.id, p.number, COALESCE(u.data, c.data) FROM phones p"
@@ -22,9 +22,12 @@ _SQL = (
 
 
 def remember_region_rules(conn: sqlite3.Connection, region: str) -> None:
-    """Keep the region's number rules in the cache (from phonenumbers, once)."""
+    """Keep the region's number rules in the cache (from phonenumbers, once; again when
+    the cache's rules lack one this corpdir knows, e.g. ``shortest``: without it every
+    extension `corpdir lookup` is asked would import phonenumbers, ~20 ms)."""
     key = f"phone_rules:{region}"
-    if conn.execute("SELECT 1 FROM meta WHERE key = ?", (key,)).fetchone() is None:
+    row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    if row is None or not set(RegionRules._fields) <= set(json.loads(row[0])):
         rules = region_rules(region)
         if rules is not None:
             with conn:
