@@ -1,46 +1,83 @@
 """Async client of the corporate directory service (spec + http-contract.md).
 
 ``DirectoryClient`` has one typed method per operation code; see docs/client.md.
+
+Names are loaded on first use (PEP 562): the TUI imports the error classes at start,
+and builds the client (httpx, the operation table) only when it first talks to the
+service, after the first screen is painted.
 """
 
-from corpdir.client.client import DirectoryClient, InsecureTransportWarning, redact_headers
-from corpdir.client.diff import diff
-from corpdir.client.errors import (
-    AccessDenied,
-    AlreadyExists,
-    ApiError,
-    ApiPermissionDenied,
-    BadResponse,
-    Conflict,
-    CorpdirError,
-    Invalid,
-    ListingIncomplete,
-    MethodNotAllowed,
-    NotAcceptable,
-    NotFound,
-    OperationNotAvailable,
-    PayloadTooLarge,
-    PermissionDenied,
-    RateLimited,
-    ReadOnly,
-    ResourcePermissionDenied,
-    ServerError,
-    TransportError,
-    Unauthenticated,
-    Unavailable,
-    Unprocessable,
-    UnsupportedMediaType,
-)
-from corpdir.client.ratelimit import BucketSnapshot, TokenBucket
-from corpdir.client.retry import RetryPolicy
-from corpdir.client.routing import Route, RoutingError, RoutingProfile, Upload
-from corpdir.client.settings import ClientSettings
+from __future__ import annotations
 
-__all__ = [
-    "AccessDenied", "AlreadyExists", "ApiError", "ApiPermissionDenied", "BadResponse", "BucketSnapshot",
-    "ClientSettings", "Conflict", "CorpdirError", "DirectoryClient", "InsecureTransportWarning", "Invalid",
-    "ListingIncomplete", "MethodNotAllowed", "NotAcceptable", "NotFound", "OperationNotAvailable",
-    "PayloadTooLarge", "PermissionDenied", "RateLimited", "ReadOnly", "ResourcePermissionDenied", "RetryPolicy", "Route",
-    "RoutingError", "RoutingProfile", "ServerError", "TokenBucket", "TransportError", "Unauthenticated",
-    "Unavailable", "Unprocessable", "UnsupportedMediaType", "Upload", "diff", "redact_headers",
-]
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# Bound now, not lazily: ``diff`` is also the name of its submodule, which the import
+# system would otherwise leave on this package once anything imports it.
+from corpdir.client.diff import diff
+
+if TYPE_CHECKING:
+    from corpdir.client.client import DirectoryClient, InsecureTransportWarning, redact_headers
+    from corpdir.client.errors import (
+        AccessDenied,
+        AlreadyExists,
+        ApiError,
+        ApiPermissionDenied,
+        BadResponse,
+        Conflict,
+        CorpdirError,
+        Invalid,
+        ListingIncomplete,
+        MethodNotAllowed,
+        NotAcceptable,
+        NotFound,
+        OperationNotAvailable,
+        PayloadTooLarge,
+        PermissionDenied,
+        RateLimited,
+        ReadOnly,
+        ResourcePermissionDenied,
+        ServerError,
+        TransportError,
+        Unauthenticated,
+        Unavailable,
+        Unprocessable,
+        UnsupportedMediaType,
+    )
+    from corpdir.client.ratelimit import BucketSnapshot, TokenBucket
+    from corpdir.client.retry import RetryPolicy
+    from corpdir.client.routing import Route, RoutingError, RoutingProfile, Upload
+    from corpdir.client.settings import ClientSettings
+
+_MODULES = {
+    "corpdir.client.client": (
+        "DirectoryClient", "InsecureTransportWarning", "redact_headers",
+    ),
+    "corpdir.client.errors": (
+        "AccessDenied", "AlreadyExists", "ApiError", "ApiPermissionDenied", "BadResponse", "Conflict",
+        "CorpdirError", "Invalid", "ListingIncomplete", "MethodNotAllowed", "NotAcceptable", "NotFound",
+        "OperationNotAvailable", "PayloadTooLarge", "PermissionDenied", "RateLimited", "ReadOnly",
+        "ResourcePermissionDenied", "ServerError", "TransportError", "Unauthenticated", "Unavailable",
+        "Unprocessable", "UnsupportedMediaType",
+    ),
+    "corpdir.client.ratelimit": (
+        "BucketSnapshot", "TokenBucket",
+    ),
+    "corpdir.client.retry": (
+        "RetryPolicy",
+    ),
+    "corpdir.client.routing": (
+        "Route", "RoutingError", "RoutingProfile", "Upload",
+    ),
+    "corpdir.client.settings": (
+        "ClientSettings",
+    ),
+}
+_EXPORTS = {name: module for module, names in _MODULES.items() for name in names}
+__all__ = sorted([*_EXPORTS, "diff"])
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module 'corpdir.client' has no attribute {name!r}")

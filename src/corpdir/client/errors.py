@@ -16,11 +16,12 @@ from __future__ import annotations
 import html
 import json
 import re
-from typing import Any, ClassVar, Iterable
+from typing import TYPE_CHECKING, Any, ClassVar, Iterable
 
-import httpx
+from corpdir.spec.errors import ErrorDetail
 
-from corpdir.spec import ErrorDetail
+if TYPE_CHECKING:
+    import httpx
 
 MESSAGE_CAP = 300  # characters of a server message (or HTML page text) kept in an error
 

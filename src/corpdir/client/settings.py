@@ -9,13 +9,15 @@ dependency). A SecretStr prints as ``**********``, so the key cannot leak throug
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-import httpx
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from corpdir.client.retry import RetryPolicy
+if TYPE_CHECKING:  # loaded when the client is built, not with the settings (the TUI starts lighter)
+    import httpx
+
+    from corpdir.client.retry import RetryPolicy
 
 
 class ClientSettings(BaseSettings):
@@ -57,6 +59,8 @@ class ClientSettings(BaseSettings):
         return None
 
     def retry_policy(self) -> RetryPolicy:
+        from corpdir.client.retry import RetryPolicy
+
         return RetryPolicy(
             max_retries=self.max_retries,
             initial_delay=self.retry_initial_delay,
@@ -65,4 +69,6 @@ class ClientSettings(BaseSettings):
         )
 
     def httpx_timeout(self) -> httpx.Timeout:
+        import httpx
+
         return httpx.Timeout(self.timeout, connect=self.connect_timeout)

@@ -11,15 +11,13 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Iterable, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable, Sequence, TypeVar
 
 from corpdir.cache.aio import AsyncCache
 from corpdir.cache.search import Hit, Searcher
 from corpdir.cache.store import Cached, CacheStore
 from corpdir.cache.sync import Progress, Syncer, SyncSummary
-from corpdir.client import DirectoryClient
 from corpdir.client.errors import ApiError, NotFound, TransportError
-from corpdir.config import ServiceSettings
 from corpdir.service.callerid import Answer, CallerId
 from corpdir.spec.calls import IncomingCall, OutgoingCall
 from corpdir.spec.contact import Contact
@@ -27,6 +25,11 @@ from corpdir.spec.division import Division
 from corpdir.spec.folder import Folder, PersonalFolder
 from corpdir.spec.profile import Profile
 from corpdir.spec.user import User
+from corpdir.spec.variants import get_variant
+
+if TYPE_CHECKING:
+    from corpdir.client import DirectoryClient
+    from corpdir.config import ServiceSettings
 
 T = TypeVar("T")
 PHOTO_CACHE_SIZE = 64
@@ -39,9 +42,13 @@ class SearchResult:
 
 
 class DirectoryService:
-    def __init__(self, client: DirectoryClient, store: CacheStore, settings: ServiceSettings, *,
-                 clock: Callable[[], float] = time.time) -> None:
-        self.client = client
+    def __init__(self, client: DirectoryClient | None, store: CacheStore, settings: ServiceSettings, *,
+                 clock: Callable[[], float] = time.time, connect: Callable[[], DirectoryClient] | None = None) -> None:
+        """``client``, or ``connect`` to build it on first use (see :attr:`client`)."""
+        if client is None and connect is None:
+            raise TypeError("DirectoryService needs a client or a way to connect one")
+        self._client = client
+        self._connect = connect
         self.store = store
         self.cache = AsyncCache(store)
         self.settings = settings
@@ -53,14 +60,27 @@ class DirectoryService:
 
     @classmethod
     def open(cls, settings: ServiceSettings, **client_kwargs: Any) -> DirectoryService:
-        """Build the store and the client for ``settings`` (embedded demo when no base URL)."""
-        from corpdir.service.connect import open_client
+        """The store for ``settings`` now, the client (embedded demo when no base URL) on first use."""
+
+        def connect() -> DirectoryClient:
+            from corpdir.service.connect import open_client
+
+            return open_client(settings, **client_kwargs)
 
         store = CacheStore(settings.profile().cache_path(), region=settings.region)
-        return cls(open_client(settings, **client_kwargs), store, settings)
+        return cls(None, store, settings, connect=connect)
+
+    @property
+    def client(self) -> DirectoryClient:
+        """The API client, built when first needed: the TUI paints its first rows from the
+        cache before httpx and the operation table are even imported."""
+        if self._client is None:
+            self._client = self._connect()
+        return self._client
 
     async def close(self) -> None:
-        await self.client.aclose()
+        if self._client is not None:
+            await self._client.aclose()
         self.cache.close()
 
     # -- the API, with the online flag kept up to date ---------------------------------------
@@ -82,10 +102,19 @@ class DirectoryService:
 
     @property
     def variant(self) -> str:
-        return self.client.variant.name
+        return self._variant().name
 
     def offers(self, code: str) -> bool:
-        return self.client.variant.has(code)
+        return self._variant().has(code)
+
+    def _variant(self) -> Any:
+        """The client's variant; before the client exists, the one it will be built with."""
+        return self._client.variant if self._client is not None else get_variant(self.settings.variant)
+
+    @property
+    def rate_limit(self) -> Any:
+        """The client's token bucket, or None while no request has been made."""
+        return self._client.rate_limit if self._client is not None else None
 
     def label(self) -> str:
         return "DEMO tenant (embedded)" if self.is_demo else str(self.settings.base_url)

@@ -1,5 +1,8 @@
 """Base models shared by every resource: request/response bases, the list page, paging.
 
+Every model builds its validator on first use (``defer_build``): a process pays only for
+the models it uses (the TUI's first screen needs users and divisions, not the other ~80).
+
 Request models forbid unknown fields (400 UNKNOWN_FIELD) and leave every optional field
 ``OMIT`` (pydantic's MISSING sentinel): an omitted field is absent from the JSON body, which
 is how partial edits say "unchanged". ``None`` is never a value to send; a cleared text
@@ -26,7 +29,7 @@ OMIT: Any = MISSING
 
 
 class RequestModel(BaseModel):
-    model_config = ConfigDict(extra="forbid", use_enum_values=False, validate_default=False)
+    model_config = ConfigDict(extra="forbid", use_enum_values=False, validate_default=False, defer_build=True)
 
     def body(self) -> dict[str, Any]:
         """The JSON body: only the fields that were given."""
@@ -43,7 +46,7 @@ class RequestModel(BaseModel):
 class ResponseModel(BaseModel):
     """A record as the service returns it; fields outside the caller's range are None."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     def present(self) -> dict[str, Any]:
         return self.model_dump(mode="json", exclude_none=True)
@@ -68,7 +71,7 @@ PageSize100 = q_int(1, 100)
 class QueryModel(BaseModel):
     """Query parameters of a list operation. Unknown parameters are rejected (UNKNOWN_FIELD)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     def params(self) -> dict[str, Any]:
         """Only the parameters that were given, JSON-typed (lists stay lists)."""

@@ -12,7 +12,7 @@ import importlib
 from functools import partial
 from typing import TYPE_CHECKING, Any, Iterable
 
-from textual import work
+from textual import on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
@@ -22,6 +22,7 @@ from corpdir.client.errors import CorpdirError
 from corpdir.state import State
 from corpdir.text import printable
 from corpdir.tui.readonly import action_writes
+from corpdir.tui.screens.list_screen import ListScreen
 from corpdir.tui.themes import DEFAULT_THEME, load_themes
 
 if TYPE_CHECKING:
@@ -55,6 +56,7 @@ class CorpdirApp(App[None]):
         self.ui = ui
         self.state = state or State()
         self.sync_on_start = sync_on_start
+        self._sync_checked = False  # the start-up sync is considered once, after the first rows
         self.sub_title = "DEMO · embedded demo tenant" if service.is_demo else service.label()
         if read_only:
             self.sub_title += " · read-only"
@@ -76,8 +78,13 @@ class CorpdirApp(App[None]):
         for problem in self._theme_problems:
             self.notify(problem, severity="warning")
         self.switch_mode("directory")
-        if self.sync_on_start:
-            self.call_after_refresh(self.start_sync_if_stale)
+
+    @on(ListScreen.FirstRowsShown)
+    def _first_rows_shown(self) -> None:
+        """The start-up sync waits for the first rows: painting them comes first."""
+        if self.sync_on_start and not self._sync_checked:
+            self._sync_checked = True
+            self.run_worker(self.start_sync_if_stale(), group="sync-check", exit_on_error=False)
 
     async def on_unmount(self) -> None:
         if self.owns_service:  # closed on the loop its connections belong to

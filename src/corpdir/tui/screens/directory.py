@@ -193,6 +193,11 @@ class DirectoryScreen(SearchListScreen):
     @on(VirtualList.Loaded, "#users")
     def _count_known(self, event: VirtualList.Loaded) -> None:
         self.query_one("#caption", Static).update(literal(self.browse.caption(event.count), "dim"))
+        if not event.count:
+            self.rows_shown()
+
+    def after_first_rows(self) -> None:
+        self.query_one(DivisionTree).refresh_from_service()
 
     @work(group="directory-refresh", exclusive=True, exit_on_error=False)
     async def refresh_division(self, browse: Browse) -> None:
@@ -249,6 +254,7 @@ class DirectoryScreen(SearchListScreen):
 
     @on(VirtualList.Highlighted, "#users")
     def _user_highlighted(self, event: VirtualList.Highlighted) -> None:
+        self.rows_shown()
         if self.selected is None or event.row.userId != self.selected.userId:
             self.selected = user = event.row
             detail = self.query_one(UserDetail)

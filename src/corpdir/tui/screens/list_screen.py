@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 from textual import on
+from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
@@ -31,11 +32,31 @@ class ListScreen(Screen):
     WRITES: ClassVar[frozenset[str]] = frozenset()  # actions that write: none on a read-only terminal
     LIST: ClassVar[str] = ""  # the selector of the screen's main list
 
+    class FirstRowsShown(Message):
+        """The screen's list has painted its first rows (or found it has none). Work that
+        can wait, refreshes from the service and the start-up sync, starts after this, so
+        it never slows the first paint."""
+
     def __init__(self, service: DirectoryService) -> None:
         super().__init__()
         self.service = service
         self.selected: Any = None
         self._detail_timer: Timer | None = None
+        self._rows_shown = False
+
+    def rows_shown(self) -> None:
+        """Called by the screen when its list has rows to paint (or none): once that frame
+        is drawn, :meth:`after_first_rows` runs and ``FirstRowsShown`` goes up to the app."""
+        if not self._rows_shown:
+            self._rows_shown = True
+            self.call_after_refresh(self._first_rows_painted)
+
+    def _first_rows_painted(self) -> None:
+        self.after_first_rows()
+        self.post_message(self.FirstRowsShown())
+
+    def after_first_rows(self) -> None:
+        """What the screen asks of the service once its first rows are painted."""
 
     def show_details_soon(self, show: Callable[[], None]) -> None:
         """Fill the detail pane once the highlight rests (DETAIL_PAUSE): while the user types

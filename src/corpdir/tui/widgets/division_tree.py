@@ -48,6 +48,11 @@ class DivisionTree(Tree[Division | None]):
 
     def on_mount(self) -> None:
         self.root.expand()
+        self.load_children(self.root, ask_service=False)  # the cache now; the service once rows are shown
+
+    def refresh_from_service(self) -> None:
+        """Ask the service for the top divisions (the owner calls this when its first
+        rows are on screen, so the start-up paint never waits for the API)."""
         self.load_children(self.root)
 
     async def _label(self, division: Division) -> Text:
@@ -67,7 +72,8 @@ class DivisionTree(Tree[Division | None]):
                 child.add_leaf(Text(LOADING, style="italic dim"))
 
     @work(group="division-tree")
-    async def load_children(self, node: TreeNode[Division | None]) -> None:
+    async def load_children(self, node: TreeNode[Division | None], *, ask_service: bool = True) -> None:
+        """The node's children from the cache, then (``ask_service``) from the service."""
         parent = node.data
         key = parent.divisionId if parent is not None else 0
         cached = await self.service.child_divisions(None if parent is None else parent.divisionId)
@@ -75,6 +81,8 @@ class DivisionTree(Tree[Division | None]):
             await self._fill(node, cached)
         elif not node.children:
             node.add_leaf(Text(LOADING, style="italic dim"))
+        if not ask_service:
+            return
         try:
             fresh = await self.service.refresh_child_divisions(parent)
         except CorpdirError as exc:

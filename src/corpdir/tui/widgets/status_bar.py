@@ -61,8 +61,8 @@ class StatusBar(Static):
         else:
             text.append("○ connecting", style="yellow")
         text.append("  ·  " + describe_age(self._age))
-        bucket = self.service.client.rate_limit
-        if bucket.capacity:
+        bucket = self.service.rate_limit
+        if bucket is not None and bucket.capacity:
             text.append(f"  ·  tokens {int(bucket.tokens)}/{int(bucket.capacity)}")
         if self.service.is_demo:
             text.append("  ·  DEMO", style="bold magenta")
