@@ -196,3 +196,22 @@ def test_a_schema_3_database_gets_the_column_fields_in_its_records(tmp_path):
         assert storage.get_contacts([3])[0]["fullname"] == "三" and "comment" not in storage.get_contacts([3])[0]
     finally:
         storage.close()
+
+
+def test_a_bulk_loaded_tenant_has_the_records_and_keeps_its_triggers():
+    from corpdir.server.demo import generate_tenant
+
+    storage = Storage(":memory:", clock=time.time)
+    try:
+        storage.load_tenant(generate_tenant(size=120, seed=4, contacts=200))
+        conn = storage.db.conn
+        ids = [r[0] for r in conn.execute("SELECT id FROM contacts ORDER BY id")]
+        assert len(ids) == 200
+        assert model_answer(storage, ids, False) == schema3_answer(storage, ids, False)
+        assert {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")} == {
+            "contacts_record_insert", "contacts_record_update"}
+        storage.update_contact(ids[0], {"comment": "後で"})
+        new = storage.create_contact({"folderId": SHARED, "fullname": "後から"}, None, 1)
+        assert model_answer(storage, [ids[0], new], False) == schema3_answer(storage, [ids[0], new], False)
+    finally:
+        storage.close()

@@ -9,7 +9,8 @@ Phone numbers are indexed by ``corpdir.phone.match_key``.
 A contact's ``data`` is its record as X1 and X3 show it but registeredUser and
 contactDetailsUrl: its stored fields followed by the column fields (contactId, folderId,
 registeredAt, updatedAt, ocr*), merged in by SQLite triggers on every insert and on every
-update of those columns (version 4), so an X1 page is the stored texts joined.
+update of those columns (version 4; a bulk load drops them and does their work in one
+UPDATE), so an X1 page is the stored texts joined.
 
 A migration may leave ``meta`` key ``reindex_search``: ``Storage`` then rebuilds the search
 text of every user and contact from their records when it opens the database.
