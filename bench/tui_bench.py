@@ -221,7 +221,7 @@ async def drive(db: Path, queries: list[str], do_keys: bool, do_rss: bool) -> No
         def spy(y: int):  # noqa: ANN202 - records when a frame shows a row of the current answer
             rendered[0] += 1
             strip = original(y)
-            if y == 1 and users.row_count and users.row(users.scroll_offset.y) is not None:
+            if y == 1 and (users.row_count == 0 or users.row(users.scroll_offset.y) is not None):  # rows, or 'no one'
                 painted.append((users._generation, time.perf_counter()))
             return strip
 

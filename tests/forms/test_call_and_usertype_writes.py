@@ -66,7 +66,7 @@ async def test_choosing_a_user_type_greys_what_it_may_not_set(admin, recorder, a
         await choose(pilot, form.widget("userType"), "FACILITY")
         assert await wait_for(pilot, lambda: all(form.widget(k).disabled for k in restricted))
         assert not form.widget("extensionNum").disabled and not form.widget("fullname").disabled
-        assert "Greyed fields cannot be set for a FACILITY user" in screen_text(app)
+        assert await wait_for(pilot, lambda: "Greyed fields cannot be set for a FACILITY user" in screen_text(app))
         await choose(pilot, form.widget("userType"), "REGULAR_USER")  # back: open again
         assert await wait_for(pilot, lambda: not any(form.widget(k).disabled for k in restricted))
         await choose(pilot, form.widget("userType"), "FACILITY")

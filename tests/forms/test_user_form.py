@@ -74,7 +74,7 @@ async def test_bad_input_is_shown_beside_the_field_and_nothing_is_sent(admin, re
         assert isinstance(app.screen, ModelForm)  # kept open, with what was typed
         assert form.widget("level").value == "11"
         assert recorder.writes() == []
-        assert "at most 50 characters" in screen_text(app)
+        assert await wait_for(pilot, lambda: "at most 50 characters" in screen_text(app))
 
 
 async def test_a_field_the_user_type_may_not_set_is_refused_beside_it(admin, recorder, app_for):

@@ -133,7 +133,7 @@ class CallsScreen(ListScreen):
 
     @on(VirtualList.Loaded, "#calls")
     def _count_known(self, event: VirtualList.Loaded) -> None:
-        self.query_one("#caption", Static).update(literal(self.view.caption(event.count), "dim"))
+        self.query_one("#caption", Static).update(literal(self.view.caption(event.count), "dim"), layout=False)  # one line: no re-layout
 
     # -- events ------------------------------------------------------------------------------
     @on(Tabs.TabActivated, "#direction")

@@ -247,7 +247,7 @@ class ContactsScreen(SearchListScreen):
 
     @on(VirtualList.Loaded, "#contacts")
     def _count_known(self, event: VirtualList.Loaded) -> None:
-        self.query_one("#caption", Static).update(literal(self.browse.caption(event.count), "dim"))
+        self.query_one("#caption", Static).update(literal(self.browse.caption(event.count), "dim"), layout=False)  # one line: no re-layout
 
     @work(group="contacts-refresh", exclusive=True, exit_on_error=False)
     async def refresh_scope(self, browse: ContactBrowse) -> None:

@@ -192,7 +192,7 @@ class DirectoryScreen(SearchListScreen):
 
     @on(VirtualList.Loaded, "#users")
     def _count_known(self, event: VirtualList.Loaded) -> None:
-        self.query_one("#caption", Static).update(literal(self.browse.caption(event.count), "dim"))
+        self.query_one("#caption", Static).update(literal(self.browse.caption(event.count), "dim"), layout=False)  # one line: no re-layout
         if not event.count:
             self.rows_shown()
 

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 
 DETAIL_PAUSE = 0.12  # seconds the highlight rests before the detail pane follows
+TYPING_PAUSE = 0.3  # seconds without a keystroke before the service is asked
 
 
 class ListScreen(Screen):
@@ -59,11 +60,14 @@ class ListScreen(Screen):
         """What the screen asks of the service once its first rows are painted."""
 
     def show_details_soon(self, show: Callable[[], None]) -> None:
-        """Fill the detail pane once the highlight rests (DETAIL_PAUSE): while the user types
-        or holds an arrow key, the list repaints without re-laying out the pane each time."""
+        """Fill the detail pane once the highlight rests (DETAIL_PAUSE): while the user holds
+        an arrow key, the list repaints without re-laying out the pane each time. While they
+        type a search, the pane waits for a pause in typing (TYPING_PAUSE): re-laying out a
+        pane of fields between two keystrokes would delay the next answer's rows."""
         if self._detail_timer is not None:
             self._detail_timer.stop()
-        self._detail_timer = self.set_timer(DETAIL_PAUSE, show)
+        typing = isinstance(self.focused, Input)
+        self._detail_timer = self.set_timer(TYPING_PAUSE if typing else DETAIL_PAUSE, show)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Writes are not offered on a read-only terminal (the kiosk)."""
@@ -97,9 +101,6 @@ class ListScreen(Screen):
 
     def action_copy_email(self) -> None:
         self.copy(getattr(self.selected, "email1", None) if self.selected else None, "e-mail")
-
-
-TYPING_PAUSE = 0.3  # seconds without a keystroke before the service is asked
 
 
 async def typing_paused() -> None:

@@ -68,4 +68,4 @@ class StatusBar(Static):
             text.append("  ·  DEMO", style="bold magenta")
         if self.activity:
             text.append("  ·  " + self.activity, style="italic")
-        self.update(text)
+        self.update(text, layout=False)  # one line, sampled every second: never a re-layout

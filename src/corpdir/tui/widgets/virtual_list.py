@@ -24,6 +24,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from corpdir.tui.text import cell
+from corpdir.tui.widgets.scroll_range import set_scroll_range
 
 T = TypeVar("T")
 PAGE = 100
@@ -147,7 +148,7 @@ class VirtualList(ScrollView, can_focus=True):
 
     def _counted(self, count: int) -> None:
         self.row_count = count
-        self.virtual_size = Size(self.line_width, count + 1)
+        set_scroll_range(self, Size(self.line_width, count + 1))  # repaints: no screen re-layout per search
         self.cursor = min(self.cursor, max(count - 1, 0))
         self.refresh()
         self.post_message(self.Loaded(self, count))
