@@ -26,7 +26,7 @@ from corpdir.tui.text import joined, literal
 from corpdir.tui.widgets.division_tree import DivisionTree
 from corpdir.tui.widgets.status_bar import StatusBar
 from corpdir.tui.widgets.user_detail import UserDetail
-from corpdir.tui.widgets.virtual_list import Column, ListSource, VirtualList
+from corpdir.tui.widgets.virtual_list import Column, ListSource, RankedRows, VirtualList
 
 if TYPE_CHECKING:
     from corpdir.service.directory import DirectoryService
@@ -87,17 +87,14 @@ class DivisionUsers:
                                                offset=offset, limit=limit)
 
 
-def merge_results(local: list[User], remote: list[User], *, filtered: bool) -> list[User]:
-    """The cache's ranked hits (kana and width folding the service may lack), each replaced
-    by the service's fresher copy, then what only the service found. With filters, the
-    service's answer decides who qualifies."""
-    fresh = {u.userId: u for u in remote}
-    if filtered:
-        ranked = [fresh[u.userId] for u in local if u.userId in fresh]
-    else:
-        ranked = [fresh.get(u.userId, u) for u in local]
-    seen = {u.userId for u in ranked}
-    return ranked + [u for u in remote if u.userId not in seen]
+def merge_results(local: list[int], remote: list[User], *, filtered: bool) -> list[int]:
+    """The ids of the cache's ranked hits (kana and width folding the service may lack),
+    then of what only the service found. With filters, the service's answer decides who
+    qualifies. (The list shows the service's copy of a person it returned.)"""
+    fresh = {u.userId for u in remote}
+    ranked = [i for i in local if i in fresh] if filtered else list(local)
+    seen = set(ranked)
+    return ranked + [u.userId for u in remote if u.userId not in seen]
 
 
 class UserFilters(Horizontal):
@@ -213,11 +210,11 @@ class DirectoryScreen(SearchListScreen):
     async def run_search(self, browse: Browse) -> None:
         users = self.query_one("#users", VirtualList)
         text = browse.text.strip()
-        local: list[User] = []
+        local: list[int] = []
         if text:
-            local = [h.record for h in await self.service.search(text, kinds=("user",), limit=200)]
+            local = [h.id for h in await self.service.search_hits(text, kinds=("user",), limit=200)]
             if not browse.filters:
-                users.source = ListSource(local)
+                users.source = self._ranked(local)
         if text:
             await typing_paused()
         filters = dict(browse.filters)
@@ -234,7 +231,10 @@ class DirectoryScreen(SearchListScreen):
             self.notify(f"Search on the service failed, showing the cache: {exc}", severity="warning", timeout=4)
             return
         if browse == self.browse:
-            users.source = ListSource(merge_results(local, remote, filtered=bool(browse.filters)))
+            users.source = self._ranked(merge_results(local, remote, filtered=bool(browse.filters)), remote)
+
+    def _ranked(self, ids: list[int], known: Sequence[User] = ()) -> RankedRows[User]:
+        return RankedRows(ids, self.service.users_by_id, lambda u: u.userId, known)
 
     # -- events ------------------------------------------------------------------------------
     @on(DivisionTree.DivisionSelected)

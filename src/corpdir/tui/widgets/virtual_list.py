@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Callable, Generic, Protocol, Sequence, TypeVar
+from typing import Any, Awaitable, Callable, Generic, Iterable, Protocol, Sequence, TypeVar
 
 from rich.segment import Segment
 from rich.style import Style
@@ -48,6 +48,28 @@ class ListSource(Generic[T]):
 
     async def fetch(self, offset: int, limit: int) -> Sequence[T]:
         return self.rows[offset:offset + limit]
+
+
+class RankedRows(Generic[T]):
+    """The rows of a search: ids in rank order, known at once, and records read a page at
+    a time when painted (a keystroke reads the ~40 rows on screen, not all 200 hits).
+    Records given as ``known`` (the service's fresher answer) are used as they are."""
+
+    def __init__(self, ids: Sequence[int], load: Callable[[Sequence[int]], Awaitable[Sequence[T]]],
+                 key: Callable[[T], int], known: Iterable[T] = ()) -> None:
+        self.ids = list(ids)
+        self._load, self._key = load, key
+        self._known = {key(r): r for r in known}
+
+    async def count(self) -> int:
+        return len(self.ids)
+
+    async def fetch(self, offset: int, limit: int) -> Sequence[T]:
+        ids = self.ids[offset:offset + limit]
+        missing = [i for i in ids if i not in self._known]
+        if missing:
+            self._known.update((self._key(r), r) for r in await self._load(missing))
+        return [self._known[i] for i in ids if i in self._known]
 
 
 @dataclass(frozen=True)
@@ -129,6 +151,8 @@ class VirtualList(ScrollView, can_focus=True):
         if isinstance(source, ListSource):  # rows already in memory: paint them now, no worker hops
             self._pages.update({i // PAGE: source.rows[i:i + PAGE] for i in range(0, len(source.rows), PAGE)})
             self._counted(len(source.rows))
+        elif isinstance(source, RankedRows):  # the count is known: only the page on screen is read
+            self._counted(len(source.ids))
         else:
             self._load_count(self._generation)
 
