@@ -71,14 +71,15 @@ def profile_renderable(profile: Profile | None) -> Group | Text:
 class UserDetail(Vertical, can_focus=True):
     """Heading (photo, name, position) over the record's lines. Both text parts are
     :class:`RenderedLines`: moving to another person repaints them without re-laying out
-    the screen (which cost 60-70 ms a person with a stack of auto-height Statics)."""
+    the screen (which cost 60-70 ms a person with a stack of auto-height Statics). Their
+    scrollbars never come and go (always there, or never), which would re-lay out too."""
 
     # The pane's own layout, so it looks the same in the directory and full screen (80x24).
     DEFAULT_CSS = """
     UserDetail #user-heading { height: 8; }
     UserDetail #user-photo { margin-right: 1; }
-    UserDetail #user-title { width: 1fr; height: 8; }
-    UserDetail #user-body { height: 1fr; }
+    UserDetail #user-title { width: 1fr; height: 8; overflow-y: hidden; }
+    UserDetail #user-body { height: 1fr; overflow-y: scroll; }
     """
     BINDINGS = [
         Binding("up", "scroll_body(-1)", "Scroll up", show=False),
