@@ -32,6 +32,7 @@ async def settle(pilot, predicate: Callable[[], Any] = lambda: True) -> None:
     from corpdir.tui.widgets.status_bar import StatusBar
 
     assert await wait_for(pilot, predicate, tries=300)
+    assert await wait_for(pilot, lambda: not getattr(pilot.app.screen, "details_pending", False), tries=300)
     for _ in range(3):
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()

@@ -29,6 +29,7 @@ from corpdir.tui.screens.list_screen import SearchListScreen, typing_paused
 from corpdir.tui.text import literal
 from corpdir.tui.widgets.contact_detail import ContactDetail
 from corpdir.tui.widgets.folder_tree import FolderScope, FolderTree
+from corpdir.tui.widgets.search_box import SearchBox
 from corpdir.tui.widgets.status_bar import StatusBar
 from corpdir.tui.widgets.virtual_list import Column, ListSource, VirtualList
 
@@ -221,7 +222,7 @@ class ContactsScreen(SearchListScreen):
         with Horizontal(id="contacts-body"):
             yield FolderTree(self.service, id="folders")
             with Vertical(id="middle"):
-                yield Input(placeholder="Search name, kana, company, number…  (/)", id="search")
+                yield SearchBox(placeholder="Search name, kana, company, number…  (/)", id="search")
                 yield ContactFilters(id="filters")
                 yield Static(id="caption")
                 yield VirtualList(CONTACT_COLUMNS, empty_text="No contacts here.", id="contacts")

@@ -24,6 +24,7 @@ from corpdir.spec.user import User
 from corpdir.tui.screens.list_screen import SearchListScreen, typing_paused
 from corpdir.tui.text import joined, literal
 from corpdir.tui.widgets.division_tree import DivisionTree
+from corpdir.tui.widgets.search_box import SearchBox
 from corpdir.tui.widgets.status_bar import StatusBar
 from corpdir.tui.widgets.user_detail import UserDetail
 from corpdir.tui.widgets.virtual_list import Column, ListSource, RankedRows, VirtualList
@@ -165,7 +166,7 @@ class DirectoryScreen(SearchListScreen):
         with Horizontal(id="directory-body"):
             yield DivisionTree(self.service, id="tree")
             with Vertical(id="middle"):
-                yield Input(placeholder="Search name, kana, number, e-mail…  (/)", id="search")
+                yield SearchBox(placeholder="Search name, kana, number, e-mail…  (/)", id="search")
                 yield UserFilters(id="filters")
                 yield Static(id="caption")
                 yield VirtualList(USER_COLUMNS, empty_text="No one here yet.", id="users")

@@ -66,8 +66,18 @@ class ListScreen(Screen):
         pane of fields between two keystrokes would delay the next answer's rows."""
         if self._detail_timer is not None:
             self._detail_timer.stop()
+
+        def follow() -> None:
+            self._detail_timer = None
+            show()
+
         typing = isinstance(self.focused, Input)
-        self._detail_timer = self.set_timer(TYPING_PAUSE if typing else DETAIL_PAUSE, show)
+        self._detail_timer = self.set_timer(TYPING_PAUSE if typing else DETAIL_PAUSE, follow)
+
+    @property
+    def details_pending(self) -> bool:
+        """Whether the detail pane has yet to follow the highlight."""
+        return self._detail_timer is not None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Writes are not offered on a read-only terminal (the kiosk)."""

@@ -223,13 +223,8 @@ class VirtualList(ScrollView, can_focus=True):
         return self.scrollable_content_region.width
 
     def _line(self, values: Sequence[object], style: Style) -> list[Segment]:
-        segments: list[Segment] = []
-        console = self.app.console
-        for i, (value, width) in enumerate(zip(values, self._widths(self.line_width))):
-            if i:
-                segments.append(Segment(" ", style))
-            segments.extend(cell(value, width).render(console))
-        return [Segment(s.text, style + s.style if s.style else style) for s in segments]
+        widths = self._widths(self.line_width)
+        return [Segment(" ".join(cell(value, width) for value, width in zip(values, widths)), style)]
 
     def render_line(self, y: int) -> Strip:
         width = self.line_width
