@@ -75,7 +75,13 @@ class CorpdirApp(App[None]):
     def _mode_screen(self, mode: str) -> Screen:
         """Each mode's screen is ``corpdir.tui.screens.<mode>.<Mode>Screen``, imported when first opened."""
         module = importlib.import_module(f"corpdir.tui.screens.{mode}")
-        return getattr(module, f"{mode.title()}Screen")(self.service)
+        screen = getattr(module, f"{mode.title()}Screen")(self.service)
+        # The width class (-narrow / -wide) now, as Textual would set it on the first resize:
+        # set then, it restyles every widget of the screen a second time before the first paint.
+        applies = max((b for b in self.HORIZONTAL_BREAKPOINTS if self.size.width >= b[0]), default=None)
+        for breakpoint in self.HORIZONTAL_BREAKPOINTS:
+            screen.set_class(breakpoint == applies, breakpoint[1])
+        return screen
 
     def on_mount(self) -> None:
         for problem in self._theme_problems:

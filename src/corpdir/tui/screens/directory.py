@@ -99,7 +99,9 @@ def merge_results(local: list[int], remote: list[User], *, filtered: bool) -> li
 
 
 class UserFilters(Horizontal):
-    """The U1 filters: user type, employee no., phone, e-mail, login ID."""
+    """The U1 filters: user type, employee no., phone, e-mail, login ID. Built the first
+    time they are shown (``show``): most visits never open them, and five more inputs
+    with a select cost the first paint their styling."""
 
     DEFAULT_CSS = """
     UserFilters { height: auto; display: none; }
@@ -107,15 +109,27 @@ class UserFilters(Horizontal):
     UserFilters > Input, UserFilters > Select { width: 1fr; }
     """
 
-    def compose(self) -> ComposeResult:
-        yield Select([(t.value.replace("_", " ").title(), t.value) for t in UserType], prompt="Any type", id="filter-userType")
-        yield Input(placeholder="Employee no.", id="filter-employeeNum")
-        yield Input(placeholder="Phone", id="filter-phoneNum")
-        yield Input(placeholder="E-mail", id="filter-email1")
-        yield Input(placeholder="Login ID", id="filter-loginIds")
+    def toggle(self) -> bool:
+        """Show or hide the filters; True when they are now shown."""
+        if not self.children:
+            self.mount_all(self._fields())
+        self.toggle_class("-shown")
+        return self.has_class("-shown")
+
+    @staticmethod
+    def _fields() -> list[Input | Select]:
+        return [
+            Select([(t.value.replace("_", " ").title(), t.value) for t in UserType], prompt="Any type", id="filter-userType"),
+            Input(placeholder="Employee no.", id="filter-employeeNum"),
+            Input(placeholder="Phone", id="filter-phoneNum"),
+            Input(placeholder="E-mail", id="filter-email1"),
+            Input(placeholder="Login ID", id="filter-loginIds"),
+        ]
 
     def values(self) -> tuple[tuple[str, Any], ...]:
         out: list[tuple[str, Any]] = []
+        if not self.children:
+            return ()
         user_type = self.query_one("#filter-userType", Select)
         if not user_type.is_blank():  # note: Select.BLANK is False in Textual 8, not "nothing chosen"
             out.append(("userType", user_type.value))
@@ -269,9 +283,8 @@ class DirectoryScreen(SearchListScreen):
 
     def action_toggle_filters(self) -> None:
         filters = self.query_one(UserFilters)
-        filters.toggle_class("-shown")
-        if filters.has_class("-shown"):
-            filters.query_one(Select).focus()
+        if filters.toggle():
+            self.call_after_refresh(lambda: filters.query_one(Select).focus())
 
     def action_toggle_subdivisions(self) -> None:
         self.browse = replace(self.browse, include_sub=not self.browse.include_sub)

@@ -10,12 +10,14 @@ import asyncio
 import hashlib
 import io
 from collections import OrderedDict
+from typing import TYPE_CHECKING
 
-from PIL import Image
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
-from rich_pixels import Pixels
 from textual.widgets import Static
+
+if TYPE_CHECKING:
+    from rich_pixels import Pixels
 
 KEPT = 128
 
@@ -44,6 +46,9 @@ def render_pixels(jpeg: bytes, width: int, height: int) -> Picture:
     if key in _RENDERED:
         _RENDERED.move_to_end(key)
         return _RENDERED[key]
+    from PIL import Image  # here, in the worker thread: the first screen paints without Pillow
+    from rich_pixels import Pixels
+
     with Image.open(io.BytesIO(jpeg)) as image:
         image = image.convert("RGB")
         image.thumbnail((width, height * 2))
