@@ -169,10 +169,16 @@ class DirectoryService:
         """As-you-type search of the cache (narrows the previous answer as the query grows)."""
         return await self.cache.run(self._resolve, self._searcher(kinds), query, limit)
 
-    async def search_hits(self, query: str, *, kinds: Sequence[str] = ("user",), limit: int = 100) -> list[Hit]:
-        """The ranked hits alone, no records: a list reads the records of the rows it
-        paints (:meth:`users_by_id`), so a keystroke loads ~40 records, not every hit."""
-        return await self.cache.run(self._searcher(kinds).search, query, limit)
+    async def search_users(self, query: str, *, limit: int = 200, first: int = 100) -> tuple[list[int], list[User]]:
+        """User ids ranked by the cache, and the records of the first ``first`` of them, in
+        one trip to the cache's thread. A list reads the other records as it paints them
+        (:meth:`users_by_id`): a keystroke parses what is on screen, not every hit."""
+
+        def run() -> tuple[list[int], list[User]]:
+            ids = [h.id for h in self._searcher(("user",)).search(query, limit)]
+            return ids, self.store.users(ids[:first])
+
+        return await self.cache.run(run)
 
     async def users_by_id(self, ids: Sequence[int]) -> list[User]:
         """Cached users in the order of ``ids`` (ones no longer cached are left out)."""

@@ -27,7 +27,7 @@ from corpdir.tui.widgets.division_tree import DivisionTree
 from corpdir.tui.widgets.search_box import SearchBox
 from corpdir.tui.widgets.status_bar import StatusBar
 from corpdir.tui.widgets.user_detail import UserDetail
-from corpdir.tui.widgets.virtual_list import Column, ListSource, RankedRows, VirtualList
+from corpdir.tui.widgets.virtual_list import PAGE, Column, ListSource, RankedRows, VirtualList
 
 if TYPE_CHECKING:
     from corpdir.service.directory import DirectoryService
@@ -227,9 +227,9 @@ class DirectoryScreen(SearchListScreen):
         text = browse.text.strip()
         local: list[int] = []
         if text:
-            local = [h.id for h in await self.service.search_hits(text, kinds=("user",), limit=200)]
+            local, first = await self.service.search_users(text, limit=200, first=PAGE)
             if not browse.filters:
-                users.source = self._ranked(local)
+                users.source = self._ranked(local, first)
         if text:
             await typing_paused()
         filters = dict(browse.filters)

@@ -64,6 +64,11 @@ class RankedRows(Generic[T]):
     async def count(self) -> int:
         return len(self.ids)
 
+    def at_hand(self, offset: int, limit: int) -> Sequence[T] | None:
+        """The rows from ``offset`` if every record is already known, else None."""
+        ids = self.ids[offset:offset + limit]
+        return [self._known[i] for i in ids] if all(i in self._known for i in ids) else None
+
     async def fetch(self, offset: int, limit: int) -> Sequence[T]:
         ids = self.ids[offset:offset + limit]
         missing = [i for i in ids if i not in self._known]
@@ -152,6 +157,9 @@ class VirtualList(ScrollView, can_focus=True):
             self._pages.update({i // PAGE: source.rows[i:i + PAGE] for i in range(0, len(source.rows), PAGE)})
             self._counted(len(source.rows))
         elif isinstance(source, RankedRows):  # the count is known: only the page on screen is read
+            first = source.at_hand(0, PAGE)
+            if first is not None:  # read with the search: painted without a worker hop
+                self._pages[0] = first
             self._counted(len(source.ids))
         else:
             self._load_count(self._generation)
