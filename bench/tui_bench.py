@@ -200,7 +200,6 @@ def typed_queries(store, rng: random.Random, count: int) -> list[str]:  # noqa: 
 
 
 async def drive(db: Path, queries: list[str], do_keys: bool, do_rss: bool) -> None:
-    import httpx
 
     from corpdir.cache.search import Searcher
     from corpdir.cache.store import CacheStore

@@ -11,7 +11,7 @@ from corpdir.client import ListingIncomplete
 from corpdir.client.pagination import page_limits
 
 from .conftest import KEY
-from .server import make_server, seed_contacts, seed_users
+from .server import make_server, seed_contacts
 
 
 def test_page_limits_come_from_the_spec():

@@ -15,7 +15,7 @@ from corpdir.tui.forms.model_form import ModelForm
 from corpdir.tui.widgets.folder_tree import FolderTree
 from corpdir.tui.widgets.virtual_list import VirtualList
 from form_helpers import open_form, save, type_into
-from forms.write_helpers import choose, choose_folder, drawn, image_file, pick_file, tree_cursor_to
+from forms.write_helpers import choose, choose_folder, drawn, image_file, pick_file
 from tui_helpers import screen_text, wait_for
 
 

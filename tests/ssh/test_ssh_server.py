@@ -15,7 +15,7 @@ from service_fixtures import demo_tenant
 
 def people() -> list[dict]:
     return [u for u in demo_tenant(60).users if u.get("fullname")]
-from ssh_helpers import connect, open_terminal, process_gone, wait_gone
+from ssh_helpers import connect, open_terminal, wait_gone
 
 FIRST_SCREEN = "Directory"  # the footer / header of the first screen
 

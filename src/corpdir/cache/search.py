@@ -14,7 +14,7 @@ from __future__ import annotations
 import heapq
 import re
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Sequence
 
 from corpdir.cache.folding import query_variants
 from corpdir.cache.store import CacheStore

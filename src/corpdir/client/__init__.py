@@ -74,7 +74,15 @@ _MODULES = {
     ),
 }
 _EXPORTS = {name: module for module, names in _MODULES.items() for name in names}
-__all__ = sorted([*_EXPORTS, "diff"])
+__all__ = [
+    "AccessDenied", "AlreadyExists", "ApiError", "ApiPermissionDenied", "BadResponse", "BucketSnapshot",
+    "ClientSettings", "Conflict", "CorpdirError", "DirectoryClient", "InsecureTransportWarning", "Invalid",
+    "ListingIncomplete", "MethodNotAllowed", "NotAcceptable", "NotFound", "OperationNotAvailable",
+    "PayloadTooLarge", "PermissionDenied", "RateLimited", "ReadOnly", "ResourcePermissionDenied", "RetryPolicy",
+    "Route", "RoutingError", "RoutingProfile", "ServerError", "TokenBucket", "TransportError",
+    "Unauthenticated", "Unavailable", "Unprocessable", "UnsupportedMediaType", "Upload", "diff",
+    "redact_headers",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -32,11 +32,9 @@ from pydantic import BaseModel, SecretStr, ValidationError
 
 from corpdir.client.diff import diff
 from corpdir.client.errors import (
-    ApiError,
     BadResponse,
     Invalid,
     OperationNotAvailable,
-    RateLimited,
     ReadOnly,
     TransportError,
     error_from_response,

@@ -12,7 +12,6 @@ import time
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Iterable
 
-from corpdir.cache import numbers
 from corpdir.phone import DEFAULT_REGION, match_key
 
 N1_BATCH = 5

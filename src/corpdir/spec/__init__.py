@@ -28,7 +28,11 @@ _EXPORTS = {
                     "corpdir.spec.operations"),
     **dict.fromkeys(("VARIANTS", "Variant", "get_variant"), "corpdir.spec.variants"),
 }
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "BY_NAME", "DetailCode", "ErrorDetail", "ErrorObject", "ErrorStatus", "OMIT", "OPERATIONS", "Operation",
+    "Page", "Permission", "QueryModel", "RequestModel", "ResponseModel", "SpecViolation", "VARIANTS", "Variant",
+    "details_from", "get_variant", "validate_body", "validate_query",
+]
 
 
 def __getattr__(name: str) -> Any:

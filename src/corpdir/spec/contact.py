@@ -9,7 +9,7 @@ from annotated_types import MaxLen
 from pydantic import AfterValidator
 
 from corpdir.spec import constraints as c
-from corpdir.spec.common import OMIT, PageSize100, QueryModel, RequestModel, ResponseModel, q_int
+from corpdir.spec.common import OMIT, QueryModel, RequestModel, ResponseModel, q_int
 from corpdir.spec.enums import Directory, OcrLanguage, OcrResult, OcrStatus, OcrType, OrderDirection, ReaderType
 from corpdir.spec.user import DivisionRef, NotEditable
 
