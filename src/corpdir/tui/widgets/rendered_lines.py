@@ -38,12 +38,6 @@ class RenderedLines(ScrollView, can_focus=False):
         self._render_strips()
         self.refresh()
 
-    @property
-    def text(self) -> str:
-        """What the pane shows, as plain text (one line per line)."""
-        self._render_strips()
-        return "\n".join(strip.text.rstrip() for strip in self._strips)
-
     def _render_strips(self) -> None:
         width = self.scrollable_content_region.width
         if width <= 0 or width == self._rendered_width:

@@ -106,11 +106,6 @@ class UserDetail(Vertical, can_focus=True):
             yield RenderedLines(Text("Select a person", style="dim"), id="user-title")
         yield RenderedLines(id="user-body")
 
-    @property
-    def text(self) -> str:
-        """The pane's text (heading and body), as shown."""
-        return self.query_one("#user-title", RenderedLines).text + "\n" + self.query_one("#user-body", RenderedLines).text
-
     def action_scroll_body(self, lines: int) -> None:
         body = self.query_one("#user-body", RenderedLines)
         body.scroll_to(y=body.scroll_offset.y + lines, animate=False)
