@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 _V1 = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
@@ -79,7 +79,14 @@ CREATE INDEX search_terms_term_score ON search_terms(term, sort_score DESC);
 DROP INDEX search_terms_term;
 """
 
-MIGRATIONS: dict[int, str] = {1: _V1, 2: _V2, 3: _V3, 4: _V4}
+# v5: the index leads with the kind. A search for people alone ranged over every term
+# (contacts' too) until it had found enough people's: 'コ' took 40-110 ms on 100k.
+_V5 = """
+CREATE INDEX search_terms_kind_term ON search_terms(kind, term, sort_score DESC);
+DROP INDEX search_terms_term_score;
+"""
+
+MIGRATIONS: dict[int, str] = {1: _V1, 2: _V2, 3: _V3, 4: _V4, 5: _V5}
 
 
 def migrate(conn: sqlite3.Connection) -> None:

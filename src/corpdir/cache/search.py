@@ -80,13 +80,13 @@ class _Candidates:
 
 
 def _query_tiers(store: CacheStore, term: str, kinds: Sequence[str], found: _Candidates) -> None:
-    kind_sql, kind_params = _kind_clause(kinds)
-    found.add(store._rows(
-        f"SELECT kind, id, field, sort_score FROM search_terms WHERE term = ?{kind_sql}"
-        f" ORDER BY sort_score DESC LIMIT {CANDIDATE_CAP}", [term, *kind_params]), EXACT)
-    found.add(store._rows(
-        f"SELECT kind, id, field, sort_score FROM search_terms WHERE term > ? AND term < ?{kind_sql} LIMIT {CANDIDATE_CAP}",
-        [term, term + _MAX_CODEPOINT, *kind_params]), PREFIX)
+    for kind in kinds:  # one kind at a time: the (kind, term) index never walks the other kind's terms
+        found.add(store._rows(
+            "SELECT kind, id, field, sort_score FROM search_terms WHERE kind = ? AND term = ?"
+            f" ORDER BY sort_score DESC LIMIT {CANDIDATE_CAP}", [kind, term]), EXACT)
+        found.add(store._rows(
+            f"SELECT kind, id, field, sort_score FROM search_terms WHERE kind = ? AND term > ? AND term < ? LIMIT {CANDIDATE_CAP}",
+            [kind, term, term + _MAX_CODEPOINT]), PREFIX)
     if len(term) >= 3:
         t_sql, t_params = _kind_clause(kinds, "t")
         phrase = '"' + term.replace('"', '""') + '"'
