@@ -16,13 +16,14 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Header, Static, Tab, Tabs
+from textual.widgets import Header, Static, Tab, Tabs
 
 from corpdir.client.errors import CorpdirError
 from corpdir.spec.calls import IncomingCall, OutgoingCall
 from corpdir.tui.screens.list_screen import ListScreen
 from corpdir.tui.text import literal
 from corpdir.tui.widgets.call_detail import CallDetail, CallRow, local_time, minutes
+from corpdir.tui.widgets.key_bar import KeyBar
 from corpdir.tui.widgets.status_bar import StatusBar
 from corpdir.tui.widgets.virtual_list import Column, ListSource, VirtualList
 
@@ -99,7 +100,7 @@ class CallsScreen(ListScreen):
                 yield VirtualList(CALL_COLUMNS, empty_text="No calls.", id="calls")
             yield CallDetail(id="detail")
         yield StatusBar(self.service, id="status")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         if not (self.service.offers("H1") or self.service.offers("H4")):

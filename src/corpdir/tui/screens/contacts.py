@@ -19,7 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
 from textual.validation import Function
-from textual.widgets import Checkbox, Footer, Header, Input, Select, Static
+from textual.widgets import Checkbox, Header, Input, Select, Static
 
 from corpdir.client.errors import CorpdirError
 from corpdir.spec.contact import Contact
@@ -29,6 +29,7 @@ from corpdir.tui.screens.list_screen import SearchListScreen, typing_paused
 from corpdir.tui.text import literal
 from corpdir.tui.widgets.contact_detail import ContactDetail
 from corpdir.tui.widgets.folder_tree import FolderScope, FolderTree
+from corpdir.tui.widgets.key_bar import KeyBar
 from corpdir.tui.widgets.search_box import SearchBox
 from corpdir.tui.widgets.status_bar import StatusBar
 from corpdir.tui.widgets.virtual_list import Column, ListSource, VirtualList
@@ -228,7 +229,7 @@ class ContactsScreen(SearchListScreen):
                 yield VirtualList(CONTACT_COLUMNS, empty_text="No contacts here.", id="contacts")
             yield ContactDetail(self.service, id="detail")
         yield StatusBar(self.service, id="status")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         if not self.service.offers("X1"):
@@ -392,8 +393,8 @@ class ContactsScreen(SearchListScreen):
         async def save(body: dict, extras: dict) -> int:
             import asyncio
 
-            from corpdir.service.images import NotAnImage, read_jpeg
             from corpdir.client.errors import Invalid
+            from corpdir.service.images import NotAnImage, read_jpeg
             from corpdir.spec import ErrorDetail
 
             try:

@@ -8,7 +8,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Header
+from textual.widgets import Header
+
+from corpdir.tui.widgets.key_bar import KeyBar
 
 
 class DetailScreen(Screen):
@@ -23,7 +25,7 @@ class DetailScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Header()
         yield self.detail
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.detail.focus()

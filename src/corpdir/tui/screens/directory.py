@@ -15,7 +15,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer, Header, Input, Select, Static
+from textual.widgets import Header, Input, Select, Static
 
 from corpdir.client.errors import CorpdirError
 from corpdir.spec.division import Division
@@ -24,10 +24,17 @@ from corpdir.spec.user import User
 from corpdir.tui.screens.list_screen import SearchListScreen, typing_paused
 from corpdir.tui.text import joined, literal
 from corpdir.tui.widgets.division_tree import DivisionTree
+from corpdir.tui.widgets.key_bar import KeyBar
 from corpdir.tui.widgets.search_box import SearchBox
 from corpdir.tui.widgets.status_bar import StatusBar
 from corpdir.tui.widgets.user_detail import UserDetail
-from corpdir.tui.widgets.virtual_list import PAGE, Column, ListSource, RankedRows, VirtualList
+from corpdir.tui.widgets.virtual_list import (
+    PAGE,
+    Column,
+    ListSource,
+    RankedRows,
+    VirtualList,
+)
 
 if TYPE_CHECKING:
     from corpdir.service.directory import DirectoryService
@@ -186,7 +193,7 @@ class DirectoryScreen(SearchListScreen):
                 yield VirtualList(USER_COLUMNS, empty_text="No one here yet.", id="users")
             yield UserDetail(self.service, id="detail")
         yield StatusBar(self.service, id="status")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self._show()

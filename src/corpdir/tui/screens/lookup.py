@@ -17,13 +17,14 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import Footer, Header, Input, Static
+from textual.widgets import Header, Input, Static
 
 from corpdir.client.errors import CorpdirError
 from corpdir.service.callerid import Answer
 from corpdir.tui.screens.list_screen import ListScreen
 from corpdir.tui.text import literal
 from corpdir.tui.widgets.answer_detail import AnswerDetail, LookupRow
+from corpdir.tui.widgets.key_bar import KeyBar
 from corpdir.tui.widgets.status_bar import StatusBar
 from corpdir.tui.widgets.virtual_list import Column, ListSource, VirtualList
 
@@ -91,7 +92,7 @@ class LookupScreen(ListScreen):
             yield VirtualList(RESULT_COLUMNS, empty_text="Nothing looked up yet.", id="results")
             yield AnswerDetail(self.service, id="detail")
         yield StatusBar(self.service, id="status")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self._show_recent()
