@@ -35,7 +35,7 @@ PHONE_FIELDS = [
     ("U1", "phoneNum", False),
     ("X1", "phoneNum", False),
     ("H2", "fromNum", True),
-    ("H3", "fromNum", True),
+    ("H3", "fromNum", False),  # spec 2.10: one or more "when used in create"; an edit may clear it
     ("H5", "toNum", True),
     ("H6", "toNum", True),
     ("N1", "phoneNums[0]", True),
@@ -104,7 +104,7 @@ def test_url_opt_accepted(code: str, field: str, value: str) -> None:
 
 
 @pytest.mark.parametrize(("code", "field"), URL_OPT_FIELDS)
-@pytest.mark.parametrize("value", ["ftp://x", "a b", "mailto://x", "https://a b", "例え.jp"])
+@pytest.mark.parametrize("value", ["ftp://x", "a b", "mailto://x", "https://a b", "例え.jp", "https://", "http://"])
 def test_url_opt_rejected(code: str, field: str, value: str) -> None:
     rejects(code, {field: value}, field, "PATTERN")
 
@@ -116,7 +116,7 @@ def test_url_http_accepted(code: str, field: str, value: str) -> None:
 
 
 @pytest.mark.parametrize(("code", "field"), URL_HTTP_FIELDS)
-@pytest.mark.parametrize("value", ["x.com", "ftp://x", "https://a b", "https://ftp://x", "//x.com"])
+@pytest.mark.parametrize("value", ["x.com", "ftp://x", "https://a b", "https://ftp://x", "//x.com", "https://", "http://"])
 def test_url_http_rejected(code: str, field: str, value: str) -> None:
     rejects(code, {field: value}, field, "PATTERN")
 
@@ -337,6 +337,31 @@ def test_numeric_range(code: str, path: str, value: int, ok: bool) -> None:
         accepts(code, _put(path, value))
     else:
         exc = rejects(code, _put(path, value), path, "OUT_OF_RANGE")
+        assert detail(exc, path).description.startswith("must be ")
+
+
+# int64 identifier filters of the queries (spec 2.1: identifiers are int64). They arrive as
+# query text; a number past int64 is OUT_OF_RANGE, not a server error from storage.
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+ID_FILTERS = [
+    ("U1", "userIds[0]"), ("U1", "divisionIds[0]"), ("D1", "divisionIds[0]"),
+    ("X1", "folderNums[0]"), ("X1", "registeredUserId"),
+]
+ID_FILTER_CASES = [
+    (code, path, value, ok)
+    for code, path in ID_FILTERS
+    for value, ok in [(1, True), (INT64_MAX, True), (INT64_MIN, True), (INT64_MAX + 1, False), (INT64_MIN - 1, False)]
+]
+
+
+@pytest.mark.parametrize(
+    ("code", "path", "value", "ok"), ID_FILTER_CASES, ids=[f"{c}-{p}-{v}" for c, p, v, _ in ID_FILTER_CASES]
+)
+def test_query_id_filters_are_int64(code: str, path: str, value: int, ok: bool) -> None:
+    if ok:
+        accepts(code, _put(path, str(value)))
+    else:
+        exc = rejects(code, _put(path, str(value)), path, "OUT_OF_RANGE")
         assert detail(exc, path).description.startswith("must be ")
 
 

@@ -18,9 +18,10 @@ class Voicemail(RequestModel):
 
 
 class IncomingCallEdit(RequestModel):
-    """H3 body."""
+    """H3 body. fromNum is PHONE_CHARS, zero characters allowed: spec 2.10 asks for one or
+    more only "when used in create", so an edit may clear the number (withheld)."""
 
-    fromNum: c.Phone1 = OMIT
+    fromNum: c.Phone = OMIT
     answered: c.StrictBool = OMIT
     duration: c.Seconds = OMIT
     calledAt: c.DateTime = OMIT
@@ -29,8 +30,9 @@ class IncomingCallEdit(RequestModel):
 
 
 class IncomingCallCreate(IncomingCallEdit):
-    """H2 body: answered and calledAt required."""
+    """H2 body: answered and calledAt required; fromNum, when sent, one or more PHONE_CHARS."""
 
+    fromNum: c.Phone1 = OMIT
     answered: c.StrictBool
     calledAt: c.DateTime
 

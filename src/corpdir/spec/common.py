@@ -66,6 +66,9 @@ def q_int(lo: int, hi: int) -> Any:
 
 PageNumber = q_int(0, 2**31 - 1)
 PageSize100 = q_int(1, 100)
+QueryInt64 = q_int(-(2**63), 2**63 - 1)
+"""An int64 query parameter (an identifier filter): a number past int64 is OUT_OF_RANGE, not
+passed on to storage that cannot hold it."""
 
 
 class QueryModel(BaseModel):

@@ -78,7 +78,8 @@ class Pattern:
 _URL_FAMILY = r"A-Za-z0-9.!#$%&'*+/=?:^_`{}~|\-"
 _URL_FAMILY_WORDS = "letters, digits and . ! # $ % & ' * + / = ? : ^ _ ` { } ~ - |"
 # The family allows ':' and '/', so "ftp://x" would pass it: a scheme other than the
-# http:// or https:// prefix is refused explicitly.
+# http:// or https:// prefix is refused explicitly. A prefix needs an address after it:
+# "https://" alone is not a web address (the same lookahead refuses it as plain text).
 _NO_OTHER_SCHEME = r"(?![A-Za-z][A-Za-z0-9+.\-]*://)"
 
 PHONE = Charset("PHONE_CHARS", r"0-9*#,;+\-", "digits 0-9 and * # , ; + -")
@@ -90,12 +91,12 @@ MAC = Pattern(
 )
 URL_OPT = Pattern(
     "URL_OPT",
-    re.compile(rf"(?:https?://)?{_NO_OTHER_SCHEME}[{_URL_FAMILY}]*"),
+    re.compile(rf"(?:https?://{_NO_OTHER_SCHEME}[{_URL_FAMILY}]+|{_NO_OTHER_SCHEME}[{_URL_FAMILY}]*)"),
     f"a web address (http:// or https:// may be left out) of only {_URL_FAMILY_WORDS}",
 )
 URL_HTTP = Pattern(
     "URL_HTTP",
-    re.compile(rf"(?:https?://{_NO_OTHER_SCHEME}[{_URL_FAMILY}]*)?"),
+    re.compile(rf"(?:https?://{_NO_OTHER_SCHEME}[{_URL_FAMILY}]+)?"),
     f"empty, or a web address starting with http:// or https:// followed by only {_URL_FAMILY_WORDS}",
 )
 LOGIN_ID = Charset(

@@ -9,7 +9,7 @@ from annotated_types import MaxLen
 from pydantic import AfterValidator
 
 from corpdir.spec import constraints as c
-from corpdir.spec.common import OMIT, QueryModel, RequestModel, ResponseModel, q_int
+from corpdir.spec.common import OMIT, QueryInt64, QueryModel, RequestModel, ResponseModel, q_int
 from corpdir.spec.enums import Directory, OcrLanguage, OcrResult, OcrStatus, OcrType, OrderDirection, ReaderType
 from corpdir.spec.user import DivisionRef, NotEditable
 
@@ -148,7 +148,7 @@ class ContactQuery(QueryModel):
     orderDirection: OrderDirection = OrderDirection.ASC
     updatedFrom: c.DateTime = OMIT
     updatedTo: c.DateTime = OMIT
-    registeredUserId: int = OMIT
+    registeredUserId: QueryInt64 = OMIT
     fullname: c.text(50) = OMIT
     fullnameKana: c.text(50) = OMIT
     phoneNum: c.Phone = OMIT
@@ -159,7 +159,7 @@ class ContactQuery(QueryModel):
     divisionNameKana: c.text(50) = OMIT
     freeWords: c.items(c.text(50), 10) = OMIT
     directory: Directory = OMIT
-    folderNums: Annotated[list[int], MaxLen(10)] = OMIT
+    folderNums: Annotated[list[QueryInt64], MaxLen(10)] = OMIT
     ocrStatus: OcrStatus = OMIT
     ocrType: OcrType = OMIT
     ocrResult: OcrResult = OMIT

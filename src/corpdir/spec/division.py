@@ -8,7 +8,7 @@ from annotated_types import MaxLen
 from pydantic import Strict
 
 from corpdir.spec import constraints as c
-from corpdir.spec.common import OMIT, PageNumber, PageSize100, QueryModel, RequestModel, ResponseModel
+from corpdir.spec.common import OMIT, PageNumber, PageSize100, QueryInt64, QueryModel, RequestModel, ResponseModel
 from corpdir.spec.constraints import exists_in_variant, varies
 
 DivisionCode = Annotated[str, Strict(), varies("divisionCode")]
@@ -56,7 +56,7 @@ class DivisionQuery(QueryModel):
 
     page: PageNumber = 0
     pageSize: PageSize100 = 30
-    divisionIds: Annotated[list[int], MaxLen(50)] = OMIT
+    divisionIds: Annotated[list[QueryInt64], MaxLen(50)] = OMIT
     divisionCodes: Annotated[list[DivisionCode], MaxLen(50), exists_in_variant("divisionCodes")] = OMIT
     divisionName: c.text(100) = OMIT
     firstLayer: Annotated[bool, exists_in_variant("firstLayer")] = False

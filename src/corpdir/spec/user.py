@@ -11,7 +11,7 @@ from pydantic_core import PydanticCustomError
 from corpdir.spec import constraints as c
 from corpdir.spec import usertype
 from corpdir.spec.errors import ErrorDetail
-from corpdir.spec.common import OMIT, PageNumber, PageSize100, QueryModel, RequestModel, ResponseModel
+from corpdir.spec.common import OMIT, PageNumber, PageSize100, QueryInt64, QueryModel, RequestModel, ResponseModel
 from corpdir.spec.enums import ForceRequestOperator, Groupware, OrderDirection, PhotoSize, Role, SpCallSetting, UserType
 from corpdir.spec.constraints import exists_in_variant, varies
 
@@ -221,9 +221,9 @@ class UserQuery(QueryModel):
     userType: Annotated[UserType, exists_in_variant("userTypeFilter")] = OMIT
     fullname: c.text(50) = OMIT
     fullnameKana: c.text(50) = OMIT
-    divisionIds: Annotated[list[int], MaxLen(50)] = OMIT
+    divisionIds: Annotated[list[QueryInt64], MaxLen(50)] = OMIT
     includeSubDepartment: Annotated[bool, exists_in_variant("includeSubDepartment")] = False
-    userIds: Annotated[list[int], MaxLen(50)] = OMIT
+    userIds: Annotated[list[QueryInt64], MaxLen(50)] = OMIT
     loginIds: Annotated[list[str], MaxLen(50), exists_in_variant("loginIds")] = OMIT
     employeeNum: c.text(50) = OMIT
     phoneNum: c.Phone = OMIT
