@@ -227,3 +227,37 @@ def test_query_defaults(code: str, defaults: dict[str, object]) -> None:
     model = validate_query(code, required)
     assert {k: getattr(model, k) for k in defaults} == defaults
     assert model.params() == required
+
+
+# Section 2.3: every enumeration with its values, copied from the spec's table.
+ENUMERATIONS = [
+    ("UserType", "REGULAR_USER REGISTRATION_ONLY_USER FACILITY"),
+    ("Role", """ADMIN_COMPANY ADMIN_DIVISION ADMIN_USER ADMIN_INTERNAL_CONTACT ADMIN_COMMON_CONTACT ADMIN_INFORMATION
+                ADMIN_SIGMA_IMPORT ADMIN_ACTION_LOG ADMIN_CLOUD_ACTIVE_DIRECTORY ADMIN_ACTIVE_DIRECTORY ADMIN_CUCM
+                ADMIN_DIAL_PICKUP ADMIN_CMX ADMIN_EX_BEACON ADMIN_NETDEV ADMIN_ANPI ADMIN_IBASHO ADMIN_THANKS ADMIN_GOTALK"""),
+    ("SpCallSetting", "DIRECT_CALL " + " ".join(f"SETTING_{i}" for i in range(1, 11))),
+    ("ForceRequestOperator", "DISABLE FORCE SELECT"),
+    ("Groupware", "M365 GWS NONE"),  # NONE in responses only (test_groupware_fields refuses it in requests)
+    ("Directory", "SHARED PERSONAL"),
+    ("OcrStatus", "CAN_SEND SENDING"),
+    ("OcrType", "NONE MACHINE OPERATOR"),
+    ("OcrResult", "SUCCESS FAILURE"),
+    ("PhotoSize", "FULL THUMBNAIL"),
+    ("ReaderType", "AUTO OPERATOR"),
+    ("OcrLanguage", "JAPANESE ENGLISH"),
+    ("OrderDirection", "asc desc"),
+]
+
+
+@pytest.mark.parametrize(("name", "values"), ENUMERATIONS, ids=[n for n, _ in ENUMERATIONS])
+def test_enumerations(name: str, values: str) -> None:
+    from corpdir.spec import enums
+
+    assert {m.value for m in getattr(enums, name)} == names(values)
+
+
+def test_phone_num_contact_type_holds_the_spec_value() -> None:
+    """Only SHARED_NUMBER is given by the spec (the full set is not shown)."""
+    from corpdir.spec.enums import PhoneNumContactType
+
+    assert "SHARED_NUMBER" in {m.value for m in PhoneNumContactType}
