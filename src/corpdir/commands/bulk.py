@@ -1,8 +1,10 @@
 """`corpdir bulk destinations|spots FILE.csv`: bulk writes from CSV.
 
-Every row is checked first; any bad row -> "line N: field: message" for all bad rows,
-nothing sent, exit 1. Destinations go in requests of at most 10,000 (U11). Spots (L1) sent
-within 5 minutes of the last accepted list are explained with when to try again (exit 3).
+Every row is checked first; any bad row (or a file that is not UTF-8 CSV with the right
+header) -> "line N: field: message" for all bad rows, nothing sent, exit 1. Destinations go
+in requests of at most 10,000 (U11); a request refused half-way says which lines went and
+which did not (exit 2). Spots (L1) sent within 5 minutes of the last accepted list are
+explained with when to try again (exit 3).
 """
 
 from __future__ import annotations
@@ -23,43 +25,59 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 async def run_bulk(service: Any, kind: str, path: str, out: TextIO, err: TextIO, *, check: bool = False) -> int:
     import asyncio
-    from pathlib import Path
 
     from corpdir.client.errors import Conflict, CorpdirError
-    from corpdir.service.bulk import parse
+    from corpdir.service.bulk import (CsvUnreadable, destinations_result, parse, partly_sent, plural, read_csv_text,
+                                      spots_result)
     from corpdir.service.messages import explain, retry_after_text
     from corpdir.text import printable
 
+    code = "U11" if kind == "destinations" else "L1"
+    if not check and not service.offers(code):
+        print(f"This directory service (interface variant {service.variant}) does not offer bulk {kind} "
+              f"(operation {code}): nothing was sent", file=err)
+        return 2
     try:
-        text = await asyncio.to_thread(Path(path).read_text, encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        print(f"cannot read {path}: {exc}", file=err)
+        text = await asyncio.to_thread(read_csv_text, path)
+    except CsvUnreadable as exc:
+        print(printable(f"{path}: {exc}"), file=err)
+        print("nothing was sent", file=err)
+        return 1
+    except OSError as exc:
+        print(printable(f"cannot read {path}: {exc.strerror or exc}"), file=err)
         return 2
     parsed = parse(kind, text, variant=service.variant)
     if parsed.errors:
         for line in parsed.errors:
             print(printable(line), file=err)
-        print(f"{len(parsed.errors)} bad {'row' if len(parsed.errors) == 1 else 'rows'}: nothing was sent", file=err)
+        print(f"{plural(len(parsed.errors), 'problem')} in {printable(path)}: nothing was sent", file=err)
         return 1
     if check:
-        print(f"{len(parsed.entries)} rows, all valid ({parsed.requests()} requests); nothing sent (--check)", file=out)
+        print(f"{plural(len(parsed.entries), 'row')}, all valid ({plural(parsed.requests(), 'request')}); "
+              "nothing sent (--check)", file=out)
         return 0
+    done = 0
     try:
         if kind == "destinations":
-            def progress(done: int, total: int) -> None:
-                print(f"sent {done}/{total}", file=err, flush=True)
+            def progress(sent: int, total: int) -> None:
+                nonlocal done
+                done = sent
+                if parsed.requests() > 1:
+                    print(f"sent {sent}/{total}", file=err, flush=True)
 
             answers = await service.send_destinations(parsed.entries, progress=progress)
-            registered = sum(a.registeredCount for a in answers)
-            print(f"{len(parsed.entries)} destinations sent in {len(answers)} requests: {registered} registered", file=out)
+            print(destinations_result(parsed, answers), file=out)
         else:
             answer = await service.register_spots(parsed.entries)
-            print(f"{answer.locationsCount} spots sent: {answer.acceptedCount} accepted (they expire in 10 minutes)", file=out)
+            print(spots_result(answer), file=out)
     except Conflict as exc:
-        print(printable(retry_after_text(exc) if kind == "spots" and exc.retry_after is not None else explain(exc)), file=err)
-        return 3
+        if kind == "spots" and exc.retry_after is not None:
+            print(printable(retry_after_text(exc)), file=err)
+            return 3
+        print(printable(f"{explain(exc)}\n{partly_sent(parsed, done)}", keep_newlines=True), file=err)
+        return 2
     except CorpdirError as exc:
-        print(printable(explain(exc)), file=err)
+        print(printable(f"{explain(exc)}\n{partly_sent(parsed, done)}", keep_newlines=True), file=err)
         return 2
     return 0
 

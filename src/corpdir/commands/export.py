@@ -16,7 +16,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--search", nargs="*", default=[], help="free words (name, kana, number ...)")
     parser.add_argument("--division", type=int, action="append", default=[], help="users: a division ID (repeatable)")
     parser.add_argument("--sub", action="store_true", help="users: include sub-divisions")
-    parser.add_argument("--type", dest="userType", help="users: REGULAR_USER, REGISTRATION_ONLY_USER or FACILITY")
+    parser.add_argument("--type", dest="userType", choices=("REGULAR_USER", "REGISTRATION_ONLY_USER", "FACILITY"),
+                        help="users: one user type")
     parser.add_argument("--employee-num", dest="employeeNum")
     parser.add_argument("--phone", dest="phoneNum")
     parser.add_argument("--email", help="users: email1; contacts: e-mail")
@@ -27,6 +28,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--company", dest="companyName", help="contacts: part of the company name")
     parser.add_argument("--base-url", help="the service (default: config file, CORPDIR_BASE_URL, else the embedded demo)")
     parser.add_argument("--limit", type=int, default=100_000, help="at most this many records")
+
+
+USER_ONLY = {"division": "--division", "sub": "--sub", "userType": "--type", "employeeNum": "--employee-num",
+             "loginId": "--login-id"}
+CONTACT_ONLY = {"directory": "--directory", "folder": "--folder", "fullname": "--name", "companyName": "--company"}
+
+
+def misplaced(args: argparse.Namespace) -> list[str]:
+    """Flags given that do not apply to the kind exported (they would be ignored)."""
+    other = CONTACT_ONLY if args.kind == "users" else USER_ONLY
+    return [flag for dest, flag in other.items() if getattr(args, dest, None) not in (None, False, [])]
 
 
 def filters(args: argparse.Namespace) -> dict[str, Any]:
@@ -48,21 +60,32 @@ def filters(args: argparse.Namespace) -> dict[str, Any]:
 async def run_export(service: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from corpdir.client.errors import CorpdirError
     from corpdir.service.export import export
+    from corpdir.service.messages import explain
+    from corpdir.text import printable
 
+    wrong = misplaced(args)
+    if wrong:
+        other = "contacts" if args.kind == "users" else "users"
+        print(f"{', '.join(wrong)}: only for exporting {other}; nothing was exported", file=err)
+        return 2
     try:
         if args.kind == "users":
             records = await service.search_users_remote(args.search, limit=args.limit, **filters(args))
         else:
             records = await service.list_contacts_remote(limit=args.limit, orderBy="fullname", **filters(args))
     except CorpdirError as exc:
-        print(str(exc), file=err)
+        print(printable(explain(exc), keep_newlines=True), file=err)
         return 2
     text = export(args.kind, records, args.format)
     if args.output:
         from pathlib import Path
 
-        Path(args.output).write_text(text, encoding="utf-8")
-        print(f"{len(records)} {args.kind} written to {args.output}", file=err)
+        try:
+            Path(args.output).expanduser().write_text(text, encoding="utf-8")
+        except OSError as exc:
+            print(printable(f"cannot write {args.output}: {exc.strerror or exc}: nothing was exported"), file=err)
+            return 2
+        print(printable(f"{len(records)} {args.kind} written to {args.output}"), file=err)
     else:
         out.write(text)
     return 0

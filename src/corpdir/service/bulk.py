@@ -5,6 +5,11 @@ every bad row is reported as ``line N: field: message`` (N is the line of the fi
 header being line 1) and nothing is sent. Destinations go in requests of at most 10,000
 entries (the U11 limit); spots go in one request (L1 takes up to 10,000 and accepts one
 request per tenant per 5 minutes).
+
+The file is read as UTF-8 (a byte-order mark is dropped, Windows line endings are fine);
+a file in another encoding, or a spreadsheet, is refused with the line it fails on and
+what to do. Column names are matched whatever their case; a missing header, a column
+named twice, a row with too few or too many values are each reported by line.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
@@ -22,7 +28,12 @@ from corpdir.spec.user import DestinationEntry
 
 DESTINATION_COLUMNS = ("loginId", "destinationId", "destinationName")
 SPOT_COLUMNS = ("bleId", "spotId")
+COLUMNS = {"destinations": DESTINATION_COLUMNS, "spots": SPOT_COLUMNS}
 U11_BATCH = 10_000
+
+
+class CsvUnreadable(Exception):
+    """The file cannot be read as CSV text; the message says where and what to do."""
 
 
 @dataclass
@@ -32,6 +43,7 @@ class ParsedCsv:
     errors: list[str] = field(default_factory=list)
     header: list[str] = field(default_factory=list)
     rows: list[list[str]] = field(default_factory=list)  # the raw rows, for a preview
+    lines: list[int] = field(default_factory=list)  # the file's line of each entry
 
     @property
     def ok(self) -> bool:
@@ -42,6 +54,10 @@ class ParsedCsv:
         return -(-len(self.entries) // batch)
 
 
+def plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n} {word if n == 1 else many or word + 's'}"
+
+
 def _number(text: str) -> Any:
     try:
         return int(text)
@@ -49,52 +65,154 @@ def _number(text: str) -> Any:
         return text
 
 
+def read_csv_text(path: str | Path) -> str:
+    """The file's text (UTF-8, a BOM dropped). OSError if it cannot be opened;
+    CsvUnreadable, naming the line, if it is not UTF-8 text."""
+    data = Path(path).expanduser().read_bytes()
+    if data[:4] == b"PK\x03\x04" or data[:4] == b"\xd0\xcf\x11\xe0":
+        raise CsvUnreadable("this is a spreadsheet (Excel) file, not CSV: save it as \"CSV UTF-8 (comma delimited)\"")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise CsvUnreadable(
+            f"line {line}: the file is not UTF-8 text (byte 0x{data[exc.start]:02x}; Shift_JIS?): "
+            "save it as \"CSV UTF-8 (comma delimited)\"") from None
+    text = text.replace("\r\n", "\n").replace("\r", "\n")  # Windows (and old Mac) line ends, in cells too
+    if "\x00" in text:
+        line = text[: text.index("\x00")].count("\n") + 1
+        raise CsvUnreadable(f"line {line}: the file holds NUL bytes: it is not a text CSV file")
+    return text
+
+
+def _shown(cells: list[str], limit: int = 60) -> str:
+    text = ",".join(cells)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _header_problem(kind: str, names: list[str], raw: list[str], line: int) -> str | None:
+    columns = COLUMNS[kind]
+    expected = ",".join(columns)
+    known = [n for n in names if n in columns]
+    if not known:
+        if len(raw) == 1 and any(sep in raw[0] for sep in (";", "\t")):
+            sep = "';'" if ";" in raw[0] else "tabs"
+            return (f"line {line}: the columns are separated by {sep}, not commas: save the file as "
+                    f"comma-separated CSV (header: {expected})")
+        other = next((k for k, cols in COLUMNS.items() if k != kind and {n.lower() for n in raw} == {c.lower() for c in cols}), None)
+        if other is not None:
+            return f"line {line}: these are the columns of a {other} file ({','.join(raw)}): use `bulk {other}`"
+        return f"line {line}: the first line must be the header {expected} (it reads: {_shown(raw)})"
+    twice = sorted({n for n in names if n and names.count(n) > 1})
+    missing = [c for c in columns if c not in names]
+    unknown = [h for h, n in zip(raw, names) if h and n not in columns]
+    problems = []
+    if twice:
+        problems.append("column named twice: " + ", ".join(twice))
+    if missing:
+        problems.append("missing column " + ", ".join(missing))
+    if unknown:
+        problems.append("unknown column " + ", ".join(unknown))
+    if problems:
+        return f"line {line}: {'; '.join(problems)} (expected: {expected})"
+    return None
+
+
 def parse(kind: str, text: str, *, variant: str = "C", keep_rows: int = 10) -> ParsedCsv:
     """Read and check a CSV of ``kind`` ("destinations" or "spots")."""
-    columns, model = (DESTINATION_COLUMNS, DestinationEntry) if kind == "destinations" else (SPOT_COLUMNS, LocationEntry)
+    columns = COLUMNS[kind]
+    model = DestinationEntry if kind == "destinations" else LocationEntry
+    canonical = {c.lower(): c for c in columns}
     out = ParsedCsv(kind)
     reader = csv.reader(io.StringIO(text.lstrip("\ufeff")))
+    last_line = 0  # the file's line where the row read last ended
     try:
-        header = next(reader)
-    except StopIteration:
-        out.errors.append("line 1: the file is empty (expected a header: " + ",".join(columns) + ")")
-        return out
-    out.header = [h.strip() for h in header]
-    missing = [c for c in columns if c not in out.header]
-    unknown = [h for h in out.header if h and h not in columns]
-    if missing or unknown:
-        problems = []
-        if missing:
-            problems.append("missing column " + ", ".join(missing))
-        if unknown:
-            problems.append("unknown column " + ", ".join(unknown))
-        out.errors.append(f"line 1: {'; '.join(problems)} (expected: {','.join(columns)})")
-        return out
-    for row in reader:
-        line = reader.line_num
-        if not any(cell.strip() for cell in row):
-            continue
-        if len(out.rows) < keep_rows:
-            out.rows.append(row)
-        if len(row) > len(out.header):
-            out.errors.append(f"line {line}: {len(row)} values for {len(out.header)} columns")
-            continue
-        data: dict[str, Any] = {}
-        for name, cell in zip(out.header, row):
-            if not name:
+        header: list[str] | None = None
+        header_line = 1
+        for row in reader:
+            start, last_line = last_line + 1, reader.line_num
+            if header is None:
+                if not any(cell.strip() for cell in row):
+                    continue  # blank lines before the header
+                raw = [h.strip() for h in row]
+                out.header = [canonical.get(h.lower(), h) for h in raw]
+                problem = _header_problem(kind, out.header, raw, start)
+                if problem:
+                    out.errors.append(problem)
+                    return out
+                header, header_line = out.header, start
                 continue
-            cell = cell.strip()
-            if name == "destinationId":
-                data[name] = _number(cell) if cell else cell
-            elif cell or name in ("loginId", "bleId", "spotId"):
-                data[name] = cell
-        try:
-            entry = model.model_validate(data, context={"variant": variant})
-        except ValidationError as exc:
-            for d in details_from(exc):
-                out.errors.append(f"line {line}: {d.field}: {d.description}")
-            continue
-        out.entries.append(entry.body())
-    if not out.entries and not out.errors:
-        out.errors.append("the file has a header but no rows")
+            if not any(cell.strip() for cell in row):
+                continue
+            if len(out.rows) < keep_rows:
+                out.rows.append(row)
+            width = len(header)
+            while width and not header[width - 1]:  # empty trailing header cells ("a,b,c,")
+                width -= 1
+            if len(row) > len(header) and any(cell.strip() for cell in row[len(header):]):
+                out.errors.append(f"line {start}: {len(row)} values for {len(header)} columns (a comma too many?)")
+                continue
+            if len(row) < width:
+                out.errors.append(f"line {start}: {plural(len(row), 'value')} for {width} columns "
+                                  f"({', '.join(n for n in header[len(row):width] if n)} missing; "
+                                  "an empty value still needs its comma)")
+                continue
+            data: dict[str, Any] = {}
+            for name, cell in zip(header, row):
+                if not name:
+                    continue
+                cell = cell.strip()
+                if name == "destinationId":
+                    if cell:  # empty: left out, so the rule says it is required
+                        data[name] = _number(cell)
+                elif cell or name in ("loginId", "bleId", "spotId"):
+                    data[name] = cell
+            try:
+                entry = model.model_validate(data, context={"variant": variant})
+            except ValidationError as exc:
+                for d in details_from(exc):
+                    value = data.get(d.field)
+                    got = f" (got {str(value)[:40]!r})" if value not in (None, "") else ""
+                    out.errors.append(f"line {start}: {d.field}: {d.description}{got}")
+                continue
+            out.entries.append(entry.body())
+            out.lines.append(start)
+    except csv.Error as exc:
+        out.errors.append(f"line {reader.line_num}: not readable as CSV: {exc}")
+        return out
+    if header is None:
+        out.errors.append("line 1: the file is empty (expected a header: " + ",".join(columns) + ")")
+    elif not out.entries and not out.errors:
+        out.errors.append(f"line {header_line}: the file has its header line but no rows after it")
+    if kind == "spots" and len(out.entries) > L1_MAX_LOCATIONS:
+        out.errors.append(f"{len(out.entries)} spots: the service takes at most {L1_MAX_LOCATIONS:,} in one request "
+                          "and one request per 5 minutes: split the file")
     return out
+
+
+def destinations_result(parsed: ParsedCsv, answers: list[Any]) -> str:
+    """What a successful U11 run did."""
+    registered = sum(a.registeredCount for a in answers)
+    text = (f"Sent {plural(len(parsed.entries), 'destination')} in {plural(len(answers), 'request')}: "
+            f"{registered} registered.")
+    if registered < len(parsed.entries):
+        text += (f" {len(parsed.entries) - registered} not registered (the service does not say which: "
+                 "check that each loginId exists).")
+    return text
+
+
+def spots_result(answer: Any) -> str:
+    text = f"Sent {plural(answer.locationsCount, 'spot')}: {answer.acceptedCount} accepted (they expire in 10 minutes)."
+    if answer.acceptedCount < answer.locationsCount:
+        text += (f" {answer.locationsCount - answer.acceptedCount} not accepted (the service does not say which: "
+                 "usually a bleId that is no user's location tag).")
+    return text
+
+
+def partly_sent(parsed: ParsedCsv, done: int) -> str:
+    """After a failed request: which rows went before it (none, or whole requests)."""
+    total = len(parsed.entries)
+    if done <= 0:
+        return "Nothing was changed."
+    return (f"{done} of {total} rows were sent before this (lines {parsed.lines[0]}-{parsed.lines[done - 1]}); "
+            f"lines {parsed.lines[done]}-{parsed.lines[-1]} were not: send those again.")
