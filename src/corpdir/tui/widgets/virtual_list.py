@@ -86,6 +86,21 @@ class Column:
     ratio: int = 1
 
 
+class _Paint:
+    """What every line of one paint shares: width, column widths and styles."""
+
+    __slots__ = ("base", "cursor", "header", "loading", "odd", "width", "widths")
+
+    def __init__(self, view: VirtualList) -> None:
+        self.width = view.line_width
+        self.widths = view._widths(self.width)
+        self.base = base = view.rich_style
+        self.header = base + view.get_component_rich_style("virtual-list--header")
+        self.odd = base + view.get_component_rich_style("virtual-list--odd")
+        self.cursor = view.get_component_rich_style("virtual-list--cursor")
+        self.loading = base + view.get_component_rich_style("virtual-list--loading")
+
+
 class VirtualList(ScrollView, can_focus=True):
     BINDINGS = [
         Binding("up,k", "cursor(-1)", "Up", show=False),
@@ -141,6 +156,7 @@ class VirtualList(ScrollView, can_focus=True):
         self._pages: OrderedDict[int, Sequence[Any]] = OrderedDict()
         self._pending: set[int] = set()
         self._generation = 0
+        self._paint: _Paint | None = None
 
     # -- the source (attributes down) ------------------------------------------------------
     @property
@@ -230,33 +246,37 @@ class VirtualList(ScrollView, can_focus=True):
         scroll sideways; the columns share what there is)."""
         return self.scrollable_content_region.width
 
-    def _line(self, values: Sequence[object], style: Style) -> list[Segment]:
-        widths = self._widths(self.line_width)
-        return [Segment(" ".join(cell(value, width) for value, width in zip(values, widths)), style)]
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """Lines of one paint. Styles and column widths are worked out once for the paint,
+        not per line: reading a widget's style walks its ancestors (a third of a paint)."""
+        self._paint = _Paint(self)
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._paint = None
+
+    def _line(self, paint: _Paint, values: Sequence[object], style: Style) -> Strip:
+        text = " ".join(cell(value, width) for value, width in zip(values, paint.widths))
+        return Strip([Segment(text, style)]).crop_extend(0, paint.width, style)
 
     def render_line(self, y: int) -> Strip:
-        width = self.line_width
-        base = self.rich_style
+        paint = self._paint or _Paint(self)
+        width, base = paint.width, paint.base
         if y == 0:
-            style = base + self.get_component_rich_style("virtual-list--header")
-            return Strip(self._line([c.title for c in self.columns], style)).crop_extend(0, width, style)
+            return self._line(paint, [c.title for c in self.columns], paint.header)
         index = self.scroll_offset.y + y - 1
         if self.row_count == 0 and y == 1:
-            style = base + self.get_component_rich_style("virtual-list--loading")
-            return Strip([Segment(self.empty_text[:width], style)]).crop_extend(0, width, style)
+            return Strip([Segment(self.empty_text[:width], paint.loading)]).crop_extend(0, width, paint.loading)
         if index >= self.row_count:
             return Strip.blank(width, base)
         row = self.row(index)
-        style = base
-        if index % 2:
-            style += self.get_component_rich_style("virtual-list--odd")
+        style = paint.odd if index % 2 else base
         if index == self.cursor:
-            style += self.get_component_rich_style("virtual-list--cursor")
+            style += paint.cursor
         if row is None:
             self._want(index)
-            loading = base + self.get_component_rich_style("virtual-list--loading")
-            return Strip([Segment("…", loading)]).crop_extend(0, width, style)
-        return Strip(self._line([c.value(row) for c in self.columns], style)).crop_extend(0, width, style)
+            return Strip([Segment("…", paint.loading)]).crop_extend(0, width, style)
+        return self._line(paint, [c.value(row) for c in self.columns], style)
 
     def on_resize(self, event: events.Resize) -> None:
         self.virtual_size = Size(self.line_width, self.row_count + 1)
