@@ -70,3 +70,24 @@ def test_updates_and_deletes_reindex(store):
     assert ids(search(store, "すずき")) == [("user", 1)]
     store.delete_users([1])
     assert search(store, "すずき") == []
+
+
+def test_a_short_answer_skips_the_substring_tier_without_changing_it(store):
+    # limit 2: 'やまだ' has two exact/prefix hits, so the substring hit (小山田, rank 3) can't show
+    assert ids(search(store, "やまだ", limit=2)) == ids(search(store, "やまだ", limit=1000))[:2]
+    assert ids(search(store, "やまだ", limit=3)) == [("user", 1), ("user", 2), ("user", 4)]  # still found when room
+
+
+def test_the_answer_is_the_same_whatever_the_limit_on_the_demo_tenant(tmp_path):
+    from corpdir.cache.store import CacheStore
+    from service_fixtures import demo_tenant
+
+    tenant = demo_tenant(400)
+    s = CacheStore(":memory:")
+    s.put_users(tenant.users)
+    typed = ["た", "ta", "やま", "yamada", "田中", "佐藤", "03", "090", "1課", "営業", "a", "kobayashi", "こばやし"]
+    for query in typed:
+        full = ids(search(s, query, kinds=("user",), limit=100_000))
+        for limit in (1, 5, 20, 50):
+            assert ids(search(s, query, kinds=("user",), limit=limit)) == full[:limit], (query, limit)
+    s.close()

@@ -4,6 +4,7 @@ Every searchable field is a folded term in ``search_terms``. A query is ranked i
 tiers: exact term, term prefix (B-tree range, any length), term substring (FTS5 trigram
 MATCH, 3+ characters), then by sortScore (higher first). 1-2 character queries match
 the start of any name part, field or number, because trigrams need three characters.
+The substring tier is skipped when the first two already fill the answer.
 
 :class:`Searcher` keeps the previous answer: when the query only grew and the previous
 candidates were complete, it re-ranks those candidates instead of asking SQLite again.
@@ -79,7 +80,7 @@ class _Candidates:
         return [Hit(*c) for c in chosen]
 
 
-def _query_tiers(store: CacheStore, term: str, kinds: Sequence[str], found: _Candidates) -> None:
+def _index_tiers(store: CacheStore, term: str, kinds: Sequence[str], found: _Candidates) -> None:
     for kind in kinds:  # one kind at a time: the (kind, term) index never walks the other kind's terms
         found.add(store._rows(
             "SELECT kind, id, field, sort_score FROM search_terms WHERE kind = ? AND term = ?"
@@ -87,23 +88,35 @@ def _query_tiers(store: CacheStore, term: str, kinds: Sequence[str], found: _Can
         found.add(store._rows(
             f"SELECT kind, id, field, sort_score FROM search_terms WHERE kind = ? AND term > ? AND term < ? LIMIT {CANDIDATE_CAP}",
             [kind, term, term + _MAX_CODEPOINT]), PREFIX)
-    if len(term) >= 3:
-        t_sql, t_params = _kind_clause(kinds, "t")
-        phrase = '"' + term.replace('"', '""') + '"'
-        found.add(store._rows(
-            "SELECT t.kind, t.id, t.field, t.sort_score FROM search_fts f JOIN search_terms t ON t.rowid = f.rowid"
-            f" WHERE search_fts MATCH ?{t_sql} LIMIT {CANDIDATE_CAP}", [phrase, *t_params]), SUBSTRING)
+
+
+def _substring_tier(store: CacheStore, term: str, kinds: Sequence[str], found: _Candidates) -> None:
+    t_sql, t_params = _kind_clause(kinds, "t")
+    phrase = '"' + term.replace('"', '""') + '"'
+    found.add(store._rows(
+        "SELECT t.kind, t.id, t.field, t.sort_score FROM search_fts f JOIN search_terms t ON t.rowid = f.rowid"
+        f" WHERE search_fts MATCH ?{t_sql} LIMIT {CANDIDATE_CAP}", [phrase, *t_params]), SUBSTRING)
 
 
 def search(store: CacheStore, query: str, *, kinds: Sequence[str] = ("user", "contact"), limit: int = 50) -> list[Hit]:
     """The best ``limit`` hits for ``query`` (folded; romaji also tried as kana)."""
-    return _candidates(store, query, kinds).top(limit)
+    return _candidates(store, query, kinds, limit).top(limit)
 
 
-def _candidates(store: CacheStore, query: str, kinds: Sequence[str]) -> _Candidates:
+def _candidates(store: CacheStore, query: str, kinds: Sequence[str], limit: int) -> _Candidates:
+    """Candidates of every tier; the substring tier only when the exact and prefix tiers
+    found fewer than ``limit``: a substring hit ranks below them all, so it could not be
+    shown (the answer is then marked incomplete, and is not narrowed later)."""
     found = _Candidates()
-    for term in _variants(query):
-        _query_tiers(store, term, kinds, found)
+    variants = _variants(query)
+    for term in variants:
+        _index_tiers(store, term, kinds, found)
+    long_terms = [term for term in variants if len(term) >= 3]
+    if long_terms and len(found.best) >= limit:
+        found.truncated = True
+    else:
+        for term in long_terms:
+            _substring_tier(store, term, kinds, found)
     return found
 
 
@@ -160,7 +173,7 @@ class Searcher:
             hits: list[Hit] | None = _rerank(self.store, q, self._narrowable)
             top = hits[:limit]
         else:
-            found = _candidates(self.store, q, self.kinds)
+            found = _candidates(self.store, q, self.kinds, limit)
             few = not found.truncated and len(found.best) <= NARROW_MAX
             hits = found.top(None) if few else None
             top = hits[:limit] if hits is not None else found.top(limit)
