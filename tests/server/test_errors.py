@@ -94,6 +94,10 @@ async def test_not_found_and_method_not_allowed(api):
     r = await api.get("/users/424242")
     assert r.status_code == 404 and error_of(r)["status"] == "NOT_FOUND"
     assert (await api.get("/no/such/path")).status_code == 404
+    # ids no record can have (beyond int64): still 404, never a storage overflow (500)
+    for path in ("/users/9223372036854775808", "/divisions/99999999999999999999", "/users/-9223372036854775809/profile"):
+        r = await api.get(path)
+        assert r.status_code == 404 and error_of(r)["status"] == "NOT_FOUND", (path, r.text)
     r = await api.put("/users")
     assert r.status_code == 405 and error_of(r)["status"] == "METHOD_NOT_ALLOWED"
     assert set(r.headers["allow"].split(", ")) == {"GET", "POST"}

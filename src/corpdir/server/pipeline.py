@@ -18,7 +18,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from corpdir.server.auth import AllowList, Caller, api_key_from, authenticate
-from corpdir.server.errors import ApiError, error_response, invalid
+from corpdir.server.errors import ApiError, error_response, invalid, not_found
 from corpdir.server.images import is_jpeg
 from corpdir.server.ratelimit import Charge, RateLimiter
 from corpdir.server.routing import Match, RouteTable, accepts
@@ -149,6 +149,8 @@ class Pipeline:
                 out[name] = int(text)
             except ValueError:
                 raise invalid(name, "INVALID_TYPE", "must be an integer") from None
+            if not -(2**63) <= out[name] < 2**63:  # no record has such an id (and SQLite can't hold it)
+                raise not_found(f"{name} {text}")
         return out
 
     async def _read_input(self, request: Request, call: Call) -> None:
