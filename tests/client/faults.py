@@ -35,10 +35,18 @@ class FaultTransport(httpx.AsyncBaseTransport):
             raise httpx.ConnectTimeout("connect timed out", request=request)
         if fault == "pool_timeout_before":
             raise httpx.PoolTimeout("no connection free", request=request)
+        if fault == "local_protocol_before":  # the request cannot be put on the wire at all
+            raise httpx.LocalProtocolError("Illegal header value", request=request)
         if fault == "429_before":
             return httpx.Response(
                 429, json={"error": {"status": "RESOURCE_EXHAUSTED", "message": "slow down", "details": []}},
                 headers={"Retry-After": "2"}, request=request,
+            )
+        if fault == "429_no_retry_after_before":  # the wait follows from the rate-limit headers
+            return httpx.Response(
+                429, json={"error": {"status": "RESOURCE_EXHAUSTED", "message": "slow down", "details": []}},
+                headers={"x-ratelimit-remaining": "0", "x-ratelimit-requested-tokens": "1",
+                         "x-ratelimit-burst-capacity": "20", "x-ratelimit-replenish-rate": "4"}, request=request,
             )
         if fault == "429_long_before":
             return httpx.Response(429, json={"error": {"status": "RESOURCE_EXHAUSTED", "message": "slow down"}},
@@ -59,6 +67,13 @@ class FaultTransport(httpx.AsyncBaseTransport):
                                   request=request)
         if fault == "html502":
             return httpx.Response(502, content=HTML_502, headers={"content-type": "text/html"}, request=request)
+        if fault == "bad_gzip":  # says gzip, is not: the body cannot be decoded when the client reads it
+            headers = {k: v for k, v in response.headers.items() if k.lower() != "content-length"}
+            headers["content-encoding"] = "gzip"
+            return httpx.Response(response.status_code, headers=headers, stream=httpx.ByteStream(body), request=request)
+        if fault == "html200":  # a proxy's login page answered in place of the service
+            return httpx.Response(200, content=b"<html><body>Please sign in</body></html>",
+                                  headers={"content-type": "text/html"}, request=request)
         if fault == "truncated":
             headers = {k: v for k, v in response.headers.items() if k.lower() != "content-length"}
             return httpx.Response(response.status_code, headers=headers, content=body[: len(body) // 2], request=request)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import io
 import json
+import typing
 
 import httpx
 import pytest
 from PIL import Image
 
 from corpdir.client import NotFound, OperationNotAvailable
-from corpdir.spec import OPERATIONS, Page
+from corpdir.spec import OPERATIONS, Page, get_variant
 from corpdir.spec.user import UserEdit
 
 from .conftest import KEY
@@ -29,6 +30,10 @@ def test_one_method_per_operation():
     for op in OPERATIONS.values():
         method = getattr(DirectoryClient, op.name)
         assert method.__doc__ and method.__doc__.startswith(f"{op.code}:"), op.code
+        # typed: the result is the spec's response model (bytes for images, None for deletes)
+        returns = typing.get_type_hints(method)["return"]
+        expected = bytes if op.response == "jpeg" else type(None) if op.response is None else op.response
+        assert returns is expected, (op.code, returns, expected)
 
 
 async def test_every_method_against_the_reference_server(clock, make_client):
@@ -134,3 +139,42 @@ async def test_variant_a_serves_its_operations(clock, make_client):
     d = await c.create_division(divisionCode="A1", divisionName="Alpha")
     assert d.childDivisionIds is None  # A has no childDivisionIds
     assert (await c.list_users()).items[0].userId == 1
+
+
+def _dummy_args(method_name: str) -> list:
+    """Arguments that get a call as far as the variant check (which comes first)."""
+    import inspect
+
+    from corpdir.client import DirectoryClient
+
+    args = []
+    for p in inspect.signature(getattr(DirectoryClient, method_name)).parameters.values():
+        if p.name == "self" or p.default is not inspect.Parameter.empty or p.kind is p.VAR_KEYWORD:
+            continue
+        args.append({"image": jpeg(), "phone_nums": ["1"], "destinations": [], "locations": []}.get(p.name, 1))
+    return args
+
+
+MISSING_BY_VARIANT = [(v, op.code) for v in "AB" for op in OPERATIONS.values() if not get_variant(v).has(op.code)]
+
+
+@pytest.mark.parametrize("variant,code", MISSING_BY_VARIANT, ids=[f"{v}-{c}" for v, c in MISSING_BY_VARIANT])
+async def test_every_operation_a_variant_lacks_is_refused_without_request(variant, code, make_client):
+    sent: list[httpx.Request] = []
+    c = make_client(httpx.MockTransport(lambda r: sent.append(r) or httpx.Response(500)), variant=variant)
+    op = OPERATIONS[code]
+    with pytest.raises(OperationNotAvailable, match=f"variant {variant}.*operation {code}"):
+        await getattr(c, op.name)(*_dummy_args(op.name))
+    if op.is_list:
+        with pytest.raises(OperationNotAvailable):
+            async for _ in c.paginate(code):
+                pass
+    assert sent == []
+
+
+def test_variants_lack_what_section_9_says():
+    a = {code for code in OPERATIONS if get_variant("A").has(code)}
+    b = {code for code in OPERATIONS if get_variant("B").has(code)}
+    assert a == {f"U{i}" for i in range(1, 6)} | {f"D{i}" for i in range(1, 6)}
+    assert b == a | {"U6", "U7", "U8", "U9", "U10", "X1", "X2", "X5", "X6", "X7", "X8", "F1"}
+    assert all(get_variant("C").has(code) for code in OPERATIONS) and len(OPERATIONS) == 36

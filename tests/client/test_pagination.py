@@ -11,7 +11,7 @@ from corpdir.client import ListingIncomplete
 from corpdir.client.pagination import page_limits
 
 from .conftest import KEY
-from .server import make_server, seed_contacts
+from .server import make_server, seed_contacts, seed_users
 
 
 def test_page_limits_come_from_the_spec():
@@ -81,3 +81,31 @@ async def test_calls_pages_are_20(clock, make_client):
     calls = [c async for c in client.iter_incoming_calls()]
     assert len(calls) == 45
     assert [parse_qs(urlsplit(s.path).query)["pageSize"] for s in recorder.seen if s.method == "GET"] == [["20"]] * 3
+
+
+async def test_every_list_has_an_iterator_that_walks_all_its_pages(clock, make_client):
+    from corpdir.client import DirectoryClient
+    from corpdir.spec import OPERATIONS
+
+    lists = {op.code: op.name for op in OPERATIONS.values() if op.is_list}
+    assert lists == {"U1": "list_users", "D1": "list_divisions", "X1": "list_contacts", "F1": "list_folders",
+                     "P1": "list_personal_folders", "H1": "list_incoming_calls", "H4": "list_outgoing_calls"}
+    recorder, storage = make_server(KEY, clock, burst=10_000, rate=1000)
+    seed_users(storage, 4)
+    client = make_client(httpx.ASGITransport(app=recorder))
+    for i in range(5):
+        await client.create_division(divisionCode=f"D{i}", divisionName=f"Division {i}")
+        await client.create_personal_folder(folderName=f"Folder {i}")
+        await client.create_contact(folderId={"directory": "SHARED", "folderNum": 1}, fullname=f"Contact {i}")
+        await client.create_incoming_call(answered=True, calledAt=f"2024-05-01T09:0{i}:00Z", fromNum="1")
+        await client.create_outgoing_call(toNum="2", answered=False, callingAt=f"2024-05-01T10:0{i}:00Z")
+    iterators = {"U1": "iter_users", "D1": "iter_divisions", "X1": "iter_contacts", "F1": "iter_folders",
+                 "P1": "iter_personal_folders", "H1": "iter_incoming_calls", "H4": "iter_outgoing_calls"}
+    for code, name in iterators.items():
+        assert f"({code})" in getattr(DirectoryClient, name).__doc__
+        before = len(recorder.seen)
+        everything = [x async for x in getattr(client, name)(pageSize=2)]
+        pages = len(recorder.seen) - before
+        one_page = (await getattr(client, lists[code])(pageSize=20)).items
+        assert everything == one_page and len(everything) >= 5, code
+        assert pages >= (len(everything) + 1) // 2, code  # it really walked the pages, two at a time

@@ -7,7 +7,7 @@ import asyncio
 import httpx
 import pytest
 
-from corpdir.client import BucketSnapshot, TokenBucket
+from corpdir.client import BucketSnapshot, DirectoryClient, TokenBucket
 
 from .conftest import KEY
 from .server import make_server, seed_users
@@ -106,3 +106,91 @@ async def test_pause_holds_everyone(clock):
     t0 = clock.now
     await bucket.acquire("U1")
     assert clock.now - t0 >= 3
+
+
+class _BoundedSleep:
+    """The fake clock's sleep, refusing to go on for ever: a client that would wait for
+    tokens that never come fails the test instead of hanging it."""
+
+    def __init__(self, clock, limit: int = 1000) -> None:
+        self.clock, self.limit, self.calls = clock, limit, 0
+
+    async def __call__(self, seconds: float) -> None:
+        self.calls += 1
+        if self.calls > self.limit:
+            raise AssertionError(f"still waiting after {self.limit} sleeps ({self.clock.slept[-1]} s each)")
+        await self.clock.sleep(seconds)
+
+
+@pytest.mark.parametrize("headers", [
+    {**HEADERS, "x-ratelimit-remaining": "nan"},
+    {**HEADERS, "x-ratelimit-remaining": "-inf"},
+    {**HEADERS, "x-ratelimit-replenish-rate": "0"},
+    {**HEADERS, "x-ratelimit-replenish-rate": "nan"},
+    {"x-ratelimit-remaining": "0"},  # a proxy kept one header of four
+], ids=["remaining-nan", "remaining-inf", "rate-0", "rate-nan", "remaining-only"])
+async def test_odd_rate_headers_never_stall_the_client(headers, clock):
+    """Headers that give no way to compute a refill: the client keeps sending (one at a
+    time), and the service's answers, not a wait that never ends, decide."""
+    sent: list[httpx.Request] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        sent.append(request)
+        return httpx.Response(200, headers=headers, json={"userId": 1})
+
+    sleep = _BoundedSleep(clock)
+    async with DirectoryClient(base_url="http://127.0.0.1/v1", api_key="k", transport=httpx.MockTransport(answer),
+                               clock=clock, sleep=sleep) as client:
+        for _ in range(5):
+            assert (await client.get_user(1)).userId == 1
+        await asyncio.gather(*(client.get_user(1) for _ in range(5)))
+    assert len(sent) == 10
+
+
+async def test_concurrency_cap_holds_for_bulk_and_for_the_whole_client(clock, make_client):
+    recorder, storage = make_server(KEY, clock, burst=10_000, rate=1000)
+    seed_users(storage, 40)
+    now = {"in": 0, "max": 0}
+
+    class Gauge(httpx.AsyncBaseTransport):
+        def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
+            self.inner = inner
+
+        async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+            now["in"] += 1
+            now["max"] = max(now["max"], now["in"])
+            try:
+                for _ in range(3):
+                    await asyncio.sleep(0)  # let every other task that can start a request start it
+                return await self.inner.handle_async_request(request)
+            finally:
+                now["in"] -= 1
+
+    client = make_client(Gauge(httpx.ASGITransport(app=recorder)), concurrency=5)
+    users = await client.bulk(client.get_user, range(1, 42), concurrency=3)
+    assert [u.userId for u in users] == list(range(1, 42)) and now["max"] == 3
+    now["max"] = 0
+    users = await client.bulk(client.get_user, range(1, 42))  # the client's own cap
+    assert len(users) == 41 and now["max"] == 5
+    now["max"] = 0
+    await asyncio.gather(*(client.get_user(i) for i in range(1, 42)))  # plain calls pass the same cap
+    assert now["max"] == 5
+
+
+async def test_real_429s_from_a_shared_key_are_waited_out(clock, make_client):
+    """Two clients on one key (say the TUI and a sync job): neither bucket knows what the
+    other spends, so the reference server does answer 429. Each is waited out
+    (Retry-After) and resent: every call succeeds, none is lost or doubled."""
+    from corpdir.client import RetryPolicy
+
+    recorder, storage = make_server(KEY, clock, burst=10, rate=5)
+    seed_users(storage, 30)
+    a = make_client(httpx.ASGITransport(app=recorder), retry=RetryPolicy(max_retries=10))
+    b = make_client(httpx.ASGITransport(app=recorder), retry=RetryPolicy(max_retries=10))
+    users = await asyncio.gather(*(c.get_user(i) for i in range(1, 31) for c in (a, b)))
+    assert sorted(u.userId for u in users) == sorted(list(range(1, 31)) * 2)
+    statuses = recorder.statuses()
+    assert statuses.count(200) == 60 and statuses.count(429) > 0 and set(statuses) == {200, 429}
+    assert a.rate_limit.rate_limited + b.rate_limit.rate_limited == statuses.count(429)
+    # paced by the shared bucket: (60 - 10 burst) / 5 per second at least, on the fake clock
+    assert clock.now - 1_700_000_000.0 >= (60 - 10) / 5

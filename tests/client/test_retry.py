@@ -19,7 +19,8 @@ def gets(server) -> int:
 
 
 @pytest.mark.parametrize("fault", ["connect_error_before", "connect_timeout_before", "pool_timeout_before",
-                                   "reset_after", "read_timeout", "protocol_error", "503", "html502", "truncated"])
+                                   "reset_after", "read_timeout", "protocol_error", "503", "html502", "truncated",
+                                   "bad_gzip", "html200"])
 async def test_read_is_retried(fault, server, faulty, make_client, clock):
     faulty.add(fault)
     client = make_client(faulty)
@@ -43,7 +44,8 @@ async def test_write_retried_when_known_not_sent(fault, server, faulty, make_cli
 
 @pytest.mark.parametrize("fault,error", [
     ("reset_after", TransportError), ("read_timeout", TransportError), ("protocol_error", TransportError),
-    ("503", Unavailable), ("html502", ServerError), ("truncated", BadResponse),
+    ("503", Unavailable), ("html502", ServerError), ("truncated", BadResponse), ("bad_gzip", BadResponse),
+    ("html200", BadResponse),
 ])
 async def test_write_not_retried_after_ambiguous_failure(fault, error, server, faulty, make_client):
     faulty.add(fault)
@@ -105,3 +107,58 @@ async def test_429_storm_is_waited_out(server, faulty, make_client, clock):
     assert faulty.sent == 4 and gets(server) == 1
     assert clock.now - start >= 6  # three Retry-After: 2 waited out on the fake clock
     assert client.rate_limit.rate_limited == 3
+
+
+async def test_429_without_retry_after_waits_for_the_refill_and_resends(server, faulty, make_client, clock):
+    """No Retry-After: the wait is (requested - remaining) / replenish rate = (1 - 0) / 4 s."""
+    faulty.add("429_no_retry_after_before")
+    client = make_client(faulty)
+    start = clock.now
+    created = await client.create_user(loginId="after.429", fullname="After 429")  # a write: 429 is safe to resend
+    assert created.loginId == "after.429"
+    assert faulty.sent == 2 and posts(server) == 1
+    assert clock.slept[0] == pytest.approx(0.25) and clock.now - start >= 0.25
+    assert client.rate_limit.rate_limited == 1
+
+
+async def test_request_that_cannot_be_sent_is_not_retried(server, faulty, make_client, clock):
+    faulty.add("local_protocol_before", "local_protocol_before")
+    client = make_client(faulty)
+    with pytest.raises(TransportError, match="could not be sent as HTTP"):
+        await client.get_user(1)
+    assert faulty.sent == 1 and gets(server) == 0 and clock.slept == []
+
+
+async def test_upload_is_resent_whole(server, faulty, make_client):
+    from .test_methods import jpeg
+
+    image = bytearray(jpeg("green"))  # any bytes-like: the client keeps its own bytes
+    faulty.add("connect_error_before")
+    client = make_client(faulty)
+    await client.put_photo(2, image)
+    image[:] = b"\0" * len(image)  # the caller reusing its buffer changes nothing sent
+    puts = [s for s in server.seen if s.method == "PUT"]
+    assert faulty.sent == 2 and len(puts) == 1 and puts[0].status == 204
+    assert puts[0].body == jpeg("green")
+    assert await client.get_photo(2, "FULL") == jpeg("green")
+
+
+async def test_a_photo_that_is_not_a_jpeg_is_an_unreadable_answer(server, faulty, make_client):
+    """A proxy's login page answered with 200 in place of the photo: not returned as the photo."""
+    from .test_methods import jpeg
+
+    client = make_client(faulty)
+    await client.put_photo(2, jpeg())
+    faulty.add(*["html200"] * 10)
+    with pytest.raises(BadResponse, match="not a JPEG"):
+        await client.get_photo(2)
+    assert faulty.sent == 1 + 5  # the PUT, then the GET and its 4 retries
+
+
+@pytest.mark.parametrize("fault", ["reset_after", "503"])
+async def test_n1_is_a_post_that_only_reads_so_it_is_retried_like_a_get(fault, server, faulty, make_client):
+    faulty.add(fault)
+    client = make_client(faulty)
+    result = await client.identify_numbers(["0312345678"])
+    assert result.items == [] or result.items[0].phoneNum == "0312345678"
+    assert faulty.sent == 2 and posts(server) == 2

@@ -108,6 +108,15 @@ def test_html_page_truncated_json_and_empty_bodies_never_crash():
     assert type(_error(500, b"\xff\xfe\x00garbage")) is C.ServerError
     assert len(trim_text("x" * 10_000)) == 300
     assert _error(429, b"", **{"retry-after": "7"}).retry_after == 7
+    # JSON in unexpected shapes: details not a list, error not an object, nesting past the parser's depth
+    odd = _error(400, {"error": {"status": "INVALID_ARGUMENT", "message": "m", "details": 5}})
+    assert type(odd) is C.Invalid and odd.details == []
+    assert type(_error(400, {"error": {"status": "INVALID_ARGUMENT", "details": {"field": "x"}}})) is C.Invalid
+    assert type(_error(404, {"error": ["x"]})) is C.NotFound
+    assert type(_error(500, b"[" * 100_000)) is C.ServerError
+    # a Retry-After that is no number of seconds is treated as absent
+    assert _error(429, b"", **{"retry-after": "inf"}).retry_after is None
+    assert _error(429, b"", **{"retry-after": "nan"}).retry_after is None
 
 
 def test_messages_are_readable():
@@ -115,3 +124,28 @@ def test_messages_are_readable():
     assert str(err).startswith("The API key was not accepted; check the key in the settings: credentials missing")
     na = C.OperationNotAvailable("X3", "edit_contact", "B")
     assert str(na) == "This directory service (interface variant B) does not offer 'edit contact' (operation X3)."
+
+
+async def test_toml_overrides_upload_encodings(tmp_path):
+    """U7 as a multipart form with another field name; X5 as the raw image, its fields in the query."""
+    f = tmp_path / "routing.toml"
+    f.write_text('[uploads.U7]\nkind = "multipart"\nfile_field = "photo"\nfilename = "face.jpg"\n'
+                 '[uploads.X5]\nkind = "raw"\n')
+    seen: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        if request.url.path.endswith("business-cards"):
+            return httpx.Response(201, json={"contactId": 9})
+        return httpx.Response(204)
+
+    image = b"\xff\xd8\xff\xe0 a jpeg"
+    async with C.DirectoryClient(C.ClientSettings(routing_file=f, base_url="http://127.0.0.1/v1", api_key="k"),
+                                 transport=httpx.MockTransport(handler)) as c:
+        await c.put_photo(3, image)
+        assert (await c.create_contact_from_card(image, directory="SHARED", folderNum=1)).contactId == 9
+    photo, card = seen
+    assert photo.headers["content-type"].startswith("multipart/form-data")
+    assert b'name="photo"; filename="face.jpg"' in photo.content and image in photo.content
+    assert card.headers["content-type"] == "image/jpeg" and card.content == image
+    assert dict(card.url.params) == {"directory": "SHARED", "folderNum": "1"}

@@ -85,3 +85,99 @@ async def test_plain_http_to_remote_host_warns():
             await DirectoryClient(base_url=url, api_key="k").aclose()
         await DirectoryClient(base_url="http://embedded", api_key="k",
                               transport=httpx.ASGITransport(app=lambda *a: None)).aclose()
+
+
+@pytest.mark.parametrize("key", [SECRET + "\r\nX-Other: 1", "sk-tést-SECRET123", "sk-test-\nSECRET123", "sk-test\tSECRET123"])
+async def test_a_key_http_cannot_carry_is_refused_at_once_without_showing_it(key):
+    """A stray CR (a key file edited on Windows, an .env line) or a non-ASCII character would
+    fail every request, and the HTTP library's error quotes the header value: key and all."""
+    from corpdir.client import ConfigError
+
+    sent: list[httpx.Request] = []
+    with pytest.raises(ConfigError) as info:
+        DirectoryClient(base_url="http://127.0.0.1/v1", api_key=key, transport=httpx.MockTransport(sent.append))
+    assert "SECRET" not in _texts(info.value) and "API key" in str(info.value) and sent == []
+
+
+async def test_key_whitespace_is_trimmed(monkeypatch):
+    seen: list[httpx.Request] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(200, json={"userId": 1})
+
+    monkeypatch.setenv("CORPDIR_API_KEY", f"  {SECRET}\r\n")  # e.g. from a file edited on Windows
+    async with DirectoryClient(ClientSettings(base_url="http://127.0.0.1/v1"), transport=httpx.MockTransport(answer)) as c:
+        await c.get_user(1)
+    assert seen[0].headers["authorization"] == f"Bearer {SECRET}"
+
+
+async def test_key_not_in_a_rich_traceback_with_locals():
+    """How Textual shows a crash: rich's traceback with every frame's local variables. A
+    request reset by a real server on 127.0.0.1, key in the X-API-Key header (which httpx
+    does not mask in its own reprs)."""
+    import asyncio
+    import io
+
+    from rich.console import Console
+    from rich.traceback import Traceback
+
+    async def reset(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.read(65536)
+        writer.transport.abort()
+
+    server = await asyncio.start_server(reset, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    routing = RoutingProfile.default().merged({"auth": {"header": "X-API-Key", "scheme": ""}})
+    from corpdir.client import RetryPolicy
+
+    try:
+        async with DirectoryClient(base_url=f"http://127.0.0.1:{port}/v1", api_key=SECRET, routing=routing,
+                                   retry=RetryPolicy(max_retries=1, initial_delay=0, max_delay=0)) as c:
+            for call in (c.get_user(1), c.create_user(loginId="x", fullname="X")):
+                with pytest.raises(CorpdirError) as info:
+                    await call
+                out = io.StringIO()
+                exc = info.value
+                Console(file=out, width=200).print(Traceback.from_exception(type(exc), exc, exc.__traceback__, show_locals=True))
+                assert "Traceback" in out.getvalue() and SECRET not in out.getvalue()
+    finally:
+        server.close()
+        await server.wait_closed()
+
+
+@pytest.mark.parametrize("url", ["127.0.0.1:8765/v1", "ftp://directory.example.com/v1", "https:///v1", "",
+                                 "http://127.0.0.1:port/v1", f"http://127.0.0.1/v1?api_key={SECRET}"])
+def test_unusable_base_url_is_refused_when_the_client_is_built(url):
+    from corpdir.client import ConfigError
+
+    with pytest.raises(ConfigError, match="address") as info:
+        DirectoryClient(base_url=url or None, api_key="k", settings=ClientSettings(base_url=url))
+    assert SECRET not in str(info.value)
+
+
+def test_unreadable_key_sources_warn_and_give_no_key(monkeypatch, tmp_path, caplog):
+    monkeypatch.delenv("CORPDIR_API_KEY", raising=False)
+    caplog.set_level(logging.WARNING, "corpdir.client")
+    assert ClientSettings(api_key_file=tmp_path / "missing").resolve_api_key() is None
+    assert "cannot read the API key file" in caplog.text
+
+    class NoKeyringError(RuntimeError):
+        pass
+
+    def no_backend(service: str, user: str) -> str:
+        raise NoKeyringError("No recommended backend was available")
+
+    monkeypatch.setitem(sys.modules, "keyring", types.SimpleNamespace(get_password=no_backend))
+    assert ClientSettings(keyring_service="corpdir").resolve_api_key() is None
+    assert "keyring could not be read (NoKeyringError)" in caplog.text
+
+
+def test_settings_refuse_nonsense_numbers(monkeypatch):
+    from pydantic import ValidationError
+
+    for name, value in (("CORPDIR_TIMEOUT", "0"), ("CORPDIR_MAX_RETRIES", "-1"), ("CORPDIR_CONCURRENCY", "0")):
+        monkeypatch.setenv(name, value)
+        with pytest.raises(ValidationError):
+            ClientSettings()
+        monkeypatch.delenv(name)

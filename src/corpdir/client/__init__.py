@@ -24,6 +24,7 @@ if TYPE_CHECKING:
         ApiError,
         ApiPermissionDenied,
         BadResponse,
+        ConfigError,
         Conflict,
         CorpdirError,
         Invalid,
@@ -48,14 +49,15 @@ if TYPE_CHECKING:
     from corpdir.client.retry import RetryPolicy
     from corpdir.client.routing import Route, RoutingError, RoutingProfile, Upload
     from corpdir.client.settings import ClientSettings
+    from corpdir.spec.common import OMIT
 
 _MODULES = {
     "corpdir.client.client": (
         "DirectoryClient", "InsecureTransportWarning", "redact_headers",
     ),
     "corpdir.client.errors": (
-        "AccessDenied", "AlreadyExists", "ApiError", "ApiPermissionDenied", "BadResponse", "Conflict",
-        "CorpdirError", "Invalid", "ListingIncomplete", "MethodNotAllowed", "NotAcceptable", "NotFound",
+        "AccessDenied", "AlreadyExists", "ApiError", "ApiPermissionDenied", "BadResponse", "ConfigError",
+        "Conflict", "CorpdirError", "Invalid", "ListingIncomplete", "MethodNotAllowed", "NotAcceptable", "NotFound",
         "OperationNotAvailable", "PayloadTooLarge", "PermissionDenied", "RateLimited", "ReadOnly",
         "ResourcePermissionDenied", "ServerError", "TransportError", "Unauthenticated", "Unavailable",
         "Unprocessable", "UnsupportedMediaType",
@@ -72,12 +74,15 @@ _MODULES = {
     "corpdir.client.settings": (
         "ClientSettings",
     ),
+    "corpdir.spec.common": (
+        "OMIT",  # the 'not sent' marker of request fields, re-exported for callers of the client
+    ),
 }
 _EXPORTS = {name: module for module, names in _MODULES.items() for name in names}
 __all__ = [
     "AccessDenied", "AlreadyExists", "ApiError", "ApiPermissionDenied", "BadResponse", "BucketSnapshot",
-    "ClientSettings", "Conflict", "CorpdirError", "DirectoryClient", "InsecureTransportWarning", "Invalid",
-    "ListingIncomplete", "MethodNotAllowed", "NotAcceptable", "NotFound", "OperationNotAvailable",
+    "ClientSettings", "ConfigError", "Conflict", "CorpdirError", "DirectoryClient", "InsecureTransportWarning", "Invalid",
+    "ListingIncomplete", "MethodNotAllowed", "NotAcceptable", "NotFound", "OMIT", "OperationNotAvailable",
     "PayloadTooLarge", "PermissionDenied", "RateLimited", "ReadOnly", "ResourcePermissionDenied", "RetryPolicy",
     "Route", "RoutingError", "RoutingProfile", "ServerError", "TokenBucket", "TransportError",
     "Unauthenticated", "Unavailable", "Unprocessable", "UnsupportedMediaType", "Upload", "diff",

@@ -33,7 +33,9 @@ from pydantic import BaseModel, SecretStr, ValidationError
 from corpdir.client.diff import diff
 from corpdir.client.errors import (
     BadResponse,
+    ConfigError,
     Invalid,
+    NotFound,
     OperationNotAvailable,
     ReadOnly,
     TransportError,
@@ -46,6 +48,7 @@ from corpdir.client.routing import RoutingProfile, scalar_text
 from corpdir.client.settings import ClientSettings
 from corpdir.spec import (
     BY_NAME,
+    OMIT,
     OPERATIONS,
     ErrorDetail,
     Operation,
@@ -85,6 +88,7 @@ Body = RequestModel | Mapping[str, Any] | None
 Record = BaseModel | Mapping[str, Any]
 
 REDACTED = "[redacted]"
+INT64_MAX = 2**63 - 1
 
 
 class InsecureTransportWarning(UserWarning):
@@ -140,9 +144,9 @@ class DirectoryClient:
         self.read_only: bool = s.read_only if read_only is None else read_only
         if base_url is None and http_client is not None and str(http_client.base_url):
             base_url = str(http_client.base_url)
-        self.base_url = (base_url or s.base_url).rstrip("/")
+        self.base_url = _check_base_url(base_url or s.base_url)
         key = api_key if api_key is not None else s.resolve_api_key()
-        self._api_key: SecretStr | None = SecretStr(key) if isinstance(key, str) else key
+        self._api_key: SecretStr | None = _check_api_key(key)
         self.variant: Variant = get_variant(variant or s.variant)
         if routing is None:
             routing = RoutingProfile.from_toml(s.routing_file) if s.routing_file else RoutingProfile.default()
@@ -254,7 +258,7 @@ class DirectoryClient:
 
     async def edit_destinations(self, destinations: Sequence[DestinationEntry | Mapping[str, Any]]) -> DestinationsResult:
         """U11: set many users' destinations (whereabouts) at once, up to 10,000 entries."""
-        return await self._call("U11", body={"destinations": list(destinations)})
+        return await self._call("U11", body={"destinations": _entries(destinations)})
 
     # ================================================================================
     # Divisions (D1-D5)
@@ -365,7 +369,7 @@ class DirectoryClient:
     # ================================================================================
     async def identify_numbers(self, phone_nums: Sequence[str]) -> IdentifyResult:
         """N1: who has these numbers (1 to 5 numbers)."""
-        return await self._call("N1", body={"phoneNums": list(phone_nums)})
+        return await self._call("N1", body={"phoneNums": _entries(phone_nums)})
 
     async def list_incoming_calls(self, query: CallQuery | Mapping[str, Any] | None = None, /, **params: Any) -> Page[IncomingCall]:
         """H1: one page of the caller's incoming calls (pageSize up to 20)."""
@@ -407,7 +411,7 @@ class DirectoryClient:
 
     async def register_spots(self, locations: Sequence[LocationEntry | Mapping[str, Any]]) -> SpotsResult:
         """L1: register spot information per location tag (1 to 10,000; once per 5 minutes)."""
-        return await self._call("L1", body={"locations": list(locations)})
+        return await self._call("L1", body={"locations": _entries(locations)})
 
     # ================================================================================
     # Listing everything
@@ -415,6 +419,8 @@ class DirectoryClient:
     async def iter_pages(self, operation: str, query: Query = None, /, **params: Any) -> AsyncIterator[Page[Any]]:
         """Every page of a list operation (code or method name), within its limits."""
         op = self._operation(operation)
+        if not op.is_list:
+            raise ValueError(f"{op.code} ({op.name}) is not a list operation: it has no pages")
         start = self._query(op.code, _merge(query, params))
         async for page in pages(self._fetch_page, op.code, start):
             yield page
@@ -488,6 +494,8 @@ class DirectoryClient:
         )
 
     def _query(self, code: str, query: Query) -> dict[str, Any]:
+        if isinstance(query, Mapping):
+            query = _given(query)
         try:
             return validate_query(code, query or {}, variant=self.variant).params()
         except SpecViolation as exc:
@@ -497,7 +505,7 @@ class DirectoryClient:
         if isinstance(body, Mapping):
             body = {k: (v.model_dump(mode="json", exclude_unset=True) if isinstance(v, RequestModel) else
                         [x.model_dump(mode="json", exclude_unset=True) if isinstance(x, RequestModel) else x for x in v]
-                        if isinstance(v, list) else v) for k, v in body.items()}
+                        if isinstance(v, list) else v) for k, v in _given(body).items()}
         try:
             return validate_body(code, body or {}, variant=self.variant, context=context).body()
         except SpecViolation as exc:
@@ -521,8 +529,6 @@ class DirectoryClient:
                 changes = diff(original, edited, OPERATIONS[code].body)
             except ValueError as exc:
                 raise self._invalid(code, [ErrorDetail(field=str(exc).split(" ")[0], code="INVALID_TYPE", description=str(exc))]) from None
-        elif isinstance(changes, Mapping):
-            changes = {k: v for k, v in changes.items() if v is not None}  # None: not given
         return await self._call(code, path=path, body=changes or {}, context=context)
 
     def _path(self, code: str, op: Operation, values: Mapping[str, Any]) -> str:
@@ -532,6 +538,9 @@ class DirectoryClient:
             value = values.get(name)
             if isinstance(value, bool) or not isinstance(value, int):
                 raise self._invalid(code, [ErrorDetail(field=name, code="INVALID_TYPE", description="must be an integer id")])
+            if not -INT64_MAX - 1 <= value <= INT64_MAX:  # ids are int64: no record has this one
+                raise NotFound(f"{name} {value} is outside int64: no record has it", status="NOT_FOUND",
+                               operation=code, local=True)
             path = path.replace("{" + name + "}", quote(str(value), safe=""))
         return self.base_url + path
 
@@ -596,6 +605,12 @@ class DirectoryClient:
         attempt = 0
         while True:
             outcome = await self._attempt(op, build)
+            if isinstance(outcome, httpx.DecodingError):  # an answer came and could not be read
+                if attempt < policy.max_retries and policy.retry_unreadable(op):
+                    await self._pause(op, attempt, policy.backoff(attempt), "undecodable answer")
+                    attempt += 1
+                    continue
+                raise BadResponse("the answer could not be decoded", http_status=0, operation=op.code) from None
             if isinstance(outcome, httpx.TransportError):
                 if attempt < policy.max_retries and policy.retry_exception(op, outcome):
                     await self._pause(op, attempt, policy.backoff(attempt), f"{type(outcome).__name__}")
@@ -632,15 +647,22 @@ class DirectoryClient:
                 continue
             raise error
 
-    async def _attempt(self, op: Operation, build: Callable[[], httpx.Request]) -> httpx.Response | httpx.TransportError:
-        """One send, inside the concurrency cap and paid for from the bucket."""
+    async def _attempt(
+        self, op: Operation, build: Callable[[], httpx.Request]
+    ) -> httpx.Response | httpx.TransportError | httpx.DecodingError:
+        """One send, inside the concurrency cap and paid for from the bucket.
+
+        The request is built before a token is taken, so one that cannot be built costs
+        nothing and leaves no claim on the bucket behind. The body is read here: a body
+        whose content-encoding cannot be decoded comes back as an empty body (marked
+        ``corpdir_unreadable``), so it is judged like any other unreadable answer."""
         async with self._semaphore:
-            ticket = await self._bucket.acquire(op.code)
             request = build()
+            ticket = await self._bucket.acquire(op.code)
             started = self._clock()
             try:
-                response = await self._http.send(request)
-            except httpx.TransportError as exc:
+                response = await self._http.send(request, stream=True)
+            except (httpx.TransportError, httpx.DecodingError) as exc:  # a transport that decodes itself
                 self._bucket.settle(ticket, None)
                 log.debug("%s %s failed: %s", request.method, request.url.path, type(exc).__name__)
                 return exc
@@ -648,6 +670,17 @@ class DirectoryClient:
                 self._bucket.settle(ticket, None)
                 raise
             self._bucket.settle(ticket, response.headers, status=response.status_code)
+            streamed = response
+            try:
+                await streamed.aread()
+            except httpx.DecodingError:
+                log.debug("%s %s: the answer's body could not be decoded", request.method, request.url.path)
+                response = _without_body(streamed, request)
+            except httpx.TransportError as exc:  # cut off while the body came: an answer was on its way
+                log.debug("%s %s failed reading the answer: %s", request.method, request.url.path, type(exc).__name__)
+                return exc
+            finally:
+                await streamed.aclose()
         if log.isEnabledFor(logging.DEBUG):
             log.debug(
                 "%s %s %s -> %s (%.0f ms) headers=%s",
@@ -662,6 +695,56 @@ class DirectoryClient:
 
 
 # -- helpers ---------------------------------------------------------------------------
+def _check_base_url(url: str | None) -> str:
+    """The base URL without a trailing slash; refused (ConfigError) unless http(s)://host..."""
+    if not url:
+        raise ConfigError("No directory service address (base URL) is configured.")
+    url = str(url).strip()
+    try:
+        parts = urlsplit(url)
+        host, _port = parts.hostname, parts.port  # .port raises on a port that is no number
+    except ValueError:
+        parts, host = None, None
+    if parts is None or parts.scheme not in ("http", "https") or not host or parts.query or parts.fragment:
+        shown = url.split("?")[0].split("#")[0].rsplit("@", 1)[-1]  # never a password or a key in a query
+        raise ConfigError(
+            f"The directory service address {shown!r} is not usable: it must look like https://host/prefix "
+            "(http:// or https://, a host name, an optional port, no query)."
+        )
+    return url.rstrip("/")
+
+
+def _check_api_key(key: str | SecretStr | None) -> SecretStr | None:
+    """The key as a SecretStr, surrounding whitespace removed; refused (ConfigError, which
+    never shows the key) if HTTP cannot carry it in a header: a stray line break or
+    non-ASCII character would otherwise fail on every request, with the key in the error."""
+    if key is None:
+        return None
+    text = (key.get_secret_value() if isinstance(key, SecretStr) else str(key)).strip()
+    if not text:
+        return None
+    bad = next((i for i, ch in enumerate(text) if not " " <= ch <= "~"), None)
+    if bad is not None:
+        raise ConfigError(
+            f"The API key has a character that cannot be sent in an HTTP header (character {bad + 1} of "
+            f"{len(text)}: a line break, tab or non-ASCII character). Check how the key was copied."
+        )
+    return SecretStr(text)
+
+
+def _given(values: Mapping[str, Any]) -> dict[str, Any]:
+    """A mapping of fields without the ones not given: None and OMIT mean "leave out"."""
+    return {k: v for k, v in values.items() if v is not None and v is not OMIT}
+
+
+def _entries(values: Any) -> list[Any]:
+    """The list of a bulk body; a single entry (a mapping, a model or one string) is a
+    list of one, not a list of its keys or characters."""
+    if isinstance(values, (str, bytes, Mapping, BaseModel)):
+        return [values]
+    return list(values)
+
+
 def _merge(base: Any, extra: Mapping[str, Any]) -> Any:
     """A model/mapping argument plus keyword fields, as one mapping (or the model)."""
     if not extra:
@@ -681,10 +764,24 @@ def _get(record: Any, name: str) -> Any:
     return getattr(record, name, None)
 
 
+def _without_body(response: httpx.Response, request: httpx.Request) -> httpx.Response:
+    """The answer's status and headers with no body (its content-encoding was broken)."""
+    headers = [(k, v) for k, v in response.headers.multi_items() if k.lower() not in ("content-encoding", "content-length")]
+    return httpx.Response(response.status_code, headers=headers, content=b"", request=request,
+                          extensions={"corpdir_unreadable": True})
+
+
 def _decode(op: Operation, response: httpx.Response) -> Any:
     if op.response is None:
         return None
     if op.response == "jpeg":
+        if not response.content.startswith(b"\xff\xd8"):  # JPEG's start-of-image marker
+            # e.g. a proxy's login page answered with 200: not a photo to show
+            raise BadResponse(
+                "the answer was not a JPEG image",
+                http_status=response.status_code,
+                operation=op.code,
+            )
         return response.content
     try:
         return op.response.model_validate_json(response.content)
@@ -697,6 +794,8 @@ def _decode(op: Operation, response: httpx.Response) -> Any:
 
 
 _TRANSPORT_WORDS = [
+    (httpx.UnsupportedProtocol, "The directory service address must start with http:// or https://"),
+    (httpx.LocalProtocolError, "The request could not be sent as HTTP (check the API key and the routing profile)"),
     (httpx.ConnectTimeout, "Could not connect to the directory service in time"),
     (httpx.ConnectError, "Could not connect to the directory service"),
     (httpx.TimeoutException, "The directory service did not answer in time"),

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html
 import json
+import math
 import re
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable
 
@@ -28,6 +29,11 @@ MESSAGE_CAP = 300  # characters of a server message (or HTML page text) kept in 
 
 class CorpdirError(Exception):
     """Base of every error raised by corpdir.client."""
+
+
+class ConfigError(CorpdirError, ValueError):
+    """The client cannot be built as configured (base URL, API key). Raised by the
+    constructor, before any request; the text never contains the API key."""
 
 
 class OperationNotAvailable(CorpdirError):
@@ -268,16 +274,19 @@ def parse_retry_after(headers: httpx.Headers) -> float | None:
     ms = headers.get("retry-after-ms")
     if ms:
         try:
-            return max(0.0, float(ms) / 1000)
+            if math.isfinite(seconds := float(ms) / 1000):
+                return max(0.0, seconds)
         except ValueError:
             pass
     value = headers.get("retry-after")
     if not value:
         return None
     try:
-        return max(0.0, float(value))
+        seconds = float(value)
     except ValueError:
         pass
+    else:  # 'nan' / 'inf' are no wait at all: treated as absent
+        return max(0.0, seconds) if math.isfinite(seconds) else None
     from email.utils import parsedate_to_datetime
     from datetime import datetime, timezone
 
@@ -300,13 +309,14 @@ def error_from_response(
     raw = response.content
     try:
         payload: Any = json.loads(raw) if raw else None
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         payload = None
     if isinstance(payload, dict) and isinstance(payload.get("error"), dict):
         err = payload["error"]
-        status = str(err.get("status") or "")
+        status = trim_text(str(err.get("status") or ""), 60)
         message = trim_text(str(err.get("message") or ""))
-        for d in err.get("details") or []:
+        listed = err.get("details")
+        for d in listed if isinstance(listed, list) else []:
             if isinstance(d, dict):
                 try:
                     details.append(ErrorDetail.model_validate(

@@ -26,7 +26,8 @@ FetchPage = Callable[[str, dict[str, Any]], Awaitable[Page[Any]]]
 def page_limits(code: str) -> tuple[int | None, int]:
     """(highest page number or None, largest pageSize) of a list operation."""
     query = OPERATIONS[code].query
-    assert query is not None and OPERATIONS[code].is_list, f"{code} is not a list operation"
+    if query is None or not OPERATIONS[code].is_list:
+        raise ValueError(f"{code} ({OPERATIONS[code].name}) is not a list operation: it has no pages")
 
     def upper(name: str) -> int | None:
         for m in query.model_fields[name].metadata:

@@ -22,6 +22,7 @@ unlimited. The clock and sleep are injectable so tests run on a fake clock.
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from dataclasses import dataclass
 from typing import Awaitable, Callable, Mapping
@@ -64,9 +65,11 @@ class RateHeaders:
         def num(name: str) -> float | None:
             value = headers.get(name)
             try:
-                return float(value) if value is not None else None
+                number = float(value) if value is not None else None
             except ValueError:
                 return None
+            # 'nan' and 'inf' parse as floats but would poison the estimate for good
+            return number if number is not None and math.isfinite(number) else None
 
         remaining = num(H_REMAINING)
         if remaining is None:
@@ -158,7 +161,10 @@ class TokenBucket:
         if self._tokens >= need:
             return pause
         if not self._rate:
-            return max(pause, 1.0)  # no rate reported: poll until an answer corrects us
+            # No refill rate reported: nothing here will ever make the tokens come, only
+            # an answer can. So one request goes (its answer corrects us, or it is a 429
+            # whose Retry-After pauses everyone) while the others wait for that answer.
+            return pause if not self._in_flight else max(pause, 0.05)
         # At least a millisecond: a wait below the clock's resolution would spin forever.
         return max(pause, (need - self._tokens) / self._rate, 0.001)
 

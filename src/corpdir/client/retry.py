@@ -8,10 +8,12 @@ So a write is resent only when the service certainly did not act on it:
 - a failure known to have happened before the request was sent (``httpx.ConnectError``,
   ``ConnectTimeout``, ``PoolTimeout``).
 
-Reads (GET, and N1: a POST that only reads) are also retried on any other network failure or timeout, on 502/503/504 and
-on a success answer whose body could not be read. Waits grow exponentially with jitter and
-are capped (as in openai-python's ``_base_client``); a ``Retry-After`` longer than
-``max_retry_after`` is not waited out: the call fails at once with ``RateLimited``.
+Reads (GET, and N1: a POST that only reads) are also retried on any other network failure or
+timeout, on 502/503/504 and on a success answer whose body could not be read. Nothing is
+retried that would only fail again (``UnsupportedProtocol``, ``LocalProtocolError``). Waits
+grow exponentially with jitter and are capped (as in openai-python's ``_base_client``); a
+``Retry-After`` longer than ``max_retry_after`` is not waited out: the call fails at once
+with ``RateLimited``.
 """
 
 from __future__ import annotations
@@ -24,7 +26,10 @@ import httpx
 from corpdir.spec import Operation
 
 # Failures that happen before a byte of the request leaves: safe to resend anything.
-NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
+NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout, httpx.UnsupportedProtocol)
+# Failures that would only happen again: the request itself cannot be sent as it is
+# (an address that is not http(s), a header value HTTP does not allow).
+NEVER_RETRIED = (httpx.UnsupportedProtocol, httpx.LocalProtocolError)
 RETRY_STATUS_READ = frozenset({429, 502, 503, 504})
 RETRY_STATUS_WRITE = frozenset({429})
 
@@ -38,6 +43,8 @@ class RetryPolicy:
     jitter: float = 0.25  # a wait is shortened by up to this fraction, at random
 
     def retry_exception(self, op: Operation, exc: BaseException) -> bool:
+        if isinstance(exc, NEVER_RETRIED):
+            return False
         if isinstance(exc, NOT_SENT):
             return True
         return not op.is_write and isinstance(exc, httpx.TransportError)

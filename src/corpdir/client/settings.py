@@ -4,15 +4,21 @@ The API key is a ``SecretStr`` from the first of: ``CORPDIR_API_KEY``, the file 
 ``CORPDIR_API_KEY_FILE`` (first line), or the system keyring (``keyring`` is imported
 only when a keyring service is configured and the package is installed; it is not a
 dependency). A SecretStr prints as ``**********``, so the key cannot leak through a repr.
+Surrounding whitespace (a line break pasted with the key) is removed. A key file that
+cannot be read, or a keyring without a usable backend (a server without a desktop
+session), is logged as a warning and gives no key: the service then answers 401.
 """
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+log = logging.getLogger("corpdir.client")
 
 if TYPE_CHECKING:  # loaded when the client is built, not with the settings (the TUI starts lighter)
     import httpx
@@ -31,31 +37,41 @@ class ClientSettings(BaseSettings):
     variant: Literal["A", "B", "C"] = "C"
     routing_file: Path | None = None
 
-    timeout: float = 30.0  # seconds for reading an answer
-    connect_timeout: float = 5.0
-    max_retries: int = 4
-    retry_initial_delay: float = 0.5
-    retry_max_delay: float = 8.0
-    max_retry_after: float = 60.0  # a longer Retry-After fails at once
+    timeout: float = Field(default=30.0, gt=0)  # seconds for reading an answer
+    connect_timeout: float = Field(default=5.0, gt=0)
+    max_retries: int = Field(default=4, ge=0)
+    retry_initial_delay: float = Field(default=0.5, ge=0)
+    retry_max_delay: float = Field(default=8.0, ge=0)
+    max_retry_after: float = Field(default=60.0, ge=0)  # a longer Retry-After fails at once
     concurrency: int = Field(default=8, ge=1, description="requests in flight at once")
     read_only: bool = Field(default=False, description="refuse every operation that would change the directory")
     user_agent: str = "corpdir-client"
 
     def resolve_api_key(self) -> SecretStr | None:
-        if self.api_key is not None and self.api_key.get_secret_value():
-            return self.api_key
+        if self.api_key is not None and self.api_key.get_secret_value().strip():
+            return SecretStr(self.api_key.get_secret_value().strip())
         if self.api_key_file is not None:
-            text = self.api_key_file.expanduser().read_text(encoding="utf-8").strip().splitlines()
+            path = self.api_key_file.expanduser()
+            try:
+                text = path.read_text(encoding="utf-8-sig").strip().splitlines()
+            except (OSError, UnicodeDecodeError) as exc:
+                log.warning("cannot read the API key file %s: %s", path, type(exc).__name__)
+                text = []
             if text and text[0].strip():
                 return SecretStr(text[0].strip())
         if self.keyring_service:
             try:
                 import keyring  # optional: only if installed
             except ImportError:
+                log.warning("keyring_service is set but the 'keyring' package is not installed")
                 return None
-            value = keyring.get_password(self.keyring_service, self.keyring_username)
-            if value:
-                return SecretStr(value)
+            try:
+                value = keyring.get_password(self.keyring_service, self.keyring_username)
+            except Exception as exc:  # NoKeyringError, a locked or broken backend ...
+                log.warning("the system keyring could not be read (%s)", type(exc).__name__)
+                return None
+            if value and value.strip():
+                return SecretStr(value.strip())
         return None
 
     def retry_policy(self) -> RetryPolicy:
