@@ -181,3 +181,31 @@ def test_settings_refuse_nonsense_numbers(monkeypatch):
         with pytest.raises(ValidationError):
             ClientSettings()
         monkeypatch.delenv(name)
+
+
+async def test_every_setting_from_the_environment_reaches_the_client(monkeypatch, tmp_path):
+    routing = tmp_path / "routing.toml"
+    routing.write_text('[auth]\nheader = "X-API-Key"\nscheme = ""\n')
+    keyfile = tmp_path / "key.txt"
+    keyfile.write_text(SECRET + "\r\n")
+    for name, value in {"BASE_URL": "https://directory.example.com/api/v1/", "API_KEY_FILE": str(keyfile),
+                        "VARIANT": "B", "ROUTING_FILE": str(routing), "TIMEOUT": "12.5", "CONNECT_TIMEOUT": "2",
+                        "MAX_RETRIES": "7", "RETRY_INITIAL_DELAY": "0.1", "RETRY_MAX_DELAY": "3",
+                        "MAX_RETRY_AFTER": "9", "CONCURRENCY": "3"}.items():
+        monkeypatch.setenv(f"CORPDIR_{name}", value)
+    monkeypatch.delenv("CORPDIR_API_KEY", raising=False)
+    seen: list[httpx.Request] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(200, json={"userId": 1})
+
+    async with DirectoryClient(ClientSettings()) as c:
+        assert c.base_url == "https://directory.example.com/api/v1" and c.variant.name == "B"
+        assert c.routing.auth_header == "X-API-Key" and c._concurrency == 3
+        assert (c.retry.max_retries, c.retry.initial_delay, c.retry.max_delay, c.retry.max_retry_after) == (7, 0.1, 3, 9)
+        timeout = c._http.timeout
+        assert (timeout.read, timeout.connect) == (12.5, 2)
+        c._http._transport = httpx.MockTransport(answer)  # nothing leaves this machine
+        await c.get_user(1)
+    assert seen[0].headers["x-api-key"] == SECRET and str(seen[0].url) == "https://directory.example.com/api/v1/users/1"
