@@ -26,6 +26,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from corpdir.ssh.authorized import KeyRing, ProfileError
+    from corpdir.ssh.hostkey import HostKeyError
     from corpdir.ssh.server import DirectoryServer, ServerConfig
 
     logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
@@ -42,6 +43,9 @@ def run(args: argparse.Namespace) -> int:
         server = DirectoryServer(config)
         try:
             await server.start()
+        except HostKeyError as exc:
+            print(f"corpdir ssh-server: {exc}", file=sys.stderr)
+            return 2
         except OSError as exc:
             print(f"corpdir ssh-server: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
             return 2

@@ -56,6 +56,14 @@ class ServerConfig:
     close_grace: float = 2.0  # seconds the app gets to exit after SIGHUP, then SIGTERM
 
 
+def loggable(text: str, limit: int = 64) -> str:
+    """A client-chosen string (the user name) fit for a log line: control characters,
+    spaces and backslashes escaped, so a name cannot forge a line or a field; cut short."""
+    shown = "".join(c if c.isprintable() and not c.isspace() and c != "\\" else f"\\x{ord(c):02x}" if ord(c) < 256
+                    else f"\\u{ord(c):04x}" for c in text[:limit])
+    return shown + ("..." if len(text) > limit else "") if text else "-"
+
+
 def _peer(conn: asyncssh.SSHServerConnection) -> str:
     peer = conn.get_extra_info("peername") or ("?", 0)
     return f"{peer[0]}:{peer[1]}"
@@ -139,7 +147,7 @@ class _Connection(asyncssh.SSHServer):
 
     # -- authentication: public keys only ----------------------------------------------------
     def begin_auth(self, username: str) -> bool:
-        self.username = username
+        self.username = loggable(username)  # chosen by the client: only ever shown in the log
         return True
 
     def password_auth_supported(self) -> bool:
@@ -157,7 +165,7 @@ class _Connection(asyncssh.SSHServer):
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         profile = self.server.config.keys.profile_for(key)
         if profile is None:
-            log.warning("refused key user=%s key=%s peer=%s", username, key_id(key), self.peer)
+            log.warning("refused key user=%s key=%s peer=%s", self.username, key_id(key), self.peer)
             return False
         self.fingerprint, self.profile = key_id(key), profile
         return True
