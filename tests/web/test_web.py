@@ -1,19 +1,30 @@
-"""`corpdir web`: textual-serve on 127.0.0.1 serving the read-only app to a browser."""
+"""`corpdir web`: textual-serve on 127.0.0.1 serving the read-only app to a browser.
+
+The last test drives a real headless Chromium (Debian's ``chromium-headless-shell``, which
+.ci/run installs) over the DevTools protocol; it is skipped only where no Chromium is
+installed."""
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
+import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
 
 import aiohttp
 import pytest
 
 from corpdir.commands import web
-from ssh_helpers import Screen, demo_home_env, prepare_demo_home
+from service_fixtures import demo_tenant
+from ssh_helpers import DEMO_SIZE, Screen, demo_home_env, prepare_demo_home
 
 
 def free_port() -> int:
@@ -57,10 +68,29 @@ async def _get_page(session: aiohttp.ClientSession, url: str) -> tuple[int, str]
     raise AssertionError(f"nothing listening at {url}")
 
 
+def listening_addresses(port: int) -> set[str]:
+    """The local addresses with a TCP socket listening on ``port`` (from /proc/net)."""
+    found = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            local, state = line.split()[1], line.split()[3]
+            address, hex_port = local.split(":")
+            if state == "0A" and int(hex_port, 16) == port:  # LISTEN
+                raw = bytes.fromhex(address)
+                words = [raw[i:i + 4][::-1] for i in range(0, len(raw), 4)]  # each 32-bit word is host-endian
+                found.add(socket.inet_ntop(socket.AF_INET if len(raw) == 4 else socket.AF_INET6, b"".join(words)))
+    return found
+
+
 async def test_the_page_is_served_and_its_socket_runs_the_read_only_app(served):
     async with aiohttp.ClientSession() as session:
         status, page = await _get_page(session, served + "/")
         assert status == 200
+        assert listening_addresses(urlsplit(served).port) == {"127.0.0.1"}  # loopback only: no authentication
         assert "textual.js" in page and "/ws" in page  # textual-serve's page: xterm.js and its websocket
 
         screen = Screen(100, 30)
@@ -75,3 +105,109 @@ async def test_the_page_is_served_and_its_socket_runs_the_read_only_app(served):
                     screen.feed(message.data)
                 elif message.type in (aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR):
                     raise AssertionError(f"socket closed: {screen.text()}")
+
+
+# -- a real browser ----------------------------------------------------------------------------
+BROWSERS = ("chromium-headless-shell", "chromium", "chromium-browser", "google-chrome")
+
+
+class DevTools:
+    """Just enough of the Chrome DevTools protocol: call a method, wait for its answer."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+        self.ws = ws
+        self.ids = itertools.count(1)
+
+    async def call(self, method: str, **params) -> dict:
+        call_id = next(self.ids)
+        await self.ws.send_json({"id": call_id, "method": method, "params": params})
+        while True:
+            message = await self.ws.receive_json(timeout=60)
+            if message.get("id") == call_id:
+                assert "error" not in message, message
+                return message.get("result", {})
+
+    async def evaluate(self, expression: str):
+        result = await self.call("Runtime.evaluate", expression=expression, returnByValue=True)
+        return result["result"].get("value")
+
+    async def screen_text(self) -> str:
+        # --disable-3d-apis: xterm.js draws with its DOM renderer, so the screen is readable text
+        text = await self.evaluate("(document.querySelector('.xterm-rows') || {}).innerText || ''")
+        return text.replace("\xa0", " ")
+
+    async def wait_for_text(self, predicate, what: str) -> str:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 120  # bounded, so a broken page fails instead of hanging
+        while True:
+            text = await self.screen_text()
+            if predicate(text):
+                return text
+            assert loop.time() < deadline, f"{what}; the browser shows:\n{text}"
+            await asyncio.sleep(0.2)
+
+    async def type(self, text: str) -> None:
+        for char in text:
+            await self.call("Input.dispatchKeyEvent", type="keyDown", key=char, text=char)
+            await self.call("Input.dispatchKeyEvent", type="keyUp", key=char)
+
+
+@pytest.fixture
+def chromium(tmp_path):
+    """A headless Chromium with its DevTools port open on 127.0.0.1; skipped where none is installed."""
+    path = next((found for name in BROWSERS if (found := shutil.which(name))), None)
+    if path is None:
+        pytest.skip("no headless Chromium installed (.ci/run installs Debian's chromium-headless-shell)")
+    profile = tmp_path / "chromium-profile"
+    process = subprocess.Popen(
+        [path, "--headless", "--no-sandbox", "--disable-gpu", "--disable-3d-apis", "--no-first-run",
+         "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0", f"--user-data-dir={profile}",
+         "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",  # nothing but this machine (the page asks for a web font)
+         "--window-size=1200,800", "about:blank"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    port_file = profile / "DevToolsActivePort"
+    try:
+        for _ in range(600):  # bounded: Chromium writes it within a second or two
+            if port_file.exists() and port_file.read_text().strip():
+                break
+            assert process.poll() is None, f"{path} exited with {process.returncode}"
+            time.sleep(0.05)
+        else:
+            raise AssertionError(f"{path} opened no DevTools port")
+        yield int(port_file.read_text().split()[0])
+    finally:
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            try:
+                os.killpg(process.pid, sig)  # the browser and every helper process it started
+            except ProcessLookupError:
+                break
+            try:
+                process.wait(timeout=10)
+                break
+            except subprocess.TimeoutExpired:
+                continue
+
+
+async def test_a_headless_chromium_shows_the_read_only_app_and_searches(served, chromium):
+    people = [u for u in demo_tenant(int(DEMO_SIZE)).users if u.get("fullname")]
+    async with aiohttp.ClientSession() as session:
+        assert (await _get_page(session, served + "/"))[0] == 200  # listening: the browser gets the page, not an error
+        async with session.get(f"http://127.0.0.1:{chromium}/json/list") as response:
+            page = next(t for t in await response.json() if t["type"] == "page")
+        async with session.ws_connect(page["webSocketDebuggerUrl"], max_msg_size=0) as ws:
+            browser = DevTools(ws)
+            await browser.call("Page.enable")
+            await browser.call("Page.navigate", url=served + "/")
+            first = await browser.wait_for_text(
+                lambda t: "read-only" in t and " people " in t and len([u for u in people if u["fullname"] in t]) >= 3,
+                "the app's first screen, with people, never appeared")
+            assert "Edit" not in first.splitlines()[-1]  # the footer offers no write key
+
+            # the search box takes the focus (its bindings leave the footer), then a romaji search
+            target = next(u for u in reversed(people) if u.get("fullnameAlphabet") and u["fullname"] not in first)
+            await browser.evaluate("document.querySelector('.xterm-helper-textarea').focus()")
+            await browser.type("/")
+            await browser.wait_for_text(lambda t: "Sub-divs" not in t.splitlines()[-1], "the search box never took the focus")
+            await browser.type(target["fullnameAlphabet"].lower())
+            await browser.wait_for_text(lambda t: target["fullname"] in t and 'search "' in t,
+                                        f"searching for {target['fullnameAlphabet']} never showed {target['fullname']}")
