@@ -52,6 +52,24 @@ async def test_typing_a_kana_search_finds_the_person(make_app, service):
                               any(users.row(i) is not None and users.row(i).userId == target.userId for i in range(users.row_count)))
 
 
+async def test_keys_typed_right_after_slash_land_in_the_search_box(make_app):
+    """A fast typist, or a paste over SSH: '/' and the name arrive in one burst, all queued
+    before the '/' is handled. None may go to the list."""
+    from textual import events
+
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        users = app.screen.query_one("#users", VirtualList)
+        assert await wait_for(pilot, lambda: users.row_count > 0)
+        for char in "/tanaka":
+            app.post_message(events.Key("slash" if char == "/" else char, char))
+        search = app.screen.query_one("#search")
+        assert await wait_for(pilot, lambda: search.value == "tanaka"), search.value
+        assert app.focused is search
+        await pilot.press("slash")  # in the box, '/' is text
+        assert search.value == "tanaka/"
+
+
 async def test_opening_a_user_shows_photo_and_profile(make_app, service):
     with_photo = None
     for user in await service.users_window(None, limit=100):

@@ -192,7 +192,7 @@ class ContactFilters(Grid):
 class ContactsScreen(SearchListScreen):
     CSS_PATH = "contacts.tcss"
     BINDINGS = [
-        Binding("slash", "focus_search", "Search", id="contacts.search"),
+        Binding("slash", "focus_search", "Search", id="contacts.search", priority=True),
         Binding("f", "toggle_filters", "Filters", id="contacts.filters"),
         Binding("c", "copy_number", "Copy no.", id="contacts.copy_number"),
         Binding("e", "copy_email", "Copy e-mail", id="contacts.copy_email"),

@@ -150,7 +150,7 @@ class UserFilters(Horizontal):
 class DirectoryScreen(SearchListScreen):
     CSS_PATH = "directory.tcss"
     BINDINGS = [
-        Binding("slash", "focus_search", "Search", id="directory.search"),
+        Binding("slash", "focus_search", "Search", id="directory.search", priority=True),
         Binding("f", "toggle_filters", "Filters", id="directory.filters"),
         Binding("s", "toggle_subdivisions", "Sub-divs", id="directory.subdivisions"),
         Binding("o", "cycle_order", "Order", id="directory.order"),

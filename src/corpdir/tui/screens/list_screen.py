@@ -17,7 +17,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Input
+from textual.widgets import Input, TextArea
 
 from corpdir.tui.labels import first_phone
 
@@ -80,7 +80,10 @@ class ListScreen(Screen):
         return self._detail_timer is not None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Writes are not offered on a read-only terminal (the kiosk)."""
+        """Writes are not offered on a read-only terminal (the kiosk). '/' is a priority
+        binding (so keys typed right after it reach the box); in a text field it is text."""
+        if action in ("focus_search", "focus_numbers") and isinstance(self.focused, (Input, TextArea)):
+            return False
         return not (action in self.WRITES and getattr(self.app, "read_only", False))
 
     def open_details(self, pane: Widget, full_screen: Callable[[], Widget]) -> None:
@@ -133,7 +136,7 @@ class SearchListScreen(ListScreen):
         self.query_one(self.LIST).focus()
 
     def action_focus_search(self) -> None:
-        self.query_one("#search", Input).focus()
+        self.set_focus(self.query_one("#search", Input))  # at once: the keys after '/' come next
 
     def action_clear_search(self) -> None:
         search = self.query_one("#search", Input)

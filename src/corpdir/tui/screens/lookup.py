@@ -71,7 +71,7 @@ class NumbersInput(Input):
 class LookupScreen(ListScreen):
     CSS_PATH = "lookup.tcss"
     BINDINGS = [
-        Binding("slash", "focus_numbers", "Numbers", id="lookup.numbers"),
+        Binding("slash", "focus_numbers", "Numbers", id="lookup.numbers", priority=True),
         Binding("c", "copy_number", "Copy no.", id="lookup.copy_number"),
         Binding("delete", "forget", "Forget", show=False, id="lookup.forget"),
         Binding("escape", "clear", "Clear", show=False, id="lookup.clear"),
@@ -151,7 +151,7 @@ class LookupScreen(ListScreen):
 
     # -- actions -----------------------------------------------------------------------------
     def action_focus_numbers(self) -> None:
-        self.query_one("#numbers", Input).focus()
+        self.set_focus(self.query_one("#numbers", Input))  # at once: keys after '/' are already queued
 
     def action_clear(self) -> None:
         numbers = self.query_one("#numbers", Input)
