@@ -3,10 +3,12 @@ number with nothing sent, then progress and the result of U11) and the export sc
 (x: the list on screen written as CSV or vCard 4.0 to a path, then read back)."""
 
 import csv
+import re
 
 import vobject
 from textual.widgets import Input, ProgressBar, Static
 
+from corpdir.service.export import TEL_TYPES
 from corpdir.tui.screens.bulk import BulkScreen
 from corpdir.tui.screens.export import ExportScreen
 from corpdir.tui.widgets.virtual_list import VirtualList
@@ -43,6 +45,8 @@ async def test_bulk_destinations_from_a_csv(admin, recorder, app_for, server, tm
         errors = _static_text(bulk, "#bulk-errors")
         assert "2 bad rows; nothing will be sent" in errors
         assert "line 3: destinationId:" in errors and "line 5: loginId:" in errors  # lines of the file
+        assert "\n".join(errors.split("\n")[1:3]).startswith("line 3: destinationId:")  # a line each
+        assert "\ufffd" not in errors
         assert "line 2" not in errors
         text = screen_text(app)
         assert "bad.csv: first rows" in text and "受付前" in text and logins[0] in text  # the preview
@@ -132,5 +136,60 @@ async def test_export_the_list_as_csv_and_vcard(reception, app_for, tmp_path):
         for contact in in_folder:
             card = by_uid[f"urn:corpdir:contact:{contact.contactId}"]
             assert card.version.value == "4.0" and card.fn.value == (contact.fullname or "")
-            numbers = {t.value for t in card.contents.get("tel", [])}
-            assert {n for n in (contact.phoneNum, contact.mobileNum, contact.faxNum) if n} <= numbers
+            phones = [getattr(contact, f) for f in TEL_TYPES if getattr(contact, f, None)]
+            assert sorted(t.value for t in card.contents.get("tel", [])) == sorted(phones)  # every number, intact
+            emails = [e for e in (contact.email1, contact.email2) if e]
+            assert sorted(e.value for e in card.contents.get("email", [])) == sorted(emails)
+
+
+async def test_bulk_screen_refuses_a_file_it_cannot_read_and_says_a_403(reception, recorder, app_for, tmp_path):
+    sjis = tmp_path / "sjis.csv"
+    sjis.write_bytes("loginId,destinationId,destinationName\nreception,1,受付\n".encode("cp932"))
+    good = tmp_path / "good.csv"
+    good.write_text("loginId,destinationId,destinationName\nreception,1,受付\n", encoding="utf-8")
+    app = app_for(reception)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("b")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, BulkScreen))
+        bulk = app.screen
+        path = bulk.query_one("#bulk-path", Input)
+        await pilot.press(*str(sjis), "enter")
+        assert await wait_for(pilot, lambda: "not UTF-8" in _static_text(bulk, "#bulk-errors"))
+        assert _static_text(bulk, "#bulk-errors") == ('sjis.csv: line 2: the file is not UTF-8 text (byte 0x8e; Shift_JIS?): '
+                                                     'save it as "CSV UTF-8 (comma delimited)". Nothing will be sent.')
+        recorder.clear()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert recorder.writes() == []
+
+        path.value = ""
+        await pilot.press(*str(good), "enter")
+        assert await wait_for(pilot, lambda: "all valid" in _static_text(bulk, "#bulk-errors"))
+        await pilot.press("ctrl+s")
+        assert await wait_for(pilot, lambda: "user management" in _static_text(bulk, "#bulk-result"))
+        assert _static_text(bulk, "#bulk-result").endswith("It needs user management.\nNothing was changed.")
+        assert [(m, p) for m, p, _ in recorder.writes()] == [("PATCH", "/v1/destinations")]
+
+
+async def test_bulk_spots_inside_the_5_minute_window_say_when_to_try_again(admin, recorder, app_for, tmp_path):
+    spots = tmp_path / "spots.csv"
+    spots.write_text("bleId,spotId\ntag-1,lobby\n", encoding="utf-8")
+    app = app_for(admin)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("b")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, BulkScreen))
+        bulk = app.screen
+        await choose(pilot, bulk.query_one("#bulk-kind"), "spots")
+        path = bulk.query_one("#bulk-path", Input)
+        path.focus()
+        await pilot.press(*str(spots), "enter")
+        assert await wait_for(pilot, lambda: "1 row, all valid" in _static_text(bulk, "#bulk-errors"))
+        recorder.clear()
+        await pilot.press("ctrl+s")
+        assert await wait_for(pilot, lambda: "Sent 1 spot" in _static_text(bulk, "#bulk-result"))
+        await pilot.press("ctrl+s")
+        assert await wait_for(pilot, lambda: "one spot list per 5 minutes" in _static_text(bulk, "#bulk-result"))
+        assert re.search(r"Try again in [45] min \d+ s \(at \d\d:\d\d:\d\d\)\.$", _static_text(bulk, "#bulk-result"))
+        assert [(m, p) for m, p, _ in recorder.writes()] == [("POST", "/v1/locations/spots")] * 2

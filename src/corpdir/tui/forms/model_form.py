@@ -29,10 +29,11 @@ from textual.widget import Widget
 from textual.widgets import Footer, Input, Label, Select, SelectionList, Static, Switch, TextArea
 
 from corpdir.client.diff import diff, request_form
-from corpdir.client.errors import CorpdirError, Invalid
+from corpdir.client.errors import ApiError, CorpdirError, Invalid, PermissionDenied
 from corpdir.spec import OPERATIONS, ErrorDetail, QueryModel, SpecViolation, validate_body, validate_query
 from corpdir.tui.forms.confirm import ConfirmScreen
 from corpdir.tui.forms.field_kinds import FieldKind, kinds_for
+from corpdir.tui.forms.texts import literal_lines
 from corpdir.tui.text import literal
 
 VALIDATE_DELAY = 0.3  # seconds of quiet typing before the form checks itself
@@ -281,7 +282,7 @@ class ModelForm(ModalScreen[Any]):
 
     def show_message(self, text: str) -> None:
         shown = self.query_one("#form-message", Static)
-        shown.update(literal(text))
+        shown.update(literal_lines(text))
         shown.display = bool(text)
 
     def _apply_restrictions(self) -> None:
@@ -377,6 +378,14 @@ class ModelForm(ModalScreen[Any]):
             self.show_errors(exc.details, f"Not saved: {exc.summary.lower()} (the service said so)."
                              if not exc.local else "Not saved: the marked fields need attention.")
             self.notify(explain(exc), severity="error", timeout=8)
+            return
+        except ApiError as exc:
+            # the service's details beside their fields: "loginId ... is already used" (409), an unknown ID (422)
+            if exc.details and not isinstance(exc, PermissionDenied):
+                self.show_errors(exc.details, f"Not saved: {exc.summary.lower()} (the service said so).")
+            else:
+                self.show_message(f"Not saved. {explain(exc)}")
+            self.notify(explain(exc), title="Not saved", severity="error", timeout=8)
             return
         except CorpdirError as exc:
             self.show_message(f"Not saved. {explain(exc)}")

@@ -18,9 +18,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, ProgressBar, Select, Static
 
 from corpdir.client.errors import Conflict, CorpdirError
-from corpdir.service.bulk import ParsedCsv, parse
+from corpdir.service.bulk import (CsvUnreadable, ParsedCsv, destinations_result, parse, partly_sent, plural,
+                                  read_csv_text, spots_result)
 from corpdir.service.messages import explain, retry_after_text
 from corpdir.text import printable
+from corpdir.tui.forms.texts import literal_lines
 from corpdir.tui.text import literal
 
 if TYPE_CHECKING:
@@ -95,11 +97,15 @@ class BulkScreen(ModalScreen[None]):
         path = Path(path_text.strip()).expanduser()
         errors = self.query_one("#bulk-errors", Static)
         self.query_one("#bulk-result", Static).update("")
+        self.parsed = None
+        self.query_one("#bulk-preview", Static).update("")
         try:
-            text = await asyncio.to_thread(path.read_text, encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as exc:
-            self.parsed = None
-            errors.update(literal(f"The file cannot be read: {exc}"))
+            text = await asyncio.to_thread(read_csv_text, path)
+        except CsvUnreadable as exc:
+            errors.update(literal(f"{path.name}: {exc}. Nothing will be sent."))
+            return
+        except OSError as exc:
+            errors.update(literal(f"The file cannot be read: {exc.strerror or exc}"))
             return
         parsed = await asyncio.to_thread(parse, self.kind, text, variant=self.service.variant)
         self.parsed = parsed
@@ -112,11 +118,11 @@ class BulkScreen(ModalScreen[None]):
         if parsed.errors:
             shown = parsed.errors[:MAX_ERRORS_SHOWN]
             more = len(parsed.errors) - len(shown)
-            errors.update(literal(f"{len(parsed.errors)} bad {'row' if len(parsed.errors) == 1 else 'rows'}; nothing will be "
+            errors.update(literal_lines(f"{plural(len(parsed.errors), 'bad row')}; nothing will be "
                                   "sent until they are fixed:\n" + "\n".join(shown) + (f"\n… and {more} more" if more else "")))
         else:
-            errors.update(literal(f"{len(parsed.entries)} rows, all valid: Ctrl+S sends them in "
-                                  f"{parsed.requests()} {'request' if parsed.requests() == 1 else 'requests'}."))
+            errors.update(literal(f"{plural(len(parsed.entries), 'row')}, all valid: Ctrl+S sends them in "
+                                  f"{plural(parsed.requests(), 'request')}."))
 
     def action_send(self) -> None:
         if self.sending:
@@ -139,29 +145,37 @@ class BulkScreen(ModalScreen[None]):
         result = self.query_one("#bulk-result", Static)
         bar.display = True
         bar.update(total=len(parsed.entries), progress=0)
+        done = 0
+
+        def progress(sent: int, total: int) -> None:
+            nonlocal done
+            done = sent
+            bar.update(progress=sent)
+
         try:
             if parsed.kind == "destinations":
-                answers = await self.service.send_destinations(
-                    parsed.entries, progress=lambda done, total: bar.update(progress=done))
-                registered = sum(a.registeredCount for a in answers)
-                text = (f"Sent {len(parsed.entries)} destinations in {len(answers)} "
-                        f"{'request' if len(answers) == 1 else 'requests'}: {registered} registered.")
+                answers = await self.service.send_destinations(parsed.entries, progress=progress)
+                text = destinations_result(parsed, answers)
             else:
                 answer = await self.service.register_spots(parsed.entries)
                 bar.update(progress=len(parsed.entries))
-                text = f"Sent {answer.locationsCount} spots: {answer.acceptedCount} accepted (they expire in 10 minutes)."
+                text = spots_result(answer)
         except Conflict as exc:
-            text = retry_after_text(exc) if parsed.kind == "spots" and exc.retry_after is not None else explain(exc)
-            result.update(literal(text))
+            if parsed.kind == "spots" and exc.retry_after is not None:
+                text = retry_after_text(exc)
+            else:
+                text = f"{explain(exc)}\n{partly_sent(parsed, done)}"
+            result.update(literal_lines(text))
             self.notify(text, severity="warning", timeout=8)
             return
         except CorpdirError as exc:
-            result.update(literal(explain(exc)))
-            self.notify(explain(exc), title="Not sent", severity="error", timeout=8)
+            text = f"{explain(exc)}\n{partly_sent(parsed, done)}"
+            result.update(literal_lines(text))
+            self.notify(text, title="Not sent", severity="error", timeout=8)
             return
         finally:
             self.sending = False
-        result.update(literal(text))
+        result.update(literal_lines(text))
         self.notify(text, timeout=5)
 
     def action_close(self) -> None:

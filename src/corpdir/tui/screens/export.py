@@ -63,12 +63,17 @@ class ExportScreen(ModalScreen[Path | None]):
     @work(exclusive=True, exit_on_error=False)
     async def write(self, path: Path, fmt: str) -> None:
         status = self.query_one("#export-status", Static)
-        records = list(await self.source.fetch(0, await self.source.count())) if self.source is not None else []
-        text = await asyncio.to_thread(export, self.kind, records, fmt)
+        status.update("Writing…")
+        try:
+            records = list(await self.source.fetch(0, await self.source.count())) if self.source is not None else []
+            text = await asyncio.to_thread(export, self.kind, records, fmt)
+        except Exception as exc:  # the list could not be read: say so, write nothing
+            status.update(literal(f"Not written: the list could not be read ({exc})"))
+            return
         try:
             await asyncio.to_thread(path.write_text, text, encoding="utf-8")
         except OSError as exc:
-            status.update(literal(f"Not written: {exc}"))
+            status.update(literal(f"Not written: {exc.strerror or exc}: {path}"))
             return
         self.notify(f"Exported {len(records)} {self.kind} to {path}", timeout=4)
         self.dismiss(path)
