@@ -193,3 +193,29 @@ async def test_bulk_spots_inside_the_5_minute_window_say_when_to_try_again(admin
         assert await wait_for(pilot, lambda: "one spot list per 5 minutes" in _static_text(bulk, "#bulk-result"))
         assert re.search(r"Try again in [45] min \d+ s \(at \d\d:\d\d:\d\d\)\.$", _static_text(bulk, "#bulk-result"))
         assert [(m, p) for m, p, _ in recorder.writes()] == [("POST", "/v1/locations/spots")] * 2
+
+
+async def test_bulk_is_not_offered_where_the_variant_has_no_bulk_operation(app_for):
+    """Variant A has neither U11 nor L1: the key does nothing and is not listed."""
+    import httpx
+
+    from corpdir.cache.store import CacheStore
+    from corpdir.client import DirectoryClient
+    from corpdir.config import ServiceSettings
+    from corpdir.service.directory import DirectoryService
+    from service_fixtures import BASE_URL, make_server
+
+    settings = ServiceSettings(base_url=BASE_URL, api_key="demo-admin", variant="A", max_retries=1)
+    client = DirectoryClient(settings, transport=httpx.ASGITransport(app=make_server(variant="A")))
+    service = DirectoryService(client, CacheStore(":memory:"), settings)
+    await service.sync()
+    app = app_for(service)
+    async with app.run_test(size=(120, 36)) as pilot:
+        users = app.screen.query_one("#users", VirtualList)
+        assert await wait_for(pilot, lambda: users.row_count > 0)
+        offered = {b.action for _n, b, enabled, _t in app.screen.active_bindings.values() if enabled}
+        assert "bulk" not in offered and "export" in offered
+        await pilot.press("b")
+        await pilot.pause(0.1)
+        assert not isinstance(app.screen, BulkScreen)
+    await service.close()

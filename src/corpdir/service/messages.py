@@ -33,4 +33,4 @@ def retry_after_text(exc: Conflict, now: datetime | None = None) -> str:
     minutes, secs = divmod(int(round(seconds)), 60)
     wait = f"{minutes} min {secs} s" if minutes else f"{secs} s"
     return (f"Spots were registered less than 5 minutes ago: the service accepts one spot list per 5 minutes. "
-            f"Nothing was sent. Try again in {wait} (at {when:%H:%M:%S}).")
+            f"Nothing was registered. Try again in {wait} (at {when:%H:%M:%S}).")

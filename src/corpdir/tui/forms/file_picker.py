@@ -13,9 +13,10 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.suggester import Suggester
-from textual.widgets import DirectoryTree, Footer, Input, Static
+from textual.widgets import DirectoryTree, Input, Static
 
 from corpdir.tui.text import literal
+from corpdir.tui.widgets.key_bar import KeyBar
 
 
 class PathSuggester(Suggester):
@@ -69,7 +70,7 @@ class FilePicker(ModalScreen[Path | None]):
             yield Input(placeholder="path to the file (Tab completes)", id="picker-path", suggester=PathSuggester())
             yield Static(id="picker-error")
             yield FilteredTree(self.start, self.suffixes, id="picker-tree")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#picker-path", Input).focus()

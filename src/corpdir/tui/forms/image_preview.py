@@ -7,9 +7,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from corpdir.tui.text import literal
+from corpdir.tui.widgets.key_bar import KeyBar
 from corpdir.tui.widgets.photo import PhotoView
 
 
@@ -32,7 +33,7 @@ class ImagePreview(ModalScreen[bool]):
         with Vertical():
             yield PhotoView(cells=(min(40, self.app.size.width - 8), max(4, min(16, self.app.size.height - 8))), id="preview")
             yield Static(literal(self.question + "  (y: upload, n: cancel)"), id="preview-question")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.draw()

@@ -26,7 +26,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Footer, Input, Label, Select, SelectionList, Static, Switch, TextArea
+from textual.widgets import Input, Label, Select, SelectionList, Static, Switch, TextArea
 
 from corpdir.client.diff import diff, request_form
 from corpdir.client.errors import ApiError, CorpdirError, Invalid, PermissionDenied
@@ -35,6 +35,7 @@ from corpdir.tui.forms.confirm import ConfirmScreen
 from corpdir.tui.forms.field_kinds import FieldKind, kinds_for
 from corpdir.tui.forms.texts import literal_lines
 from corpdir.tui.text import literal
+from corpdir.tui.widgets.key_bar import KeyBar
 
 VALIDATE_DELAY = 0.3  # seconds of quiet typing before the form checks itself
 Values = dict[str, Any]
@@ -152,7 +153,7 @@ class ModelForm(ModalScreen[Any]):
                         widget.compact = True
                     yield widget
                 yield Static(classes="form-error", id=f"e-{kind.widget_id}")
-        yield Footer()
+        yield KeyBar()
 
     def widget(self, key: str) -> Widget:
         return self.query_one(f"#{self.kinds[key].widget_id}")

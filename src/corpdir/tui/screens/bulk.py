@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, ProgressBar, Select, Static
+from textual.widgets import Input, ProgressBar, Select, Static
 
 from corpdir.client.errors import Conflict, CorpdirError
 from corpdir.service.bulk import (CsvUnreadable, ParsedCsv, destinations_result, parse, partly_sent, plural,
@@ -24,6 +24,7 @@ from corpdir.service.messages import explain, retry_after_text
 from corpdir.text import printable
 from corpdir.tui.forms.texts import literal_lines
 from corpdir.tui.text import literal
+from corpdir.tui.widgets.key_bar import KeyBar
 
 if TYPE_CHECKING:
     from corpdir.service.directory import DirectoryService
@@ -66,7 +67,7 @@ class BulkScreen(ModalScreen[None]):
             yield Static(id="bulk-errors")
             yield ProgressBar(id="bulk-progress", show_eta=False)
             yield Static(id="bulk-result")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#bulk-path", Input).focus()

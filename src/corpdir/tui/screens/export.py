@@ -12,10 +12,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, Select, Static
+from textual.widgets import Input, Select, Static
 
 from corpdir.service.export import export
 from corpdir.tui.text import literal
+from corpdir.tui.widgets.key_bar import KeyBar
 
 if TYPE_CHECKING:
     from corpdir.service.directory import DirectoryService
@@ -45,7 +46,7 @@ class ExportScreen(ModalScreen[Path | None]):
                          compact=True)
             yield Input(self._default_path("csv"), id="export-path", compact=True)
             yield Static("Enter writes the file.", id="export-status")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one("#export-path", Input).focus()

@@ -80,10 +80,13 @@ class ListScreen(Screen):
         return self._detail_timer is not None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Writes are not offered on a read-only terminal (the kiosk). '/' is a priority
-        binding (so keys typed right after it reach the box); in a text field it is text."""
+        """Writes are not offered on a read-only terminal (the kiosk), nor bulk where the
+        variant has none. '/' is a priority binding (so keys typed right after it reach the
+        box); in a text field it is text."""
         if action in ("focus_search", "focus_numbers") and isinstance(self.focused, (Input, TextArea)):
             return False
+        if action == "bulk" and not (self.service.offers("U11") or self.service.offers("L1")):
+            return False  # the variant has no bulk operation (A and B)
         return not (action in self.WRITES and getattr(self.app, "read_only", False))
 
     def open_details(self, pane: Widget, full_screen: Callable[[], Widget]) -> None:
