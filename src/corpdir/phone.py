@@ -170,3 +170,26 @@ def match_key(number: str, region: str = DEFAULT_REGION) -> str:
 def same_number(a: str, b: str, region: str = DEFAULT_REGION) -> bool:
     ka, kb = match_key(a, region), match_key(b, region)
     return bool(ka) and ka == kb
+
+
+_LIST_SEPARATORS = re.compile(r"[\r\n,;、，；\t]+")
+_EXTENSION = re.compile(r"\d{2,6}")
+
+
+def split_numbers(text: str, region: str = DEFAULT_REGION) -> list[str]:
+    """The numbers in what someone typed or pasted, in order, blanks and repeats dropped.
+
+    Lines, commas, semicolons (also Japanese 、，；) and tabs separate numbers. Spaces do
+    too, but only when they cannot be part of one number: '090 1111 2222' is one number,
+    '03-7058-3199 2251 +81756782019' three, since together they are no number and each
+    alone is a number or an extension."""
+    out: list[str] = []
+    for part in _LIST_SEPARATORS.split(text):
+        part = part.strip()
+        tokens = part.split()
+        if len(tokens) > 1 and e164(part, region) is None and all(
+                _EXTENSION.fullmatch(t) or e164(t, region) for t in tokens):
+            out += tokens
+        elif part:
+            out.append(part)
+    return list(dict.fromkeys(out))

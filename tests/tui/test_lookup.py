@@ -1,15 +1,30 @@
 """The lookup screen: who is this number, however it is written; recent lookups kept."""
 
+import pytest
 from textual import events
 
+from corpdir.phone import split_numbers
+
 from corpdir.tui.screens.detail_screen import DetailScreen
-from corpdir.tui.screens.lookup import split_numbers
 from corpdir.tui.widgets.virtual_list import VirtualList
 from tui_helpers import screen_text, wait_for
 
 
 def test_numbers_are_split_on_lines_and_commas():
     assert split_numbers("+81 3-1234-5678\n090 1111 2222, 03-1\n\n 03-1 ") == ["+81 3-1234-5678", "090 1111 2222", "03-1"]
+
+
+@pytest.mark.parametrize("typed,numbers", [
+    ("03-7058-3199 2251 +81756782019 999", ["03-7058-3199", "2251", "+81756782019", "999"]),  # spaces between numbers
+    ("090 1111 2222", ["090 1111 2222"]),  # spaces inside one number
+    ("0120 123 456", ["0120 123 456"]),
+    ("+81 3 1234 5678  090-1111-2222", ["+81 3 1234 5678  090-1111-2222"]),  # ambiguous: kept whole, never guessed apart
+    ("03-1234-5678、090-1111-2222；2251\t1234", ["03-1234-5678", "090-1111-2222", "2251", "1234"]),  # Japanese separators, tabs
+    ("2251 2251 03-1234-5678", ["2251", "03-1234-5678"]),  # repeats once
+    ("田中 2251", ["田中 2251"]),  # not all numbers: left as typed (the lookup then says not found)
+])
+def test_spaces_separate_numbers_only_where_they_cannot_be_inside_one(typed, numbers):
+    assert split_numbers(typed) == numbers
 
 
 async def test_number_written_differently_is_found_unknown_is_not_and_recent_survives(make_app, service):

@@ -20,6 +20,7 @@ from textual.containers import Horizontal
 from textual.widgets import Header, Input, Static
 
 from corpdir.client.errors import CorpdirError
+from corpdir.phone import split_numbers
 from corpdir.service.callerid import Answer
 from corpdir.tui.screens.list_screen import ListScreen
 from corpdir.tui.text import literal
@@ -41,12 +42,6 @@ RESULT_COLUMNS = [
 RECENT_COLUMNS = [Column("Recent lookups", lambda n: n, min_width=6)]
 
 
-def split_numbers(text: str) -> list[str]:
-    """One number per line; commas separate numbers on a line. Blanks and repeats dropped."""
-    parts = (part.strip() for line in text.splitlines() for part in line.split(","))
-    return list(dict.fromkeys(p for p in parts if p))
-
-
 def answer_rows(answers: list[Answer]) -> list[LookupRow]:
     rows: list[LookupRow] = []
     for answer in answers:
@@ -65,7 +60,7 @@ class NumbersInput(Input):
         if "\n" in event.text.strip():
             event.prevent_default()
             event.stop()
-            self.insert_text_at_cursor(", ".join(split_numbers(event.text)))
+            self.insert_text_at_cursor(", ".join(split_numbers(event.text, self.screen.service.settings.region)))
 
 
 class LookupScreen(ListScreen):
@@ -97,7 +92,7 @@ class LookupScreen(ListScreen):
     def on_mount(self) -> None:
         self._show_recent()
         note = "" if self.service.offers("N1") else "  (this service has no N1: answers come from the cache only)"
-        self.query_one("#caption", Static).update(literal("One number per line, or several separated by commas." + note, "dim"))
+        self.query_one("#caption", Static).update(literal("One number per line, or several separated by commas or spaces." + note, "dim"))
         self.query_one("#numbers", Input).focus()
 
     def _show_recent(self) -> None:
@@ -106,7 +101,7 @@ class LookupScreen(ListScreen):
     # -- looking up ----------------------------------------------------------------------------
     @on(Input.Submitted, "#numbers")
     def _numbers_submitted(self, event: Input.Submitted) -> None:
-        numbers = split_numbers(event.value)
+        numbers = split_numbers(event.value, self.service.settings.region)
         if numbers:
             self.run_lookup(numbers)
 
