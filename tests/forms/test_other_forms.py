@@ -8,23 +8,9 @@ from corpdir.tui.forms.confirm import ConfirmScreen
 from corpdir.tui.forms.model_form import ModelForm
 from corpdir.tui.widgets.division_tree import DivisionTree
 from corpdir.tui.widgets.folder_tree import FolderScope
-from corpdir.tui.widgets.virtual_list import VirtualList
 from form_helpers import open_form, save, type_into
+from forms.write_helpers import select_row
 from tui_helpers import screen_text, wait_for
-
-
-async def _first_row(pilot, app, list_id, predicate=lambda r: True):
-    rows = app.screen.query_one(list_id, VirtualList)
-    assert await wait_for(pilot, lambda: rows.row_count > 0 and rows.row(0) is not None)
-    for i in range(rows.row_count):
-        row = rows.row(i)
-        if row is not None and predicate(row):
-            rows.cursor = i
-            rows.focus()
-            await pilot.pause()
-            assert await wait_for(pilot, lambda: app.screen.selected == row or getattr(app.screen.selected, "record", None) is row)
-            return row
-    raise AssertionError("no such row")
 
 
 async def _bad_then_good(pilot, app, recorder, form, key, bad, message, good):
@@ -43,7 +29,7 @@ async def _bad_then_good(pilot, app, recorder, form, key, bad, message, good):
 async def test_profile_form(admin, recorder, app_for):
     app = app_for(admin)
     async with app.run_test(size=(100, 40)) as pilot:
-        user = await _first_row(pilot, app, "#users")
+        user = await select_row(pilot, app, "#users")
         before = await admin.client.get_profile(user.userId)
         await pilot.press("P")
         form = await open_form(pilot, app)
@@ -59,7 +45,7 @@ async def test_profile_list_error_names_the_line(admin, recorder, app_for):
 
     app = app_for(admin)
     async with app.run_test(size=(100, 40)) as pilot:
-        await _first_row(pilot, app, "#users")
+        await select_row(pilot, app, "#users")
         await pilot.press("P")
         form = await open_form(pilot, app)
         area = form.widget("briefHistories")
@@ -115,7 +101,7 @@ async def test_contact_form_and_delete_names_the_contact(admin, recorder, app_fo
     app = app_for(admin)
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.press("f2")
-        contact = await _first_row(pilot, app, "#contacts", lambda c: c.folderId and c.folderId.directory == "SHARED")
+        contact = await select_row(pilot, app, "#contacts", lambda c: c.folderId and c.folderId.directory == "SHARED")
         before, = [c async for c in admin.client.iter_contacts(directory="SHARED") if c.contactId == contact.contactId]
         await pilot.press("E")
         form = await open_form(pilot, app)
@@ -155,7 +141,7 @@ async def _call_form(pilot, app, recorder, service, direction, code_path, key, b
     await pilot.pause()
     if direction == "outgoing":
         await pilot.press("o")
-    row = await _first_row(pilot, app, "#calls")
+    row = await select_row(pilot, app, "#calls")
     await pilot.press("E")
     form = await open_form(pilot, app)
     writes = await _bad_then_good(pilot, app, recorder, form, key, bad, message, good)
@@ -185,7 +171,7 @@ async def test_outgoing_call_form(reception, recorder, app_for):
 async def test_delete_user_confirmation_names_the_user(admin, recorder, app_for):
     app = app_for(admin)
     async with app.run_test(size=(100, 40)) as pilot:
-        user = await _first_row(pilot, app, "#users")
+        user = await select_row(pilot, app, "#users")
         await pilot.press("delete")
         assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         assert user.fullname in screen_text(app)
@@ -198,7 +184,7 @@ async def test_delete_user_confirmation_names_the_user(admin, recorder, app_for)
 async def test_writes_are_not_offered_read_only(admin, recorder, app_for):
     app = app_for(admin)
     async with app.run_test(size=(100, 40)) as pilot:
-        await _first_row(pilot, app, "#users")
+        await select_row(pilot, app, "#users")
         app.read_only = True
         await pilot.press("E")
         await pilot.press("delete")

@@ -13,23 +13,8 @@ from corpdir.tui.widgets.division_tree import DivisionTree
 from corpdir.tui.widgets.folder_tree import FolderTree
 from corpdir.tui.widgets.virtual_list import VirtualList
 from form_helpers import open_form, save, type_into
-from forms.write_helpers import choose_folder, pick_file
+from forms.write_helpers import choose_folder, pick_file, select_row
 from tui_helpers import screen_text, wait_for
-
-
-async def _select_row(pilot, app, list_id, predicate=lambda r: True):
-    rows = app.screen.query_one(list_id, VirtualList)
-    assert await wait_for(pilot, lambda: rows.row_count > 0 and rows.row(0) is not None)
-    for i in range(rows.row_count):
-        row = rows.row(i)
-        if row is not None and predicate(row):
-            rows.cursor = i
-            rows.focus()
-            await pilot.pause()
-            assert await wait_for(pilot, lambda: app.screen.selected is not None
-                                  and getattr(app.screen.selected, "record", app.screen.selected) == getattr(row, "record", row))
-            return row
-    raise AssertionError("no such row")
 
 
 async def _refused(pilot, app, recorder, form, fields: dict[str, str], messages: dict[str, str]):
@@ -153,7 +138,7 @@ async def test_contacts_create_forms_refuse_bad_input_and_a_contact_is_deleted(r
         assert await wait_for(pilot, lambda: not isinstance(app.screen, (ModelForm, ConfirmScreen)))
 
         # X4: the question names the contact; yes deletes it on the service and from the list
-        contact = await _select_row(pilot, app, "#contacts")
+        contact = await select_row(pilot, app, "#contacts")
         await pilot.press("delete")
         assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         assert contact.fullname in screen_text(app)
@@ -190,7 +175,7 @@ async def test_a_403_names_the_missing_right_and_keeps_what_was_typed(reception,
     app = app_for(reception)
     async with app.run_test(size=(120, 40)) as pilot:
         # U5 by someone without user management: refused, said, the person still there
-        user = await _select_row(pilot, app, "#users", lambda u: u.loginId not in ("reception", "admin"))
+        user = await select_row(pilot, app, "#users", lambda u: u.loginId not in ("reception", "admin"))
         await pilot.press("delete")
         assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")
@@ -231,7 +216,7 @@ async def test_ones_own_profile_is_saved_without_user_management(reception, reco
     async with app.run_test(size=(120, 40)) as pilot:
         me, = (await reception.client.list_users(loginIds=["reception"])).items
         await pilot.press("slash", *me.fullname.replace(" ", "").replace("\u3000", ""), "enter")
-        me = await _select_row(pilot, app, "#users", lambda u: u.userId == me.userId)
+        me = await select_row(pilot, app, "#users", lambda u: u.userId == me.userId)
         before = await reception.client.get_profile(me.userId)
         await pilot.press("P")
         form = await open_form(pilot, app)
@@ -250,7 +235,7 @@ async def test_ones_own_profile_is_saved_without_user_management(reception, reco
 async def test_list_editors_send_only_the_list_changed(admin, recorder, app_for):
     app = app_for(admin)
     async with app.run_test(size=(120, 40)) as pilot:
-        user = await _select_row(pilot, app, "#users", lambda u: u.userType == "REGULAR_USER" and u.divisions)
+        user = await select_row(pilot, app, "#users", lambda u: u.userType == "REGULAR_USER" and u.divisions)
         # U10: one skill added to the list; the whole list goes (a list sent replaces the stored one), nothing else
         before = await admin.client.get_profile(user.userId)
         await pilot.press("P")

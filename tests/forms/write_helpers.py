@@ -1,5 +1,5 @@
-"""Keys for the write tests: choosing from a Select, a folder in the contacts tree, a file
-in the picker, as a person at the desk would (arrow keys, Enter, typing)."""
+"""Keys for the write tests: choosing a row, from a Select, a folder in the contacts tree,
+a file in the picker, as a person at the desk would (arrow keys, Enter, typing)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,25 @@ from pathlib import Path
 from textual.widgets import Select, Tree
 from textual.widgets._select import SelectOverlay
 
+from corpdir.tui.widgets.virtual_list import VirtualList
 from tui_helpers import wait_for
+
+
+async def select_row(pilot, app, list_id: str, predicate=lambda r: True):
+    """Highlight the first row of ``list_id`` that ``predicate`` accepts, and wait until the
+    screen has it as its selection; the row."""
+    rows = app.screen.query_one(list_id, VirtualList)
+    assert await wait_for(pilot, lambda: rows.row_count > 0 and rows.row(0) is not None)
+    for i in range(rows.row_count):
+        row = rows.row(i)
+        if row is not None and predicate(row):
+            rows.cursor = i
+            rows.focus()
+            await pilot.pause()
+            assert await wait_for(pilot, lambda: app.screen.selected is not None
+                                  and getattr(app.screen.selected, "record", app.screen.selected) == getattr(row, "record", row))
+            return row
+    raise AssertionError("no such row")
 
 
 async def choose(pilot, select: Select, value) -> None:
