@@ -1,29 +1,15 @@
 """The user form (U2/U4) and the profile form (U10), driven from the directory screen."""
 
 from corpdir.tui.forms.model_form import ModelForm
-from corpdir.tui.widgets.virtual_list import VirtualList
 from form_helpers import open_form, save, type_into
+from forms.write_helpers import select_row
 from tui_helpers import screen_text, wait_for
-
-
-async def _select_user(pilot, app, service, predicate=lambda u: True):
-    users = app.screen.query_one("#users", VirtualList)
-    assert await wait_for(pilot, lambda: users.row_count > 0 and users.row(0) is not None)
-    for i in range(users.row_count):
-        row = users.row(i)
-        if row is not None and predicate(row):
-            users.cursor = i
-            users.focus()
-            await pilot.pause()
-            assert await wait_for(pilot, lambda: app.screen.selected is not None and app.screen.selected.userId == row.userId)
-            return row
-    raise AssertionError("no such user in the list")
 
 
 async def test_editing_one_field_sends_only_that_field(admin, recorder, app_for):
     app = app_for(admin)
     async with app.run_test(size=(100, 40)) as pilot:
-        user = await _select_user(pilot, app, admin, lambda u: u.userType == "REGULAR_USER" and u.position)
+        user = await select_row(pilot, app, "#users", lambda u: u.userType == "REGULAR_USER" and u.position)
         before = await admin.client.get_user(user.userId)
         recorder.clear()
         await pilot.press("E")
@@ -44,7 +30,7 @@ async def test_editing_one_field_sends_only_that_field(admin, recorder, app_for)
 async def test_clearing_a_field_sends_empty_text(admin, recorder, app_for):
     app = app_for(admin)
     async with app.run_test(size=(100, 40)) as pilot:
-        user = await _select_user(pilot, app, admin, lambda u: u.userType == "REGULAR_USER" and u.position)
+        user = await select_row(pilot, app, "#users", lambda u: u.userType == "REGULAR_USER" and u.position)
         await pilot.press("E")
         form = await open_form(pilot, app)
         await type_into(pilot, form, "position", "")
@@ -58,7 +44,7 @@ async def test_clearing_a_field_sends_empty_text(admin, recorder, app_for):
 async def test_bad_input_is_shown_beside_the_field_and_nothing_is_sent(admin, recorder, app_for):
     app = app_for(admin)
     async with app.run_test(size=(100, 40)) as pilot:
-        await _select_user(pilot, app, admin, lambda u: u.userType == "REGULAR_USER")
+        await select_row(pilot, app, "#users", lambda u: u.userType == "REGULAR_USER")
         await pilot.press("E")
         form = await open_form(pilot, app)
         await type_into(pilot, form, "fullname", "x" * 51)  # too long
@@ -80,7 +66,7 @@ async def test_bad_input_is_shown_beside_the_field_and_nothing_is_sent(admin, re
 async def test_a_field_the_user_type_may_not_set_is_refused_beside_it(admin, recorder, app_for):
     app = app_for(admin)
     async with app.run_test(size=(100, 40)) as pilot:
-        await _select_user(pilot, app, admin, lambda u: u.userType == "REGULAR_USER")
+        await select_row(pilot, app, "#users", lambda u: u.userType == "REGULAR_USER")
         await pilot.press("E")
         form = await open_form(pilot, app)
         assert not form.widget("deviceId").disabled
@@ -117,7 +103,7 @@ async def test_creating_a_user(admin, recorder, app_for):
 async def test_permission_error_names_the_missing_right(reception, recorder, app_for):
     app = app_for(reception)
     async with app.run_test(size=(100, 40)) as pilot:
-        user = await _select_user(pilot, app, reception)
+        user = await select_row(pilot, app, "#users")
         await pilot.press("E")
         form = await open_form(pilot, app)
         await type_into(pilot, form, "position", "changed")
@@ -133,7 +119,7 @@ async def test_leaving_a_modified_form_asks_first(admin, app_for):
 
     app = app_for(admin)
     async with app.run_test(size=(100, 40)) as pilot:
-        await _select_user(pilot, app, admin)
+        await select_row(pilot, app, "#users")
         await pilot.press("E")
         form = await open_form(pilot, app)
         await pilot.press("escape")  # untouched: leaves at once
