@@ -128,3 +128,32 @@ async def test_narrow_offline_opens_details_full_screen(offline):
         assert await wait_for(pilot, lambda: "offline" in str(service.online).lower() or service.online is False)
     assert app._exception is None
     assert not notes or readable(notes)
+
+
+async def test_a_key_the_client_cannot_use_is_said_plainly_and_the_cache_still_browses(tmp_path):
+    """A profile whose API key holds a tab (a bad copy and paste): the client is never built,
+    the status bar says offline, a notification says why (without the key), and the
+    cache still answers."""
+    from corpdir.client import DirectoryClient
+    from corpdir.config import ServiceSettings
+    from corpdir.service.directory import DirectoryService
+    from corpdir.state import State
+    from corpdir.tui.app import CorpdirApp
+    from service_fixtures import BASE_URL
+
+    path = str(tmp_path / "cache.sqlite3")
+    online = make_service(store=CacheStore(path))
+    await online.sync()
+    await online.close()
+    bad_key = "secret\tkey"
+    settings = ServiceSettings(base_url=BASE_URL, api_key=bad_key)
+    service = DirectoryService(None, CacheStore(path), settings, connect=lambda: DirectoryClient(settings))
+    app = CorpdirApp(service, state=State())
+    notes = collect_notifications(app)
+    async with app.run_test(size=(140, 40)) as pilot:
+        users = app.screen.query_one("#users", VirtualList)
+        assert await wait_for(pilot, lambda: users.row_count == service.store.count_users() > 0)
+        assert await wait_for(pilot, lambda: "offline (showing the cache)" in screen_text(app))
+        assert await wait_for(pilot, lambda: any("API key" in m for _, _, m in notes)), notes
+        assert readable(notes) and not any("secret" in m for _, _, m in notes)
+    await service.close()

@@ -17,7 +17,7 @@ from corpdir.cache.aio import AsyncCache
 from corpdir.cache.search import Hit, Searcher
 from corpdir.cache.store import Cached, CacheStore
 from corpdir.cache.sync import Progress, Syncer, SyncSummary
-from corpdir.client.errors import ApiError, NotFound, TransportError
+from corpdir.client.errors import ApiError, CorpdirError, NotFound, TransportError
 from corpdir.service.callerid import Answer, CallerId
 from corpdir.spec.calls import IncomingCall, OutgoingCall
 from corpdir.spec.contact import Contact
@@ -75,7 +75,11 @@ class DirectoryService:
         """The API client, built when first needed: the TUI paints its first rows from the
         cache before httpx and the operation table are even imported."""
         if self._client is None:
-            self._client = self._connect()
+            try:
+                self._client = self._connect()
+            except CorpdirError as exc:  # e.g. ConfigError: a base URL or key it cannot use
+                self.online, self.last_error = False, str(exc)
+                raise
         return self._client
 
     async def close(self) -> None:
