@@ -106,3 +106,34 @@ async def test_filters_by_user_type_and_untouched_filters_send_nothing(make_app,
         assert facilities
         assert await wait_for(pilot, lambda: users.row_count == len(facilities) and all(
             users.row(i) is not None and users.row(i).userType == "FACILITY" for i in range(users.row_count)))
+
+
+async def test_the_search_box_holds_its_echo_for_the_rows_and_never_longer_than_its_hold(make_app, monkeypatch):
+    """Typing holds the screen's frame until the list has the answer (one frame for both),
+    and lets go after SearchBox.HOLD even when no answer comes."""
+    from corpdir.tui.widgets.search_box import SearchBox
+
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        users = app.screen.query_one("#users", VirtualList)
+        assert await wait_for(pilot, lambda: users.row_count > 0)
+        search = app.screen.query_one("#search", SearchBox)
+        held = []
+        original = search.watch_value
+
+        def watching() -> None:
+            original()
+            held.append(app._batch_count > 0)  # frames are held while the search runs
+
+        monkeypatch.setattr(search, "watch_value", watching)
+        await pilot.press("slash", "t", "a")
+        assert held == [True, True]
+        assert await wait_for(pilot, lambda: search._hold is None and app._batch_count == 0)
+        assert await wait_for(pilot, lambda: 'search "ta"' in screen_text(app))
+
+        # no rows come (the service is never answered): the text is painted after HOLD anyway
+        monkeypatch.setattr(type(app.screen), "run_search", lambda self, browse: None)
+        search.value += "k"
+        assert search._hold is not None
+        await pilot.pause(SearchBox.HOLD * 2)
+        assert search._hold is None and app._batch_count == 0

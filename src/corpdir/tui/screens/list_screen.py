@@ -20,6 +20,8 @@ from textual.widget import Widget
 from textual.widgets import Input, TextArea
 
 from corpdir.tui.labels import first_phone
+from corpdir.tui.widgets.search_box import SearchBox
+from corpdir.tui.widgets.virtual_list import VirtualList
 
 if TYPE_CHECKING:
     from corpdir.service.directory import DirectoryService
@@ -133,6 +135,12 @@ class SearchListScreen(ListScreen):
     def _search_typed(self, event: Input.Changed) -> None:
         self.browse = replace(self.browse, text=event.value)
         self._show()
+
+    @on(VirtualList.Loaded)
+    def _rows_found(self, event: VirtualList.Loaded) -> None:
+        """The list has the typed text's rows: the search box may paint with them."""
+        if event.virtual_list is self.query_one(self.LIST):
+            self.query_one("#search", SearchBox).release()
 
     @on(Input.Submitted, "#search")
     def _search_submitted(self) -> None:
