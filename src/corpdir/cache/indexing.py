@@ -11,8 +11,7 @@ from typing import Any, Callable, Iterable
 
 from corpdir.cache.folding import fold, parts
 from corpdir.phone import digits
-from corpdir.spec.contact import CONTACT_PHONE_FIELDS
-from corpdir.spec.user import USER_PHONE_FIELDS
+from corpdir.spec.phone_fields import CONTACT_PHONE_FIELDS, USER_PHONE_FIELDS
 
 NAME_FIELDS = ("fullname", "fullnameKana", "fullnameAlphabet")
 

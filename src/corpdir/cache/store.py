@@ -17,20 +17,22 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, Iterable, Iterator, Literal, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Iterable, Iterator, Literal, Sequence, TypeVar
 
 from pydantic import BaseModel
 
 from corpdir.cache import indexing, numbers
 from corpdir.cache.schema import migrate
 from corpdir.phone import DEFAULT_REGION, match_key
-from corpdir.spec.calls import IncomingCall, OutgoingCall
-from corpdir.spec.contact import Contact
 from corpdir.spec.division import Division
-from corpdir.spec.folder import Folder, PersonalFolder
-from corpdir.spec.identify import IdentificationItem
-from corpdir.spec.profile import Profile
 from corpdir.spec.user import User
+
+if TYPE_CHECKING:  # imported where first used: the first screen shows people and divisions only
+    from corpdir.spec.calls import IncomingCall, OutgoingCall
+    from corpdir.spec.contact import Contact
+    from corpdir.spec.folder import Folder, PersonalFolder
+    from corpdir.spec.identify import IdentificationItem
+    from corpdir.spec.profile import Profile
 
 M = TypeVar("M", bound=BaseModel)
 UserOrder = Literal["fullname", "sortScore", "employeeNum"]
@@ -315,12 +317,14 @@ class CacheStore:
         return self._record(User, "SELECT data, fetched_at FROM users WHERE id = ?", (user_id,))
 
     def contact(self, contact_id: int) -> Cached[Contact] | None:
+        from corpdir.spec.contact import Contact
         return self._record(Contact, "SELECT data, fetched_at FROM contacts WHERE id = ?", (contact_id,))
 
     def division(self, division_id: int) -> Cached[Division] | None:
         return self._record(Division, "SELECT data, fetched_at FROM divisions WHERE id = ?", (division_id,))
 
     def profile(self, user_id: int) -> Cached[Profile] | None:
+        from corpdir.spec.profile import Profile
         return self._record(Profile, "SELECT data, fetched_at FROM profiles WHERE user_id = ?", (user_id,))
 
     def users(self, ids: Sequence[int]) -> list[User]:
@@ -332,6 +336,7 @@ class CacheStore:
         return [found[i] for i in ids if i in found]
 
     def contacts(self, ids: Sequence[int]) -> list[Contact]:
+        from corpdir.spec.contact import Contact
         if not ids:
             return []
         marks = ",".join("?" * len(ids))
@@ -378,6 +383,7 @@ class CacheStore:
         return self._one(f"SELECT COUNT(*) FROM contacts {where}", params)[0]
 
     def list_contacts(self, directory: str | None = None, folder_num: int | None = None, *, offset: int = 0, limit: int = 100) -> list[Contact]:
+        from corpdir.spec.contact import Contact
         where, params = self._folder_filter(directory, folder_num)
         rows = self._rows(f"SELECT data FROM contacts {where} ORDER BY fullname, id LIMIT ? OFFSET ?", [*params, limit, offset])
         return [Contact.model_validate_json(r[0]) for r in rows]
@@ -394,12 +400,15 @@ class CacheStore:
         return ("WHERE " + " AND ".join(clauses)) if clauses else "", params
 
     def folders(self) -> list[Folder]:
+        from corpdir.spec.folder import Folder
         return [Folder.model_validate_json(r[0]) for r in self._rows("SELECT data FROM folders ORDER BY directory DESC, folder_num")]
 
     def personal_folders(self) -> list[PersonalFolder]:
+        from corpdir.spec.folder import PersonalFolder
         return [PersonalFolder.model_validate_json(r[0]) for r in self._rows("SELECT data FROM personal_folders ORDER BY folder_num")]
 
     def calls(self, direction: Direction, *, answered: bool | None = None, newest_first: bool = True, limit: int = 500) -> list[IncomingCall | OutgoingCall]:
+        from corpdir.spec.calls import IncomingCall, OutgoingCall
         model = IncomingCall if direction == "incoming" else OutgoingCall
         rows = self._rows(
             f"SELECT data FROM calls WHERE direction = ? ORDER BY at {'DESC' if newest_first else 'ASC'}, id LIMIT ?",
@@ -415,4 +424,5 @@ class CacheStore:
 
     def lookup_number(self, number: str) -> list[IdentificationItem]:
         """Who has ``number``, however it is written; users first, then contacts."""
+        from corpdir.spec.identify import IdentificationItem
         return [IdentificationItem.model_validate(item) for item in self.identify(number)]

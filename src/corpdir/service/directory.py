@@ -19,15 +19,15 @@ from corpdir.cache.store import Cached, CacheStore
 from corpdir.cache.sync import Progress, Syncer, SyncSummary
 from corpdir.client.errors import ApiError, CorpdirError, NotFound, TransportError
 from corpdir.service.callerid import Answer, CallerId
-from corpdir.spec.calls import IncomingCall, OutgoingCall
-from corpdir.spec.contact import Contact
 from corpdir.spec.division import Division
-from corpdir.spec.folder import Folder, PersonalFolder
-from corpdir.spec.profile import Profile
 from corpdir.spec.user import User
 from corpdir.spec.variants import get_variant
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the first screen shows people and divisions: the other models load with their screens
+    from corpdir.spec.calls import IncomingCall, OutgoingCall
+    from corpdir.spec.contact import Contact
+    from corpdir.spec.folder import Folder, PersonalFolder
+    from corpdir.spec.profile import Profile
     from corpdir.client import DirectoryClient
     from corpdir.config import ServiceSettings
 

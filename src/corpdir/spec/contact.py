@@ -11,6 +11,7 @@ from pydantic import AfterValidator
 from corpdir.spec import constraints as c
 from corpdir.spec.common import OMIT, QueryInt64, QueryModel, RequestModel, ResponseModel, q_int
 from corpdir.spec.enums import Directory, OcrLanguage, OcrResult, OcrStatus, OcrType, OrderDirection, ReaderType
+from corpdir.spec.phone_fields import CONTACT_PHONE_FIELDS  # noqa: F401 - part of this module's interface
 from corpdir.spec.user import DivisionRef, NotEditable
 
 
@@ -121,10 +122,6 @@ class Contact(ResponseModel):
     updatedAt: datetime | None = None
 
 
-CONTACT_PHONE_FIELDS = (
-    "phoneNum", "companyMobileNum", "personalMobileNum", "mobileNum", "faxNum",
-    "companyDelegatedPhoneNum", "divisionDelegatedPhoneNum",
-)
 
 ContactSelectField = Literal[
     "contactId", "folderId", "companyName", "companyNameKana", "companyDelegatedPhoneNum", "companyUrl",

@@ -14,6 +14,7 @@ from corpdir.spec.errors import ErrorDetail
 from corpdir.spec.common import OMIT, PageNumber, PageSize100, QueryInt64, QueryModel, RequestModel, ResponseModel
 from corpdir.spec.enums import ForceRequestOperator, Groupware, OrderDirection, PhotoSize, Role, SpCallSetting, UserType
 from corpdir.spec.constraints import exists_in_variant, varies
+from corpdir.spec.phone_fields import USER_PHONE_FIELDS  # noqa: F401 - part of this module's interface
 
 
 def _not_editable(value: Any) -> Any:
@@ -194,7 +195,6 @@ class User(ResponseModel):
     contactDetailsUrl: str | None = None
 
 
-USER_PHONE_FIELDS = ("extensionNum", "phoneNum", "companyMobileNum", "personalMobileNum", "mobileNum", "faxNum")
 
 UserSelectField = Literal[
     "userId", "loginId", "employeeNum", "divisions", "position", "positionAlphabet", "post", "fullname",
