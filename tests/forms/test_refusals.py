@@ -17,6 +17,14 @@ from forms.write_helpers import choose_folder, pick_file, select_row
 from tui_helpers import screen_text, wait_for
 
 
+async def _discard(pilot, app):
+    """Leave a form that was typed into: it asks first, and 'y' throws the typing away."""
+    await pilot.press("escape")
+    assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+    await pilot.press("y")
+    assert await wait_for(pilot, lambda: not isinstance(app.screen, (ModelForm, ConfirmScreen)))
+
+
 async def _refused(pilot, app, recorder, form, fields: dict[str, str], messages: dict[str, str]):
     """Type bad values, save: each message beside its field, the form open, nothing sent."""
     for key, text in fields.items():
@@ -100,10 +108,7 @@ async def test_contacts_create_forms_refuse_bad_input_and_a_contact_is_deleted(r
         form = await open_form(pilot, app)
         await _refused(pilot, app, recorder, form, {"fullname": "来訪 一郎", "phoneNum": "03-55x", "webUrl": "ftp://x.example"},
                        {"phoneNum": "may contain only digits", "webUrl": "http://"})
-        await pilot.press("escape")
-        assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-        await pilot.press("y")
-        assert await wait_for(pilot, lambda: not isinstance(app.screen, (ModelForm, ConfirmScreen)))
+        await _discard(pilot, app)
 
         # X5: no file, then a file that is not an image: beside the file field, nothing sent
         await pilot.press("K")
@@ -123,19 +128,14 @@ async def test_contacts_create_forms_refuse_bad_input_and_a_contact_is_deleted(r
         await save(pilot, form)
         assert await wait_for(pilot, lambda: "not an image" in form.errors.get("file", "")), form.errors
         assert app.screen is form and recorder.writes() == [] and not [r for r in recorder.requests if r[0] != "GET"]
-        await pilot.press("escape")
-        assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-        await pilot.press("y")
-        assert await wait_for(pilot, lambda: not isinstance(app.screen, (ModelForm, ConfirmScreen)))
+        await _discard(pilot, app)
 
         # P2
         await pilot.press("F")
         form = await open_form(pilot, app)
         await _refused(pilot, app, recorder, form, {"folderName": "展示会", "sortScore": "1000000000"},
                        {"sortScore": "999999999 or less"})
-        await pilot.press("escape")
-        await pilot.press("y")
-        assert await wait_for(pilot, lambda: not isinstance(app.screen, (ModelForm, ConfirmScreen)))
+        await _discard(pilot, app)
 
         # X4: the question names the contact; yes deletes it on the service and from the list
         contact = await select_row(pilot, app, "#contacts")
@@ -160,9 +160,7 @@ async def test_call_create_forms_refuse_bad_input(reception, recorder, app_for):
         form = await open_form(pilot, app)
         await _refused(pilot, app, recorder, form, {"fromNum": "03 1234", "calledAt": "yesterday"},
                        {"fromNum": "may contain only digits", "calledAt": "date"})
-        await pilot.press("escape")
-        await pilot.press("y")
-        assert await wait_for(pilot, lambda: not isinstance(app.screen, (ModelForm, ConfirmScreen)))
+        await _discard(pilot, app)
         await pilot.press("o")
         assert await wait_for(pilot, lambda: app.screen.view.direction == "outgoing")
         await pilot.press("n")  # H5
@@ -190,9 +188,7 @@ async def test_a_403_names_the_missing_right_and_keeps_what_was_typed(reception,
         said = "It needs own profile, or user management for another user's."
         assert await wait_for(pilot, lambda: said in _flat(app))
         assert app.screen is form and form.widget("oneWord").value == "こんにちは"
-        await pilot.press("escape")
-        await pilot.press("y")
-        assert await wait_for(pilot, lambda: not isinstance(app.screen, (ModelForm, ConfirmScreen)))
+        await _discard(pilot, app)
 
         # D4 without division management
         tree = app.screen.query_one(DivisionTree)
