@@ -16,7 +16,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Header, Static, Tab, Tabs
+from textual.widgets import Static, Tab, Tabs
 
 from corpdir.client.errors import CorpdirError
 from corpdir.spec.calls import IncomingCall, OutgoingCall
@@ -25,6 +25,7 @@ from corpdir.tui.text import literal
 from corpdir.tui.widgets.call_detail import CallDetail, CallRow, local_time, minutes
 from corpdir.tui.widgets.key_bar import KeyBar
 from corpdir.tui.widgets.status_bar import StatusBar
+from corpdir.tui.widgets.title_bar import TitleBar
 from corpdir.tui.widgets.virtual_list import Column, ListSource, VirtualList
 
 if TYPE_CHECKING:
@@ -92,7 +93,7 @@ class CallsScreen(ListScreen):
         self._refreshed: set[str] = set()
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         with Horizontal(id="calls-body"):
             with Vertical(id="middle"):
                 yield Tabs(Tab("Incoming (i)", id="incoming"), Tab("Outgoing (o)", id="outgoing"), id="direction")

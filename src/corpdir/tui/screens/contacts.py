@@ -19,7 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
 from textual.validation import Function
-from textual.widgets import Checkbox, Header, Input, Select, Static
+from textual.widgets import Checkbox, Input, Select, Static
 
 from corpdir.client.errors import CorpdirError
 from corpdir.spec.contact import Contact
@@ -32,6 +32,7 @@ from corpdir.tui.widgets.folder_tree import FolderScope, FolderTree
 from corpdir.tui.widgets.key_bar import KeyBar
 from corpdir.tui.widgets.search_box import SearchBox
 from corpdir.tui.widgets.status_bar import StatusBar
+from corpdir.tui.widgets.title_bar import TitleBar
 from corpdir.tui.widgets.virtual_list import Column, ListSource, VirtualList
 
 if TYPE_CHECKING:
@@ -219,7 +220,7 @@ class ContactsScreen(SearchListScreen):
         self.selected: Contact | None = None
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         with Horizontal(id="contacts-body"):
             yield FolderTree(self.service, id="folders")
             with Vertical(id="middle"):

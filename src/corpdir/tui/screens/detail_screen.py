@@ -8,9 +8,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Header
 
 from corpdir.tui.widgets.key_bar import KeyBar
+from corpdir.tui.widgets.title_bar import TitleBar
 
 
 class DetailScreen(Screen):
@@ -23,7 +23,7 @@ class DetailScreen(Screen):
         self.detail.add_class("detail")
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         yield self.detail
         yield KeyBar()
 

@@ -15,7 +15,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Header, Input, Select, Static
+from textual.widgets import Input, Select, Static
 
 from corpdir.client.errors import CorpdirError
 from corpdir.spec.division import Division
@@ -27,6 +27,7 @@ from corpdir.tui.widgets.division_tree import DivisionTree
 from corpdir.tui.widgets.key_bar import KeyBar
 from corpdir.tui.widgets.search_box import SearchBox
 from corpdir.tui.widgets.status_bar import StatusBar
+from corpdir.tui.widgets.title_bar import TitleBar
 from corpdir.tui.widgets.user_detail import UserDetail
 from corpdir.tui.widgets.virtual_list import (
     PAGE,
@@ -183,7 +184,7 @@ class DirectoryScreen(SearchListScreen):
         self.selected: User | None = None
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         with Horizontal(id="directory-body"):
             yield DivisionTree(self.service, id="tree")
             with Vertical(id="middle"):

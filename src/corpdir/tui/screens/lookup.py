@@ -17,7 +17,7 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import Header, Input, Static
+from textual.widgets import Input, Static
 
 from corpdir.client.errors import CorpdirError
 from corpdir.phone import split_numbers
@@ -27,6 +27,7 @@ from corpdir.tui.text import literal
 from corpdir.tui.widgets.answer_detail import AnswerDetail, LookupRow
 from corpdir.tui.widgets.key_bar import KeyBar
 from corpdir.tui.widgets.status_bar import StatusBar
+from corpdir.tui.widgets.title_bar import TitleBar
 from corpdir.tui.widgets.virtual_list import Column, ListSource, VirtualList
 
 if TYPE_CHECKING:
@@ -79,7 +80,7 @@ class LookupScreen(ListScreen):
         self.selected: LookupRow | None = None
 
     def compose(self) -> ComposeResult:
-        yield Header()
+        yield TitleBar()
         yield NumbersInput(placeholder="Numbers to look up, separated by commas (or paste lines) — Enter", id="numbers")
         yield Static(id="caption")
         with Horizontal(id="lookup-body"):
