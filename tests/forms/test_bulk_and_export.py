@@ -16,6 +16,13 @@ from forms.write_helpers import choose, choose_folder, pick_file
 from tui_helpers import screen_text, settle, wait_for
 
 
+async def _open_bulk(pilot, app) -> BulkScreen:
+    await pilot.pause()
+    await pilot.press("b")
+    assert await wait_for(pilot, lambda: isinstance(app.screen, BulkScreen))
+    return app.screen
+
+
 def _static_text(screen, selector):
     return str(screen.query_one(selector, Static).render())
 
@@ -34,10 +41,7 @@ async def test_bulk_destinations_from_a_csv(admin, recorder, app_for, server, tm
                     + "".join(f"{login},{5001 + i},フロア{i + 1}\n" for i, login in enumerate(logins)), encoding="utf-8")
     app = app_for(admin)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        await pilot.press("b")
-        assert await wait_for(pilot, lambda: isinstance(app.screen, BulkScreen))
-        bulk = app.screen
+        bulk = await _open_bulk(pilot, app)
         await pilot.press("ctrl+o")
         await pick_file(pilot, app, bad)
         assert bulk.query_one("#bulk-path", Input).value == str(bad)
@@ -149,10 +153,7 @@ async def test_bulk_screen_refuses_a_file_it_cannot_read_and_says_a_403(receptio
     good.write_text("loginId,destinationId,destinationName\nreception,1,受付\n", encoding="utf-8")
     app = app_for(reception)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        await pilot.press("b")
-        assert await wait_for(pilot, lambda: isinstance(app.screen, BulkScreen))
-        bulk = app.screen
+        bulk = await _open_bulk(pilot, app)
         path = bulk.query_one("#bulk-path", Input)
         await pilot.press(*str(sjis), "enter")
         assert await wait_for(pilot, lambda: "not UTF-8" in _static_text(bulk, "#bulk-errors"))
@@ -177,10 +178,7 @@ async def test_bulk_spots_inside_the_5_minute_window_say_when_to_try_again(admin
     spots.write_text("bleId,spotId\ntag-1,lobby\n", encoding="utf-8")
     app = app_for(admin)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.pause()
-        await pilot.press("b")
-        assert await wait_for(pilot, lambda: isinstance(app.screen, BulkScreen))
-        bulk = app.screen
+        bulk = await _open_bulk(pilot, app)
         await choose(pilot, bulk.query_one("#bulk-kind"), "spots")
         path = bulk.query_one("#bulk-path", Input)
         path.focus()

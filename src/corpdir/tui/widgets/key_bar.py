@@ -85,22 +85,21 @@ class KeyBar(Widget):
         dim = self.get_component_rich_style("key-bar--disabled", partial=True)
         keys, palette = self._keys()
         tail = self._cells(palette, key_style, text_style, dim) if palette else []
-        room = width - sum(len(s.text) for s in tail)
+        room = width - Segment.get_line_length(tail)
         segments: list[Segment] = []
         spans: list[tuple[int, int, _Key]] = []
         x = 0
         for key in keys:
             cells = self._cells(key, key_style, text_style, dim)
-            size = sum(Segment.get_line_length([s]) for s in cells)
+            size = Segment.get_line_length(cells)
             if x + size > room:
                 break
             spans.append((x, x + size, key))
             segments += cells
             x += size
         if palette:
-            x_palette = width - sum(Segment.get_line_length([s]) for s in tail)
-            segments.append(Segment(" " * max(0, x_palette - x), base))
-            spans.append((x_palette, width, palette))
+            segments.append(Segment(" " * max(0, room - x), base))
+            spans.append((room, width, palette))
             segments += tail
         self._spans = spans
         return Strip(segments).adjust_cell_length(width, base)
