@@ -34,7 +34,7 @@ async def test_number_written_differently_is_found_unknown_is_not_and_recent_sur
     app = make_app()
     async with app.run_test(size=(150, 40)) as pilot:
         await pilot.press("f4")
-        await pilot.press(*f"{written_otherwise}, {unknown}", "enter")
+        await pilot.press("slash", *f"{written_otherwise}, {unknown}", "enter")  # '/' when the box has focus already
         results = app.screen.query_one("#results", VirtualList)
         assert await wait_for(pilot, lambda: results.row_count == 2 and user.fullname in screen_text(app))
         text = screen_text(app)

@@ -84,8 +84,8 @@ class ListScreen(Screen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Writes are not offered on a read-only terminal (the kiosk), nor bulk where the
         variant has none. '/' is a priority binding (so keys typed right after it reach the
-        box); in a text field it is text."""
-        if action in ("focus_search", "focus_numbers") and isinstance(self.focused, (Input, TextArea)):
+        box); in a text field it is text, except in the numbers box, where it has no place."""
+        if action == "focus_search" and isinstance(self.focused, (Input, TextArea)):
             return False
         if action == "bulk" and not (self.service.offers("U11") or self.service.offers("L1")):
             return False  # the variant has no bulk operation (A and B)
