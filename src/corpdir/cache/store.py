@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Generic, Iterable, Iterator, Literal, Seq
 from pydantic import BaseModel
 
 from corpdir.cache import indexing, numbers
+from corpdir.cache.division_paths import path_names
 from corpdir.cache.schema import migrate
 from corpdir.phone import DEFAULT_REGION, match_key
 from corpdir.spec.division import Division
@@ -349,6 +350,11 @@ class CacheStore:
         params = () if parent_id is None else (parent_id,)
         return [Division.model_validate_json(r[0])
                 for r in self._rows(f"SELECT data FROM divisions WHERE {where} ORDER BY sort_score DESC, name, id", params)]
+
+    def division_paths(self, ids: Iterable[int]) -> dict[int, list[str]]:
+        """Each cached division's names from the top down (see :mod:`corpdir.division_path`)."""
+        with self._lock:
+            return path_names(self._conn, ids)
 
     def subtree_ids(self, division_id: int) -> list[int]:
         rows = self._rows(

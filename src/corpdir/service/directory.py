@@ -148,6 +148,11 @@ class DirectoryService:
         await self.cache.run(self.store.put_divisions, found)
         return await self.child_divisions(None if parent is None else parent.divisionId)
 
+    async def division_paths(self, ids: Iterable[int]) -> dict[int, list[str]]:
+        """Names from the top down of each cached division in ``ids``, for
+        :func:`corpdir.division_path.division_path` (a division not cached is left out)."""
+        return await self.cache.run(self.store.division_paths, list(ids))
+
     async def member_count(self, division_id: int, include_sub: bool = False) -> int:
         return await self.cache.run(self.store.count_users, division_id, include_sub=include_sub)
 
