@@ -42,20 +42,33 @@ def test_the_served_command_is_read_only_unless_writes_are_allowed():
     assert (args.host, args.port, args.allow_writes) == ("127.0.0.1", 8000, False)
 
 
-@pytest.fixture
-def served(tmp_path):
-    """`corpdir web` as a real process on a free 127.0.0.1 port, on the small demo tenant."""
-    prepare_demo_home(tmp_path)
+def start_web(home: Path, *extra: str) -> tuple[subprocess.Popen, str]:
+    """`corpdir web` as a real process on a free 127.0.0.1 port; returns it and the page URL it printed."""
     port = free_port()
-    process = subprocess.Popen([sys.executable, "-m", "corpdir.cli", "web", "--port", str(port)], env=demo_home_env(tmp_path),
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
-    yield f"http://127.0.0.1:{port}"
+    process = subprocess.Popen([sys.executable, "-m", "corpdir.cli", "web", "--port", str(port), *extra],
+                               env=demo_home_env(home), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                               text=True, start_new_session=True)
+    line = process.stdout.readline()  # the server prints its address first; '' if it died
+    assert "open http://" in line, f"corpdir web printed {line!r}"
+    return process, line.split("open ", 1)[1].split()[0].rstrip("/")
+
+
+def stop(process: subprocess.Popen) -> None:
     process.send_signal(signal.SIGTERM)
     try:
         process.wait(timeout=20)
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
+
+
+@pytest.fixture
+def served(tmp_path):
+    """`corpdir web` on the small demo tenant: the page URL, with its per-start token."""
+    prepare_demo_home(tmp_path)
+    process, url = start_web(tmp_path)
+    yield url
+    stop(process)
 
 
 async def _get_page(session: aiohttp.ClientSession, url: str) -> tuple[int, str]:
@@ -94,7 +107,8 @@ async def test_the_page_is_served_and_its_socket_runs_the_read_only_app(served):
         assert "textual.js" in page and "/ws" in page  # textual-serve's page: xterm.js and its websocket
 
         screen = Screen(100, 30)
-        async with session.ws_connect(served.replace("http:", "ws:") + "/ws?width=100&height=30") as ws:
+        async with session.ws_connect(served.replace("http:", "ws:") + "/ws?width=100&height=30",
+                                      origin=origin_of(served)) as ws:
             await ws.send_str(json.dumps(["resize", {"width": 100, "height": 30}]))
             loop = asyncio.get_running_loop()
             deadline = loop.time() + 90
@@ -105,6 +119,81 @@ async def test_the_page_is_served_and_its_socket_runs_the_read_only_app(served):
                     screen.feed(message.data)
                 elif message.type in (aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR):
                     raise AssertionError(f"socket closed: {screen.text()}")
+
+
+def origin_of(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+async def _ws_refusal(session: aiohttp.ClientSession, url: str, **headers) -> int:
+    """The HTTP status a websocket handshake to ``url`` is refused with (fails if it is accepted)."""
+    with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+        async with session.ws_connect(url, headers=headers):
+            pass
+    return refused.value.status
+
+
+async def test_the_app_is_reached_only_through_the_printed_address_from_its_own_page(served):
+    """A page elsewhere in the user's browser cannot drive the app (issue 12, item 20)."""
+    origin = origin_of(served)
+    socket_url = served.replace("http:", "ws:") + "/ws?width=80&height=24"
+    async with aiohttp.ClientSession() as session:
+        assert (await _get_page(session, served + "/"))[0] == 200
+        # without the per-start token there is nothing to find: not the page, not the socket
+        for path in ("/", "/ws", "/static/js/textual.js"):
+            async with session.get(origin + path) as response:
+                assert response.status == 404, path
+        assert await _ws_refusal(session, origin.replace("http:", "ws:") + "/ws", Origin=origin) == 404
+        # a foreign page (or none) may not open the socket, even with the token
+        assert await _ws_refusal(session, socket_url, Origin="https://evil.example") == 403
+        assert await _ws_refusal(session, socket_url, Origin="http://127.0.0.1:1") == 403
+        assert await _ws_refusal(session, socket_url) == 403
+        # DNS rebinding: a name that resolves here but is not this server's is refused
+        async with session.get(served + "/", headers={"Host": f"rebind.example:{urlsplit(served).port}"}) as response:
+            assert response.status == 421
+
+
+async def test_the_page_loads_nothing_from_outside(served):
+    async with aiohttp.ClientSession() as session:
+        async with session.get(served + "/") as response:
+            page = await response.text()
+            policy = response.headers["Content-Security-Policy"]
+    assert "googleapis" not in page and "@font-face" in page  # the font textual-serve ships, not a web font
+    external = [url for url in re_urls(page) if not url.startswith(origin_of(served)) and not url.startswith("ws:")]
+    assert external == [], external
+    assert "default-src 'self'" in policy and "font-src 'self'" in policy
+
+
+def re_urls(page: str) -> list[str]:
+    import re
+
+    return [m for m in re.findall(r'(?:src|href)\s*=\s*"([^"]+)"', page) + re.findall(r'url\("([^"]+)"\)', page)
+            if "://" in m]
+
+
+async def test_sessions_beyond_the_cap_are_refused(tmp_path):
+    prepare_demo_home(tmp_path)
+    process, url = start_web(tmp_path, "--max-sessions", "1")
+    try:
+        socket_url = url.replace("http:", "ws:") + "/ws?width=80&height=24"
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(socket_url, origin=origin_of(url)) as first:
+                await first.receive(timeout=60)  # the first session's app is running and painting
+                assert await _ws_refusal(session, socket_url, Origin=origin_of(url)) == 503
+            # the first one closed: its place is free again
+            for _ in range(200):  # bounded: the server notices the close within moments
+                try:
+                    async with session.ws_connect(socket_url, origin=origin_of(url)) as again:
+                        await again.receive(timeout=60)
+                        break
+                except aiohttp.WSServerHandshakeError as refused:
+                    assert refused.status == 503
+                    await asyncio.sleep(0.05)
+            else:
+                raise AssertionError("the freed session was never offered again")
+    finally:
+        stop(process)
 
 
 # -- a real browser ----------------------------------------------------------------------------
@@ -202,6 +291,8 @@ async def test_a_headless_chromium_shows_the_read_only_app_and_searches(served, 
                 lambda t: "read-only" in t and " people " in t and len([u for u in people if u["fullname"] in t]) >= 3,
                 "the app's first screen, with people, never appeared")
             assert "Edit" not in first.splitlines()[-1]  # the footer offers no write key
+            loaded = await browser.evaluate("performance.getEntriesByType('resource').map(e => e.name)")
+            assert loaded and all(name.startswith(origin_of(served)) for name in loaded), loaded  # nothing from outside
 
             # the search box takes the focus (its bindings leave the footer), then a romaji search
             target = next(u for u in reversed(people) if u.get("fullnameAlphabet") and u["fullname"] not in first)

@@ -1,7 +1,9 @@
 """`corpdir web`: the TUI in a browser (textual-serve), read-only unless told otherwise.
 
 textual-serve has no authentication: it listens on 127.0.0.1 by default, and anything
-wider belongs behind an authenticating reverse proxy (see README).
+wider belongs behind an authenticating reverse proxy (see README). What it lacks against
+other pages in the same browser (a token, Origin and Host checks, a session cap) is added
+by `web_guard.GuardedServer`.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     parser.add_argument("--public-url", help="the URL the browser uses, when behind a proxy (default http://HOST:PORT)")
     parser.add_argument("--allow-writes", action="store_true", help="serve the full app, not the read-only kiosk")
+    parser.add_argument("--max-sessions", type=int, default=8, metavar="N",
+                        help="at most N browser sessions (app processes) at once; one more is refused (default 8)")
 
 
 def app_command(allow_writes: bool = False) -> str:
@@ -29,12 +33,15 @@ def app_command(allow_writes: bool = False) -> str:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from textual_serve.server import Server
+    from corpdir.commands.web_guard import GuardedServer
 
+    if args.max_sessions < 1:
+        print("corpdir web: --max-sessions must be at least 1", file=sys.stderr)
+        return 2
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(f"corpdir web: listening on {args.host} without authentication; put an authenticating proxy in front.",
               file=sys.stderr)
-    server = Server(app_command(args.allow_writes), host=args.host, port=args.port, title="corpdir",
-                    public_url=args.public_url)
+    server = GuardedServer(app_command(args.allow_writes), host=args.host, port=args.port,
+                           public_url=args.public_url, max_sessions=args.max_sessions)
     server.serve()
     return 0
