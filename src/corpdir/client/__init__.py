@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 from corpdir.client.diff import diff
 
 if TYPE_CHECKING:
-    from corpdir.client.client import DirectoryClient, InsecureTransportWarning, redact_headers
+    from corpdir.client._checks import InsecureTransportWarning, redact_headers
+    from corpdir.client.client import DirectoryClient
     from corpdir.client.errors import (
         AccessDenied,
         AlreadyExists,
@@ -53,7 +54,10 @@ if TYPE_CHECKING:
 
 _MODULES = {
     "corpdir.client.client": (
-        "DirectoryClient", "InsecureTransportWarning", "redact_headers",
+        "DirectoryClient",
+    ),
+    "corpdir.client._checks": (
+        "InsecureTransportWarning", "redact_headers",
     ),
     "corpdir.client.errors": (
         "AccessDenied", "AlreadyExists", "ApiError", "ApiPermissionDenied", "BadResponse", "ConfigError",
