@@ -35,6 +35,8 @@ class FaultTransport(httpx.AsyncBaseTransport):
             raise httpx.ConnectTimeout("connect timed out", request=request)
         if fault == "pool_timeout_before":
             raise httpx.PoolTimeout("no connection free", request=request)
+        if fault == "unsupported_protocol_before":  # e.g. a proxy setting with a scheme httpx lacks
+            raise httpx.UnsupportedProtocol("Request URL has an unsupported protocol", request=request)
         if fault == "local_protocol_before":  # the request cannot be put on the wire at all
             raise httpx.LocalProtocolError("Illegal header value", request=request)
         if fault == "429_before":

@@ -87,6 +87,24 @@ async def test_known_unsent_transport_error_is_reported_unsent(server, faulty, m
     assert "Could not connect" in str(info.value)
 
 
+@pytest.mark.parametrize(("fault", "attempts", "sent"), [
+    ("unsupported_protocol_before", 1, False),  # would only fail again; certainly not saved
+    ("local_protocol_before", 1, None),
+    ("connect_error_before", 5, False),  # never left: resent even though it is a write
+    ("pool_timeout_before", 5, False),
+    ("reset_after", 1, None),  # may have been saved: a write is not resent
+])
+async def test_a_write_hit_by_a_network_failure_says_whether_it_may_have_been_saved(
+    server, faulty, make_client, fault, attempts, sent
+):
+    faulty.add(*[fault] * 10)
+    client = make_client(faulty)
+    with pytest.raises(TransportError) as info:
+        await client.create_user(loginId="net.fail", fullname="Net Fail")
+    assert faulty.sent == attempts and info.value.sent is sent
+    assert ("may or may not have been saved" in str(info.value)) == (sent is None)
+
+
 async def test_retry_after_above_cap_fails_fast(server, faulty, make_client, clock):
     faulty.add("429_long_before")
     client = make_client(faulty)

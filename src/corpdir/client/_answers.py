@@ -14,7 +14,7 @@ import httpx
 from pydantic import ValidationError
 
 from corpdir.client.errors import BadResponse, TransportError
-from corpdir.client.retry import NOT_SENT
+from corpdir.client.retry import failure
 from corpdir.spec import Operation
 
 
@@ -47,20 +47,11 @@ def decode(op: Operation, response: httpx.Response) -> Any:
         ) from None
 
 
-_TRANSPORT_WORDS = [
-    (httpx.UnsupportedProtocol, "The directory service address must start with http:// or https://"),
-    (httpx.LocalProtocolError, "The request could not be sent as HTTP (check the API key and the routing profile)"),
-    (httpx.ConnectTimeout, "Could not connect to the directory service in time"),
-    (httpx.ConnectError, "Could not connect to the directory service"),
-    (httpx.TimeoutException, "The directory service did not answer in time"),
-    (httpx.RemoteProtocolError, "The connection to the directory service broke off"),
-    (httpx.TransportError, "The connection to the directory service failed"),
-]
-
-
 def transport_error(op: Operation, exc: httpx.TransportError) -> TransportError:
-    words = next(text for cls, text in _TRANSPORT_WORDS if isinstance(exc, cls))
-    sent = False if isinstance(exc, NOT_SENT) else None
-    if op.is_write and sent is None:
+    """The :class:`TransportError` the user sees for a network failure (its row of
+    :data:`corpdir.client.retry.FAILURES`); a write that may have reached the service says so."""
+    row = failure(exc)
+    words = row.words
+    if op.is_write and row.sent is None:
         words += "; the change may or may not have been saved, reload to check"
-    return TransportError(f"{words} ({type(exc).__name__}, operation {op.code}).", operation=op.code, sent=sent)
+    return TransportError(f"{words} ({type(exc).__name__}, operation {op.code}).", operation=op.code, sent=row.sent)

@@ -8,6 +8,9 @@ So a write is resent only when the service certainly did not act on it:
 - a failure known to have happened before the request was sent (``httpx.ConnectError``,
   ``ConnectTimeout``, ``PoolTimeout``).
 
+Each kind of network failure is one row of :data:`FAILURES`, which also holds the
+sentence the user reads and whether the request may have left.
+
 Reads (GET, and N1: a POST that only reads) are also retried on any other network failure or
 timeout, on 502/503/504 and on a success answer whose body could not be read. Nothing is
 retried that would only fail again (``UnsupportedProtocol``, ``LocalProtocolError``). Waits
@@ -20,16 +23,45 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Literal
 
 import httpx
 
 from corpdir.spec import Operation
 
-# Failures that happen before a byte of the request leaves: safe to resend anything.
-NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout, httpx.UnsupportedProtocol)
-# Failures that would only happen again: the request itself cannot be sent as it is
-# (an address that is not http(s), a header value HTTP does not allow).
-NEVER_RETRIED = (httpx.UnsupportedProtocol, httpx.LocalProtocolError)
+
+@dataclass(frozen=True)
+class Failure:
+    """What one kind of network failure means: the sentence a receptionist reads, whether
+    the request certainly never left (``sent=False``) or may have (``None``), and when it
+    may be sent again: ``"any"`` request (it never reached the service), only ``"reads"``
+    (a write may already have happened), or ``"never"`` (it would only fail again)."""
+
+    kind: type[httpx.TransportError]
+    words: str
+    sent: bool | None
+    resend: Literal["any", "reads", "never"]
+
+
+# One row per kind, most specific first (the first row the exception is an instance of wins).
+FAILURES = (
+    Failure(httpx.UnsupportedProtocol, "The directory service address must start with http:// or https://", False, "never"),
+    Failure(httpx.LocalProtocolError, "The request could not be sent as HTTP (check the API key and the routing profile)",
+            None, "never"),
+    Failure(httpx.ConnectTimeout, "Could not connect to the directory service in time", False, "any"),
+    Failure(httpx.ConnectError, "Could not connect to the directory service", False, "any"),
+    Failure(httpx.PoolTimeout, "No connection to the directory service was free in time", False, "any"),
+    Failure(httpx.TimeoutException, "The directory service did not answer in time", None, "reads"),
+    Failure(httpx.RemoteProtocolError, "The connection to the directory service broke off", None, "reads"),
+    Failure(httpx.TransportError, "The connection to the directory service failed", None, "reads"),
+)
+
+
+def failure(exc: httpx.TransportError) -> Failure:
+    """The row of :data:`FAILURES` for ``exc``."""
+    return next(row for row in FAILURES if isinstance(exc, row.kind))
+
+
 RETRY_STATUS_READ = frozenset({429, 502, 503, 504})
 RETRY_STATUS_WRITE = frozenset({429})
 
@@ -43,11 +75,10 @@ class RetryPolicy:
     jitter: float = 0.25  # a wait is shortened by up to this fraction, at random
 
     def retry_exception(self, op: Operation, exc: BaseException) -> bool:
-        if isinstance(exc, NEVER_RETRIED):
+        if not isinstance(exc, httpx.TransportError):
             return False
-        if isinstance(exc, NOT_SENT):
-            return True
-        return not op.is_write and isinstance(exc, httpx.TransportError)
+        resend = failure(exc).resend
+        return resend == "any" or (resend == "reads" and not op.is_write)
 
     def retry_status(self, op: Operation, status: int) -> bool:
         return status in (RETRY_STATUS_WRITE if op.is_write else RETRY_STATUS_READ)

@@ -24,12 +24,11 @@ from pydantic import ValidationError
 
 from corpdir.spec import details_from
 from corpdir.spec.location import L1_MAX_LOCATIONS, LocationEntry
-from corpdir.spec.user import DestinationEntry
+from corpdir.spec.user import U11_MAX_DESTINATIONS, DestinationEntry
 
 DESTINATION_COLUMNS = ("loginId", "destinationId", "destinationName")
 SPOT_COLUMNS = ("bleId", "spotId")
 COLUMNS = {"destinations": DESTINATION_COLUMNS, "spots": SPOT_COLUMNS}
-U11_BATCH = 10_000
 
 
 class CsvUnreadable(Exception):
@@ -50,7 +49,7 @@ class ParsedCsv:
         return not self.errors and bool(self.entries)
 
     def requests(self) -> int:
-        batch = U11_BATCH if self.kind == "destinations" else L1_MAX_LOCATIONS
+        batch = U11_MAX_DESTINATIONS if self.kind == "destinations" else L1_MAX_LOCATIONS
         return -(-len(self.entries) // batch)
 
 

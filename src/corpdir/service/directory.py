@@ -20,7 +20,7 @@ from corpdir.cache.sync import Progress, Syncer, SyncSummary
 from corpdir.client.errors import ApiError, CorpdirError, NotFound, TransportError
 from corpdir.service.callerid import Answer, CallerId
 from corpdir.spec.division import Division
-from corpdir.spec.user import User
+from corpdir.spec.user import U11_MAX_DESTINATIONS, User
 from corpdir.spec.variants import get_variant
 
 if TYPE_CHECKING:  # the first screen shows people and divisions: the other models load with their screens
@@ -351,9 +351,9 @@ class DirectoryService:
         await self.cache.run(self.store.put_profile, user_id, profile)
         return profile
 
-    async def send_destinations(self, entries: Sequence[Any], *, batch: int = 10_000,
+    async def send_destinations(self, entries: Sequence[Any], *, batch: int = U11_MAX_DESTINATIONS,
                                 progress: Callable[[int, int], None] | None = None) -> list[Any]:
-        """U11 in requests of at most ``batch`` entries (the spec's limit is 10,000)."""
+        """U11 in requests of at most ``batch`` entries (by default the spec's limit)."""
         results = []
         for start in range(0, len(entries), batch):
             results.append(await self._api(self.client.edit_destinations(list(entries[start:start + batch]))))

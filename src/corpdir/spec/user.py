@@ -237,6 +237,9 @@ class PhotoQuery(QueryModel):
     size: PhotoSize = PhotoSize.FULL
 
 
+U11_MAX_DESTINATIONS = 10_000  # entries in one U11 request (spec section 4, U11)
+
+
 class DestinationEntry(RequestModel):
     loginId: c.text(50)
     destinationId: c.Int64
@@ -244,9 +247,9 @@ class DestinationEntry(RequestModel):
 
 
 class DestinationsEdit(RequestModel):
-    """U11 body: at most 10,000 entries a request."""
+    """U11 body: at most U11_MAX_DESTINATIONS entries a request."""
 
-    destinations: c.items(DestinationEntry, 10_000)
+    destinations: c.items(DestinationEntry, U11_MAX_DESTINATIONS)
 
 
 class DestinationsResult(ResponseModel):
