@@ -1,22 +1,80 @@
 """Data from the service is text: it is shown, never interpreted.
 
-A name may hold ESC or OSC sequences, a newline, or a BEL; on a terminal those would move
-the cursor, retitle the window or break a one-line-per-number protocol. ``printable``
-replaces every control character (C0, DEL, C1) with a visible stand-in. Rich markup is
-handled at the UI layer by building ``rich.text.Text`` objects, never markup strings.
+A name may hold ESC or OSC sequences, a newline, a BEL, a bidi override that shows
+``abc\\u202edcba.exe`` as ``abcexe.abcd``, or a zero-width character that makes two names
+look the same. On a terminal those would move the cursor, retitle the window, set the
+clipboard, or mislead the reader; in a file they reach whatever opens it next.
+
+:func:`printable` is the one function that makes such text inert, and every surface
+(screens, CLI lines, exports, XML, pop-ups) calls it on text from the service:
+
+- C0 controls, DEL and C1 controls (U+0000-U+001F, U+007F-U+009F) and lone surrogates
+  become U+FFFD (one cell, like the character it replaces was meant to be);
+- bidi controls (U+202A-U+202E, U+2066-U+2069, U+200E/F, U+061C) and invisible format
+  characters (U+200B-U+200D, U+2060-U+2064, U+FEFF, U+00AD, U+180E, U+2028/9, tag
+  characters, Hangul fillers, ...) become a visible ``<U+202E>``: the reader sees that
+  something is there, and what, instead of being misled by it.
+
+Rich markup is not a character problem: screens build ``rich.text.Text`` from the
+printable string (:mod:`corpdir.tui.text`), never a markup string. :func:`json_text` is
+the same rule for JSON output: the characters are escaped (``\\u202e``) rather than
+replaced, so the data stays exact while the bytes written stay inert.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 REPLACEMENT = "\ufffd"
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-_CONTROL_BUT_NEWLINE = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
+
+# Invisible or direction-changing characters (Unicode Cf, Zl, Zp and the fillers that
+# render as nothing). Variation selectors (U+FE00-FE0F, U+E0100-E01EF) are not here: they
+# pick a kanji's glyph in Japanese names and an emoji's presentation, and are harmless.
+_FORMAT = (
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f"
+    "\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e007f"
+)
+_CONTROL = "\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff"
+_UNSAFE = re.compile(f"[\n{_CONTROL}{_FORMAT}]")
+_UNSAFE_BUT_NEWLINE = re.compile(f"[{_CONTROL}{_FORMAT}]")
+# What json.dumps(ensure_ascii=False) leaves raw: it already escapes C0 and the quote.
+_UNSAFE_IN_JSON = re.compile(f"[\x7f-\x9f\ud800-\udfff{_FORMAT}]")
+
+
+def _visible(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code < 0xA0 or 0xD800 <= code <= 0xDFFF:
+        return REPLACEMENT
+    return f"<U+{code:04X}>"
 
 
 def printable(value: object, *, keep_newlines: bool = False) -> str:
-    """``value`` as inert text: control characters become U+FFFD (newlines too, unless
-    ``keep_newlines``, so a name stays one line)."""
-    pattern = _CONTROL_BUT_NEWLINE if keep_newlines else _CONTROL
-    return pattern.sub(REPLACEMENT, "" if value is None else str(value))
+    """``value`` (``None`` -> "") as inert text for a screen, a terminal or a file.
+
+    Control characters (C0, DEL, C1) and lone surrogates become U+FFFD; bidi controls and
+    invisible characters become a visible ``<U+XXXX>``. Newlines are replaced too, so a
+    name stays one line, unless ``keep_newlines`` (a multi-line message, a quoted CSV
+    field). Safe to call twice: the output holds nothing it would change.
+    """
+    text = "" if value is None else str(value)
+    return (_UNSAFE_BUT_NEWLINE if keep_newlines else _UNSAFE).sub(_visible, text)
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code > 0xFFFF:  # JSON escapes astral characters as a UTF-16 surrogate pair
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
+
+
+def json_text(value: Any) -> str:
+    """``value`` as one line of JSON whose bytes hold no control, C1, bidi or invisible
+    character: those are written as ``\\uXXXX`` escapes, so a JSON reader gets the exact
+    data back and a terminal showing the line interprets nothing. Other non-ASCII text
+    (kanji, kana) stays as it is."""
+    import json
+
+    return _UNSAFE_IN_JSON.sub(_json_escape, json.dumps(value, ensure_ascii=False))

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import functools
-import json
 import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
 from corpdir.paths import Profile, resolve_profile, service_value
 from corpdir.cache import numbers
 from corpdir.service.callerid import Answer, CallerId, cache_age, open_cache
-from corpdir.text import printable
+from corpdir.text import json_text, printable
 
 if TYPE_CHECKING:
     import argparse
@@ -32,8 +31,8 @@ def format_line(answer: Answer) -> str:
 
 
 def format_json(answer: Answer) -> str:
-    return json.dumps({"query": answer.query, "found": answer.found, "source": answer.source or None,
-                       "error": answer.error, "items": answer.items}, ensure_ascii=False)
+    return json_text({"query": answer.query, "found": answer.found, "source": answer.source or None,
+                      "error": answer.error, "items": answer.items})
 
 
 class _Service:

@@ -1,8 +1,8 @@
 """Service data on screen: always a ``rich.text.Text`` built from the plain string.
 
 Never put service data into a markup string: "[red]x[/red]" or "[link=file:///etc/passwd]"
-in a name must appear as typed. Control characters (ESC, OSC, BEL, newlines) are replaced
-by :func:`corpdir.text.printable` before they reach the terminal. Cells are sized in
+in a name must appear as typed. Control, bidi and invisible characters are neutralised
+by :func:`corpdir.text.printable` (the one rule) before they reach the terminal. Cells are sized in
 terminal columns (CJK characters take two), so columns line up and truncate cleanly.
 """
 
