@@ -72,7 +72,6 @@ class GuardedServer(Server):
             web.get(f"{prefix}/download/{{key}}", self.handle_download, name="download"),
             web.static(f"{prefix}/static", self.statics_path, name="static"),
         ])
-        app.on_startup.append(self.on_startup)
         return app
 
     @web.middleware
@@ -103,6 +102,16 @@ class GuardedServer(Server):
             response.headers["Referrer-Policy"] = "no-referrer"  # the token is in the URL
         return response
 
-    async def on_startup(self, app: web.Application) -> None:
-        print(f"corpdir web: open {self.page_url}  (the address is new at every start; "
-              f"at most {self.max_sessions} sessions)", flush=True)
+    def serve(self, debug: bool = False) -> None:
+        """Serve until SIGINT/SIGTERM; the address is printed once the socket listens, not before."""
+        import asyncio
+        import signal
+
+        self.debug = debug
+        self.initialize_logging()
+        loop = asyncio.new_event_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, self.request_exit)
+        web.run_app(self._make_app(), host=self.host, port=self.port, handle_signals=False, loop=loop,
+                    print=lambda _running: print(f"corpdir web: open {self.page_url}  (the address is new at "
+                                                 f"every start; at most {self.max_sessions} sessions)", flush=True))
