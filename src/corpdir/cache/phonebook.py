@@ -1,0 +1,85 @@
+"""Read queries behind the phonebook gateway, on a connection of their own.
+
+The gateway answers PBXs and desk phones while a sync writes the same file: a separate
+read-only connection (WAL) never waits for the writer. Records come back as the JSON the
+service returned (dicts), with the phone field that matched, so a caller-ID answer can
+say *which* of someone's numbers called.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any, Iterator
+
+from corpdir.cache.numbers import prime_region_rules
+
+_WHO = (
+    "SELECT p.kind, p.id, p.field, p.number, COALESCE(u.data, c.data) FROM phones p"
+    " LEFT JOIN users u ON p.kind = 'user' AND u.id = p.id"
+    " LEFT JOIN contacts c ON p.kind = 'contact' AND c.id = p.id"
+    " WHERE p.key = ? ORDER BY p.kind DESC, p.id"
+)
+# Everyone with a number, in reading order (kana, else the name): users, and the contacts
+# of the shared folders (a personal folder is one person's, not the company's phonebook).
+_ORDER = (
+    "SELECT kind, id FROM ("
+    " SELECT 'user' AS kind, id, COALESCE(NULLIF(kana, ''), fullname) AS reading, fullname FROM users"
+    "  WHERE id IN (SELECT id FROM phones WHERE kind = 'user')"
+    " UNION ALL"
+    " SELECT 'contact', id, COALESCE(NULLIF(kana, ''), fullname), fullname FROM contacts"
+    "  WHERE directory = 'SHARED' AND id IN (SELECT id FROM phones WHERE kind = 'contact'))"
+    " ORDER BY reading, fullname, kind DESC, id"
+)
+
+
+def open_reader(path: str | Path, region: str) -> sqlite3.Connection:
+    """A read-only connection to the cache file (usable from one thread at a time)."""
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+    prime_region_rules(conn, region)
+    return conn
+
+
+def data_version(conn: sqlite3.Connection) -> int:
+    """Changes when another connection commits: the gateway rebuilds what it derived."""
+    return conn.execute("PRAGMA data_version").fetchone()[0]
+
+
+def who_has(conn: sqlite3.Connection, key: str) -> list[tuple[str, int, str, str, dict[str, Any]]]:
+    """(kind, id, field, number as stored, record) for every record holding the number
+    whose match key is ``key``; users first."""
+    out = []
+    seen: set[tuple[str, int]] = set()
+    for kind, rid, field, number, blob in conn.execute(_WHO, (key,)):
+        if blob is not None and (kind, rid) not in seen:
+            seen.add((kind, rid))
+            out.append((kind, rid, field, number, json.loads(blob)))
+    return out
+
+
+def reading_order(conn: sqlite3.Connection) -> list[tuple[str, int]]:
+    """(kind, id) of every phonebook entry, in reading order."""
+    return [(kind, rid) for kind, rid in conn.execute(_ORDER)]
+
+
+def records(conn: sqlite3.Connection, kind: str, ids: list[int]) -> dict[int, dict[str, Any]]:
+    """Records of one kind by id (missing ids left out)."""
+    table = "users" if kind == "user" else "contacts"
+    found: dict[int, dict[str, Any]] = {}
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        sql = f"SELECT id, data FROM {table} WHERE id IN ({','.join('?' * len(chunk))})"
+        found.update((rid, json.loads(blob)) for rid, blob in conn.execute(sql, chunk))
+    return found
+
+
+def all_records(conn: sqlite3.Connection, kind: str) -> Iterator[dict[str, Any]]:
+    """Every record of one kind (users, or shared-folder contacts), as stored."""
+    sql = "SELECT data FROM users" if kind == "user" else "SELECT data FROM contacts WHERE directory = 'SHARED'"
+    for (blob,) in conn.execute(sql):
+        yield json.loads(blob)
+
+
+def divisions(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+    return [json.loads(blob) for (blob,) in conn.execute("SELECT data FROM divisions")]

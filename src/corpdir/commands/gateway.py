@@ -1,0 +1,70 @@
+"""`corpdir gateway`: caller-ID and desk-phone directories over HTTP, from the cache."""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = "serve caller-ID and phone directories to PBXs and desk phones (HTTP, from the local cache)"
+
+SETUP = """\
+URLs (BASE is http://HOST:PORT/t/TOKEN; with basic auth, http://USER:PASS@HOST:PORT):
+  caller name, whole body      BASE/cid?number=NUMBER          (unknown: 404, empty body)
+  key=value (Asterisk HASH)    BASE/cid.kv?number=NUMBER
+  JSON (3CX, scripts)          BASE/cid.json?number=NUMBER
+  add &ascii=1 to any URL for names in ASCII (romanised where the directory has no alphabet name)
+
+FreePBX: Admin > CallerID Lookup Sources > Add:
+  Source type: HTTP   Host: HOST   Port: PORT   Username: USER   Password: PASS
+  Path: cid   Query: number=[NUMBER]       (then choose the source on the inbound route)
+  Superfecta instead: source "Regular Expressions 1", URL BASE/cid?number=$thenumber,
+  Regular Expressions: (.*)   (add &ascii=1 when the scheme's charset is IA5)
+
+Asterisk dialplan (func_curl):
+  same => n,Set(CALLERID(name)=${CURL(BASE/cid?number=${CALLERID(num)})})
+  or every field:
+  same => n,Set(CURLOPT(hashcompat)=yes)
+  same => n,Set(HASH(who)=${CURL(BASE/cid.kv?number=${CALLERID(num)})})
+  same => n,Set(CALLERID(name)=${HASH(who,name)})    ; also company, division, type, id
+
+FreeSWITCH autoload_configs/cidlookup.conf.xml:
+  <configuration name="cidlookup.conf" description="cidlookup Configuration">
+    <settings>
+      <param name="url" value="BASE/cid?number=${caller_id_number}"/>
+      <param name="cache" value="false"/>
+    </settings>
+  </configuration>
+  dialplan: <action application="cidlookup" data="${caller_id_number}"/>
+
+3CX: Settings > CRM Integration > Server Side > Add: upload BASE/3cx.xml (GatewayUrl is filled in).
+
+Desk phones (remote phonebook URLs):
+  Yealink   Directory > Remote Phone Book: BASE/yealink/directory.xml?q=#SEARCH
+            grouped by division: BASE/yealink/phonebook.xml
+  Cisco     IP phone service / Directories URL: BASE/cisco/directory.xml  (search: BASE/cisco/search.xml)
+  Snom      Setup > Advanced > XML directory: BASE/snom/directory.xml
+  Grandstream  Phonebook > Phonebook XML download: HTTP, server HOST:PORT/t/TOKEN/grandstream (file phonebook.xml)
+  LDAP-only phones: see `corpdir ldap-sync --help`.
+
+The token is kept in the data folder (gateway-token, mode 0600) unless given with --token,
+CORPDIR_GATEWAY_TOKEN or [gateway] token in the config file.
+"""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = SETUP
+    parser.add_argument("--host", help="address to listen on (default 127.0.0.1: this machine only)")
+    parser.add_argument("--port", type=int, help="port (default 8765)")
+    parser.add_argument("--token", help="the secret path token (default: generated once, kept in the data folder)")
+    parser.add_argument("--user", help="HTTP basic auth user (the password from CORPDIR_GATEWAY_PASSWORD or the config file)")
+    parser.add_argument("--allow", action="append", help="a client address or network allowed (repeatable; default any)")
+    parser.add_argument("--deadline-ms", type=float, help="longest wait for the service on an uncached number (default 300)")
+    parser.add_argument("--sync-every", type=float, help="seconds between background syncs (default 900; 0: never)")
+    parser.add_argument("--public-url", help="the URL phones reach this gateway at (default: as each request came)")
+    parser.add_argument("--base-url", help="the service (default: config file, CORPDIR_BASE_URL, else the embedded demo)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from corpdir.gateway.server import main
+
+    return main(args)

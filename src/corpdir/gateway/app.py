@@ -1,0 +1,277 @@
+"""The gateway's HTTP routes (Starlette), behind :class:`corpdir.gateway.access.Access`.
+
+Caller-ID (``?number=``, any form a PBX sends; ``&ascii=1`` for ASCII only):
+  /cid        the whole body is the name; nobody: 404 with an empty body
+  /cid.kv     name=...&company=...&division=...&type=...&id=... (Asterisk hashcompat); nobody: 404, empty
+  /cid.json   JSON (``found`` false for nobody, 200)
+Every caller-ID answer says how it was answered (``X-Corpdir-Answer``: cache, service,
+unknown, late) and how long it took here (``Server-Timing: lookup;dur=MS``).
+
+Desk phones (``&ascii=1`` everywhere): /yealink/directory.xml (``?q=``),
+/yealink/phonebook.xml, /cisco/directory.xml (``?start=``, ``?q=``), /cisco/search.xml,
+/snom/directory.xml (``?start=``, ``?q=``), /grandstream/phonebook.xml; 3CX: /3cx.xml;
+a record's page: /record/user/ID, /record/contact/ID.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import logging
+import time
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator, Callable
+from urllib.parse import urlencode
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, PlainTextResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from corpdir.gateway import answers, threecx
+from corpdir.gateway.access import Access
+from corpdir.gateway.ascii import romanise
+from corpdir.gateway.lookup import CallerLookup, Lookup
+from corpdir.gateway.pages import page
+from corpdir.gateway.phones import cisco, grandstream, snom, yealink
+from corpdir.gateway.settings import GatewaySettings
+from corpdir.gateway.xml import MEDIA_TYPE
+from corpdir.service.phonebook import Entry, Phonebook
+from corpdir.text import printable
+
+log = logging.getLogger("corpdir.gateway")
+TITLE = "Directory"
+
+
+class Gateway:
+    """The routes' shared state: the phonebook, the caller lookup, the settings."""
+
+    def __init__(self, service: Any, settings: GatewaySettings) -> None:
+        self.service = service
+        self.settings = settings
+        self.phonebook = Phonebook(service)
+        self.lookup = CallerLookup(self.phonebook, deadline=settings.deadline_ms / 1000,
+                                   strip_prefixes=settings.strip_prefixes, ask_service=service.offers("N1"))
+        self._sync: asyncio.Task[None] | None = None
+
+    # -- life ------------------------------------------------------------------------------
+    async def start(self) -> None:
+        await asyncio.to_thread(romanise, "カナ")  # pykakasi loads its dictionaries once (~1-4 s): not on a call
+        if self.settings.sync_every > 0:
+            self._sync = asyncio.create_task(self._sync_forever())
+
+    async def stop(self) -> None:
+        if self._sync is not None:
+            self._sync.cancel()
+            await asyncio.gather(self._sync, return_exceptions=True)
+        await self.lookup.close()
+        self.phonebook.close()
+
+    async def _sync_forever(self) -> None:
+        """Keep the cache fresh: one sync, then one every ``sync_every`` seconds. The
+        client's token bucket paces every request, so a sync never takes the service's
+        rate limit from other users of the key; a failed sync is retried at the next turn."""
+        while True:
+            try:
+                summary = await self.service.sync()
+                total = summary.total()
+                log.info("sync: %d added, %d changed, %d removed", total.added, total.changed, total.removed)
+            except Exception as exc:  # noqa: BLE001 - the gateway keeps answering from the cache
+                log.warning("sync failed (%s); answering from the cache", exc.__class__.__name__)
+            await asyncio.sleep(self.settings.sync_every)
+
+    # -- helpers -----------------------------------------------------------------------------
+    def base(self, request: Request) -> str:
+        """This gateway's URL as the client reached it, with the token path when it used one."""
+        root = request.scope.get("root_path", "")
+        if self.settings.public_url:
+            return self.settings.public_url.rstrip("/") + root
+        return f"{request.url.scheme}://{request.url.netloc}{root}"
+
+    def record_url(self, request: Request) -> Callable[[Entry], str]:
+        base = self.base(request)
+        return lambda e: f"{base}/record/{e.kind}/{e.id}" if e.id is not None and e.source == "cache" else ""
+
+
+def _ascii(request: Request) -> bool:
+    return request.query_params.get("ascii", "") in ("1", "true", "yes")
+
+
+def _number(request: Request) -> str:
+    return request.query_params.get("number") or request.path_params.get("number") or ""
+
+
+def _timed(answer: Lookup, body: str, media: str, found_status: int = 200, unknown_status: int = 404) -> Response:
+    how = answer.source or ("late" if answer.late else "unknown")
+    headers = {"x-corpdir-answer": how, "server-timing": f"lookup;dur={answer.seconds * 1000:.3f}",
+               "cache-control": "no-store"}
+    status = found_status if answer.found else unknown_status
+    return Response(body.encode(), status_code=status, media_type=media, headers=headers)
+
+
+def build_app(service: Any, settings: GatewaySettings) -> Any:
+    """The ASGI app: routes behind access control. ``service`` is a DirectoryService."""
+    gw = Gateway(service, settings)
+
+    async def caller(request: Request, fmt: str) -> Response:
+        started = time.monotonic()
+        answer = await gw.lookup(_number(request), started)
+        ascii = _ascii(request)
+        if fmt == "text":
+            return _timed(answer, answers.text(answer, ascii), "text/plain; charset=utf-8")
+        if fmt == "kv":
+            return _timed(answer, answers.key_values(answer, ascii), "text/plain; charset=utf-8")
+        return _timed(answer, answers.as_json(answer, ascii, gw.record_url(request)), "application/json", unknown_status=200)
+
+    async def cid_text(request: Request) -> Response:
+        return await caller(request, "text")
+
+    async def cid_kv(request: Request) -> Response:
+        return await caller(request, "kv")
+
+    async def cid_json(request: Request) -> Response:
+        return await caller(request, "json")
+
+    async def everyone() -> list[Entry]:
+        return (await gw.phonebook.window())[1]
+
+    async def yealink_directory(request: Request) -> Response:
+        q = request.query_params.get("q", "").strip()
+        entries = await gw.phonebook.search(q, limit=200) if q and q != "#SEARCH" else await everyone()
+        return StreamingResponse(_iterate(yealink.directory(entries, TITLE, _ascii(request))), media_type=MEDIA_TYPE)
+
+    async def yealink_phonebook(request: Request) -> Response:
+        return StreamingResponse(_iterate(yealink.phonebook(await everyone(), TITLE, _ascii(request))), media_type=MEDIA_TYPE)
+
+    async def grandstream_phonebook(request: Request) -> Response:
+        return StreamingResponse(_iterate(grandstream.address_book(await everyone(), _ascii(request))), media_type=MEDIA_TYPE)
+
+    def pager(request: Request, path: str, search_path: str) -> Callable[[int | None], str]:
+        base, ascii = gw.base(request), _ascii(request)
+        extra = {"ascii": "1"} if ascii else {}
+
+        def url_for(start: int | None) -> str:
+            if start is None:
+                return f"{base}{search_path}" + (f"?{urlencode(extra)}" if extra else "")
+            return f"{base}{path}?{urlencode({'start': start, **extra})}"
+
+        return url_for
+
+    async def paged(request: Request, rows: int) -> Any:
+        q = request.query_params.get("q", "").strip()
+        if q:
+            from corpdir.gateway.pages import Page
+
+            found = await gw.phonebook.search(q, limit=rows)
+            return Page(found, 0, None, None, len(found))
+        try:
+            start = int(request.query_params.get("start", "0"))
+        except ValueError:
+            start = 0
+        return await page(gw.phonebook, start, rows)
+
+    async def cisco_directory(request: Request) -> Response:
+        current = await paged(request, cisco.MAX_ENTRIES)
+        body = cisco.directory(current, TITLE, _ascii(request), pager(request, "/cisco/directory.xml", "/cisco/search.xml"))
+        return Response(body.encode(), media_type=MEDIA_TYPE)
+
+    async def cisco_search(request: Request) -> Response:
+        action = f"{gw.base(request)}/cisco/directory.xml" + ("?ascii=1" if _ascii(request) else "")
+        return Response(cisco.search_input(TITLE, action).encode(), media_type=MEDIA_TYPE)
+
+    async def snom_directory(request: Request) -> Response:
+        current = await paged(request, snom.PAGE_ROWS)
+        body = snom.directory(current, TITLE, _ascii(request), pager(request, "/snom/directory.xml", "/snom/directory.xml"))
+        return Response(body.encode(), media_type=MEDIA_TYPE)
+
+    async def threecx_template(request: Request) -> Response:
+        return Response(threecx.template(gw.base(request)), media_type=MEDIA_TYPE)
+
+    async def record(request: Request) -> Response:
+        kind = request.path_params["kind"]
+        try:
+            rid = int(request.path_params["rid"])
+        except ValueError:
+            return Response(status_code=404)
+        entry = gw.phonebook.entry(kind, rid) if kind in ("user", "contact") else None
+        if entry is None:
+            return Response(status_code=404)
+        return HTMLResponse(_record_page(entry))
+
+    async def health(request: Request) -> Response:
+        return PlainTextResponse("ok")
+
+    @asynccontextmanager
+    async def lifespan(app: Any) -> AsyncIterator[None]:
+        await gw.start()
+        try:
+            yield
+        finally:
+            await gw.stop()
+
+    routes = [
+        Route("/cid", cid_text), Route("/cid.kv", cid_kv), Route("/cid.json", cid_json),
+        Route("/cid/{number}", cid_text),
+        Route("/yealink/directory.xml", yealink_directory), Route("/yealink/phonebook.xml", yealink_phonebook),
+        Route("/cisco/directory.xml", cisco_directory), Route("/cisco/search.xml", cisco_search),
+        Route("/snom/directory.xml", snom_directory), Route("/grandstream/phonebook.xml", grandstream_phonebook),
+        Route("/3cx.xml", threecx_template), Route("/record/{kind}/{rid}", record), Route("/health", health),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.gateway = gw
+    return Access(_EmptyErrors(app), settings)
+
+
+class _EmptyErrors:
+    """Starlette's own 404/405 answers carry text ('Not Found'): a PBX would show it as a
+    name. Every answer of 400 and above leaves here with an empty body."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.state = app.state
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        failed = False
+
+        async def guarded(message: dict[str, Any]) -> None:
+            nonlocal failed
+            if message["type"] == "http.response.start" and message["status"] >= 400:
+                failed = True
+                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() not in (b"content-length", b"content-type")]
+                message = {**message, "headers": [*headers, (b"content-length", b"0")]}
+            elif message["type"] == "http.response.body" and failed:
+                if message.get("more_body"):
+                    return
+                message = {"type": "http.response.body", "body": b""}
+            await send(message)
+
+        await self.app(scope, receive, guarded)
+
+
+async def _iterate(parts: Any) -> AsyncIterator[bytes]:
+    """A generated document in chunks of about 64 KiB, letting other requests in between."""
+    chunk: list[str] = []
+    size = 0
+    for part in parts:
+        chunk.append(part)
+        size += len(part)
+        if size > 65536:
+            yield "".join(chunk).encode()
+            chunk, size = [], 0
+            await asyncio.sleep(0)
+    if chunk:
+        yield "".join(chunk).encode()
+
+
+def _record_page(entry: Entry) -> str:
+    """A plain page for a 3CX contact link: the record's name, place and numbers."""
+    def esc(value: object) -> str:
+        return html.escape(printable(value))
+
+    rows = "".join(f"<tr><th>{esc(label)}</th><td>{esc(n)}</td></tr>" for label, n in entry.dialable_numbers())
+    rows += "".join(f"<tr><th>E-mail</th><td>{esc(e)}</td></tr>" for e in entry.emails)
+    where = " / ".join(v for v in (entry.company, entry.division_path) if v)
+    return (f"<!doctype html><html lang=\"ja\"><meta charset=\"utf-8\"><title>{esc(entry.name)}</title>"
+            f"<h1>{esc(entry.name)}</h1><p>{esc(entry.kana)}</p><p>{esc(where)}</p><table>{rows}</table></html>")

@@ -1,0 +1,1 @@
+"""Desk-phone directory formats, one module per maker (XML as each maker documents it)."""

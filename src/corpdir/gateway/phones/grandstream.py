@@ -1,0 +1,25 @@
+"""Grandstream ``AddressBook`` (the phonebook XML GXP/GRP phones download): one
+``Contact`` per person, family and given name apart, each number a ``Phone`` whose
+``type`` is Grandstream's label for it (Work, or Cell for mobiles), plus the company and
+department the phone shows."""
+
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+from corpdir.gateway.answers import Shown
+from corpdir.gateway.xml import PROLOG, element
+from corpdir.service.phonebook import MOBILE_FIELDS, Entry
+
+
+def address_book(entries: Iterable[Entry], ascii: bool) -> Iterator[str]:
+    yield PROLOG + "<AddressBook>\n"
+    for entry in entries:
+        shown = Shown(entry, ascii)
+        phones = "".join(
+            f"<Phone type=\"{'Cell' if field in MOBILE_FIELDS else 'Work'}\">{element('phonenumber', number)}"
+            f"{element('accountindex', 1)}</Phone>"
+            for field, number in entry.numbers if field != "faxNum")
+        yield (f"<Contact>{element('LastName', shown.family or shown.name)}{element('FirstName', shown.given)}"
+               f"{element('Company', shown.company)}{element('Department', shown.division)}{phones}</Contact>\n")
+    yield "</AddressBook>\n"

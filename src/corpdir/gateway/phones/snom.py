@@ -1,0 +1,28 @@
+"""Snom ``SnomIPPhoneDirectory``: one ``DirectoryEntry`` (name, number) per number, the
+name labelled with the number's kind; pages with Prev/Next function keys, search by ``?q=``."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from corpdir.gateway.pages import Page
+from corpdir.gateway.xml import PROLOG, element, rows
+
+PAGE_ROWS = 50
+
+
+def _softkey(key: str, label: str, url: str) -> str:
+    return f"<SoftKeyItem>{element('Name', key)}{element('Label', label)}{element('URL', url)}</SoftKeyItem>"
+
+
+def directory(page: Page, title: str, ascii: bool, url_for: Callable[[int | None], str]) -> str:
+    shown = f"{page.start + 1}-{page.start + len(page.entries)} / {page.total}" if page.entries else "0 / 0"
+    parts = [PROLOG + "<SnomIPPhoneDirectory>", element("Title", title), element("Prompt", shown)]
+    parts += [f"<DirectoryEntry>{element('Name', f'{name} {label}')}{element('Telephone', number)}</DirectoryEntry>"
+              for name, label, number in rows(page.entries, ascii)[:PAGE_ROWS]]
+    if page.prev_start is not None:
+        parts.append(_softkey("F1", "Prev", url_for(page.prev_start)))
+    if page.next_start is not None:
+        parts.append(_softkey("F2", "Next", url_for(page.next_start)))
+    parts.append("</SnomIPPhoneDirectory>\n")
+    return "\n".join(parts)

@@ -1,0 +1,61 @@
+"""Running the gateway: settings, the token, the service, uvicorn."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import sys
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from corpdir.gateway.settings import GatewaySettings
+from corpdir.paths import data_dir
+
+FLAGS = ("host", "port", "token", "user", "allow", "deadline_ms", "sync_every", "public_url")
+
+
+def stored_token(folder: Path | None = None) -> str:
+    """The gateway's token, made once and kept (mode 0600) so PBX settings stay valid."""
+    path = (folder or data_dir()) / "gateway-token"
+    if path.is_file():
+        return path.read_text(encoding="utf-8").strip()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    token = secrets.token_urlsafe(18)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(token + "\n")
+    return token
+
+
+def main(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from corpdir.config import load_settings
+    from corpdir.gateway.app import build_app
+    from corpdir.service.directory import DirectoryService
+
+    try:
+        settings = GatewaySettings(**{k: v for k in FLAGS if (v := getattr(args, k, None)) is not None})
+    except ValidationError as exc:
+        for error in exc.errors():
+            print(f"corpdir gateway: {'.'.join(map(str, error['loc']))}: {error['msg']}", file=sys.stderr)
+        return 2
+    if settings.token is None and settings.user is None:
+        settings = settings.model_copy(update={"token": stored_token()})
+    if settings.user is not None and settings.password is None:
+        print("corpdir gateway: --user needs a password (CORPDIR_GATEWAY_PASSWORD or [gateway] password)", file=sys.stderr)
+        return 2
+    service_settings, _ = load_settings(base_url=args.base_url)
+    service = DirectoryService.open(service_settings)
+    app = build_app(service, settings)
+    base = f"http://{settings.host}:{settings.port}"
+    if settings.token is not None:
+        print(f"corpdir gateway on {base}/t/{settings.token.get_secret_value()}/  (caller-ID: .../cid?number=NUMBER)")
+    if settings.user is not None:
+        print(f"corpdir gateway on {base}/ for HTTP basic auth user {settings.user!r}")
+    print(f"answering from the cache of {service.label()}; uncached numbers: the service, at most "
+          f"{settings.deadline_ms:g} ms. `corpdir gateway --help` shows what to type into each PBX and phone.")
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning", lifespan="on")
+    return 0

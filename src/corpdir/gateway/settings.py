@@ -1,0 +1,46 @@
+"""The gateway's settings: the ``[gateway]`` table of the config file, ``CORPDIR_GATEWAY_*``
+environment variables, and command-line flags (strongest)."""
+
+from __future__ import annotations
+
+import ipaddress
+
+from pydantic import Field, SecretStr, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from corpdir.config import _sources
+
+
+class GatewaySettings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="CORPDIR_GATEWAY_", extra="ignore")
+    settings_customise_sources = _sources("gateway")
+
+    host: str = Field(default="127.0.0.1", description="address to listen on (127.0.0.1: this machine only)")
+    port: int = Field(default=8765, ge=0, le=65535)
+    token: SecretStr | None = Field(default=None, description="secret path segment: http://HOST:PORT/t/TOKEN/...")
+    user: str | None = Field(default=None, description="HTTP basic auth user (FreePBX: user:pass@ in the URL)")
+    password: SecretStr | None = None
+    allow: list[str] = Field(default_factory=list, description="client networks allowed (empty: any)")
+    deadline_ms: float = Field(default=300, gt=0, le=10_000, description="longest wait for the service (N1) on an uncached number")
+    sync_every: float = Field(default=900, ge=0, description="seconds between background syncs (0: none)")
+    public_url: str | None = Field(default=None, description="the URL phones reach the gateway at (for links and templates)")
+    strip_prefixes: list[str] = Field(default_factory=lambda: ["0", "9"],
+                                      description="outside-line prefixes a PBX may put before a caller's number")
+
+    @field_validator("allow")
+    @classmethod
+    def _networks(cls, value: list[str]) -> list[str]:
+        for network in value:
+            try:
+                ipaddress.ip_network(network, strict=False)
+            except ValueError as exc:
+                raise ValueError(f"allow: {network!r} is not an address or network ({exc})") from None
+        return value
+
+    @field_validator("strip_prefixes")
+    @classmethod
+    def _digits(cls, value: list[str]) -> list[str]:
+        bad = [p for p in value if not p.isdigit()]
+        if bad:
+            raise ValueError(f"strip_prefixes: {bad[0]!r} is not digits")
+        return value

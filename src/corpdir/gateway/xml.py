@@ -1,0 +1,48 @@
+"""XML for desk phones: one encoding (UTF-8, declared), escaped text, inert data.
+
+Documents are assembled as strings (a whole directory of 200k entries would cost seconds
+as an ElementTree); every value passes :func:`corpdir.text.printable` (no control
+character, which XML 1.0 forbids, and no bidi trick) and then the standard library's XML
+escaping (``<``, ``&``, ``>``, quotes), so ``]]>`` or markup in a name is text.
+"""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape, quoteattr
+
+from corpdir.gateway.answers import Shown
+from corpdir.service.phonebook import Entry
+from corpdir.text import printable
+
+PROLOG = '<?xml version="1.0" encoding="UTF-8"?>\n'
+MEDIA_TYPE = "text/xml; charset=utf-8"
+
+
+def text(value: object) -> str:
+    return escape(printable(value))
+
+
+def attr(value: object) -> str:
+    return quoteattr(printable(value))
+
+
+def element(tag: str, value: object, **attrs: object) -> str:
+    extra = "".join(f" {k}={attr(v)}" for k, v in attrs.items())
+    return f"<{tag}{extra}>{text(value)}</{tag}>"
+
+
+def display_name(entry: Entry, ascii: bool) -> str:
+    """The name and what tells two people of that name apart: the division (a user's own
+    division, the last of its path) or the company (a contact's)."""
+    shown = Shown(entry, ascii)
+    where = shown.company or (shown.division.split(" > " if ascii else " › ")[-1] if shown.division else "")
+    return f"{shown.name} ({where})" if where else shown.name
+
+
+def rows(entries: list[Entry], ascii: bool) -> list[tuple[str, str, str]]:
+    """(display name, label, number) per dialable number, for phones whose entries hold one number."""
+    out = []
+    for entry in entries:
+        name = display_name(entry, ascii)
+        out.extend((name, label, number) for label, number in entry.dialable_numbers())
+    return out

@@ -1,0 +1,221 @@
+"""The phonebook the gateway serves: who has a number, and everyone with a number.
+
+Read from the profile's cache file on connections of its own (:mod:`corpdir.cache.phonebook`):
+point lookups (a caller-ID answer: one indexed probe, tens of microseconds) run on the
+event loop, where a hop to a thread would cost more than the query; listings (a desk
+phone's whole directory) run on a worker thread. What is derived from the cache (the
+reading order, division paths) is rebuilt when another connection has committed, e.g.
+the gateway's own background sync.
+
+Numbers the cache does not know go to N1 through the API client (:meth:`Phonebook.ask_service`);
+the caller decides how long to wait.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Iterable
+
+from corpdir.cache import phonebook as reads
+from corpdir.phone import match_key
+from corpdir.spec.phone_fields import CONTACT_PHONE_FIELDS, USER_PHONE_FIELDS
+
+if TYPE_CHECKING:
+    from corpdir.service.directory import DirectoryService
+
+# How a phone field is labelled on a desk phone (and in JSON answers). Fax numbers are
+# not dialled for a conversation: directories leave them out, LDAP keeps them.
+PHONE_LABELS = {
+    "extensionNum": "Ext", "phoneNum": "Office", "companyMobileNum": "Company mobile", "mobileNum": "Mobile",
+    "personalMobileNum": "Personal mobile", "faxNum": "Fax", "companyDelegatedPhoneNum": "Company",
+    "divisionDelegatedPhoneNum": "Division",
+}
+MOBILE_FIELDS = frozenset({"companyMobileNum", "mobileNum", "personalMobileNum"})
+PATH_SEPARATOR = " › "
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One person or external contact as a phonebook shows it (text exactly as stored)."""
+
+    kind: str  # "user" or "contact"
+    id: int | None
+    name: str
+    kana: str = ""
+    alphabet: str = ""
+    company: str = ""
+    company_kana: str = ""
+    division: tuple[str, ...] = ()  # the division path, top first
+    division_alphabet: tuple[str, ...] = ()  # the same path in the directory's alphabet names ("" where none)
+    numbers: tuple[tuple[str, str], ...] = ()  # (phone field, number as stored)
+    emails: tuple[str, ...] = ()
+    url: str = ""
+    position: str = ""
+    employee_num: str = ""
+    matched: str = ""  # caller-ID: the phone field that holds the number asked about
+    source: str = "cache"  # or "service" (N1: fewer fields)
+
+    @property
+    def ref(self) -> str:
+        return f"{self.kind}:{self.id}" if self.id is not None else ""
+
+    @property
+    def division_path(self) -> str:
+        return PATH_SEPARATOR.join(self.division)
+
+    def dialable_numbers(self) -> list[tuple[str, str]]:
+        """(label, number) of the numbers a phone can call (no fax)."""
+        return [(PHONE_LABELS[f], n) for f, n in self.numbers if f != "faxNum"]
+
+
+class _Divisions:
+    """Division id -> path, from the cached divisions (both names and alphabet names)."""
+
+    def __init__(self, rows: Iterable[dict[str, Any]]) -> None:
+        self._rows = {d["divisionId"]: d for d in rows}
+        self._paths: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+
+    def path(self, division_id: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        if division_id not in self._paths:
+            names, alphabet, seen = [], [], set()
+            current: int | None = division_id
+            while current is not None and current in self._rows and current not in seen:
+                seen.add(current)
+                row = self._rows[current]
+                names.append(row.get("divisionName") or "")
+                alphabet.append(row.get("divisionNameAlphabet") or "")
+                current = row.get("parentDivisionId") or None
+            self._paths[division_id] = (tuple(reversed(names)), tuple(reversed(alphabet)))
+        return self._paths[division_id]
+
+
+def _entry(kind: str, data: dict[str, Any], divisions: _Divisions, matched: str = "") -> Entry:
+    fields = USER_PHONE_FIELDS if kind == "user" else CONTACT_PHONE_FIELDS
+    numbers = tuple((f, data[f]) for f in fields if data.get(f))
+    emails = tuple(e for e in (data.get("email1"), data.get("email2")) if e)
+    if kind == "user":
+        first = next(iter(data.get("divisions") or ()), None)
+        path, alphabet = divisions.path(first["divisionId"]) if first else ((), ())
+        if first and not path and first.get("divisionName"):
+            path, alphabet = (first["divisionName"],), ("",)
+        return Entry("user", data.get("userId"), data.get("fullname") or "", data.get("fullnameKana") or "",
+                     data.get("fullnameAlphabet") or "", "", "", path, alphabet, numbers, emails,
+                     data.get("contactDetailsUrl") or data.get("webUrl") or "", data.get("position") or "",
+                     data.get("employeeNum") or "", matched)
+    division = (data["divisionName"],) if data.get("divisionName") else ()
+    return Entry("contact", data.get("contactId"), data.get("fullname") or "", data.get("fullnameKana") or "",
+                 data.get("fullnameAlphabet") or "", data.get("companyName") or "", data.get("companyNameKana") or "",
+                 division, ("",) * len(division), numbers, emails, data.get("webUrl") or data.get("companyUrl") or "",
+                 data.get("position") or "", "", matched)
+
+
+def _from_identification(item: dict[str, Any]) -> Entry:
+    """An N1 item (name, company, division names, no record) as an entry."""
+    kind = "user" if item.get("userId") else "contact"
+    division = tuple((item.get("divisionNames") or [])[:1])
+    return Entry(kind, item.get("userId") or item.get("contactId"), item.get("displayName") or "",
+                 company=item.get("companyName") or "", division=division, division_alphabet=("",) * len(division),
+                 numbers=((("phoneNum", item["phoneNum"]),) if item.get("phoneNum") else ()), source="service")
+
+
+class Phonebook:
+    """The gateway's view of one profile's cache (see the module docstring)."""
+
+    def __init__(self, service: DirectoryService) -> None:
+        self.service = service
+        self.region = service.settings.region
+        path = service.store.path
+        self._point = reads.open_reader(path, self.region)
+        self._bulk = reads.open_reader(path, self.region)
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="corpdir-phonebook")
+        self._version = -1
+        self._divisions = _Divisions(())
+        self._order: list[tuple[str, int]] | None = None
+        self._bulk_version = -1
+
+    def close(self) -> None:
+        self._worker.shutdown(wait=True)
+        self._point.close()
+        self._bulk.close()
+
+    def _current(self) -> _Divisions:
+        version = reads.data_version(self._point)
+        if version != self._version:
+            self._divisions = _Divisions(reads.divisions(self._point))
+            self._version = version
+        return self._divisions
+
+    # -- caller-ID -----------------------------------------------------------------------
+    def who_has(self, number: str) -> list[Entry]:
+        """Everyone the cache knows with ``number`` (users first); on the caller's thread."""
+        key = match_key(number, self.region)
+        if not key:
+            return []
+        divisions = self._current()
+        return [_entry(kind, data, divisions, field) for kind, _, field, _, data in reads.who_has(self._point, key)]
+
+    async def ask_service(self, number: str) -> list[Entry]:
+        """N1 for one number (the client's rate limiter paces it); entries that hold it."""
+        result = await self.service.client.identify_numbers([number])
+        key = match_key(number, self.region)
+        return [_from_identification(i.model_dump(mode="json")) for i in result.items
+                if i.phoneNum and (i.userId or i.contactId or i.displayName) and match_key(i.phoneNum, self.region) == key]
+
+    def entry(self, kind: str, rid: int) -> Entry | None:
+        """One user or shared contact by id (None: not cached, or a personal contact)."""
+        data = reads.records(self._point, kind, [rid]).get(rid)
+        if data is None or (kind == "contact" and (data.get("folderId") or {}).get("directory") != "SHARED"):
+            return None
+        return _entry(kind, data, self._current())
+
+    # -- listings (on the worker thread) ---------------------------------------------------
+    async def _run(self, fn: Any, *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self._worker, fn, *args)
+
+    def _order_now(self) -> list[tuple[str, int]]:
+        version = reads.data_version(self._bulk)
+        if self._order is None or version != self._bulk_version:
+            self._order, self._bulk_version = reads.reading_order(self._bulk), version
+        return self._order
+
+    def _window(self, offset: int, limit: int | None) -> tuple[int, list[Entry]]:
+        order = self._order_now()
+        wanted = order[offset:] if limit is None else order[offset:offset + limit]
+        divisions = _Divisions(reads.divisions(self._bulk))
+        by_kind = {kind: reads.records(self._bulk, kind, [i for k, i in wanted if k == kind]) for kind in ("user", "contact")}
+        entries = [_entry(k, by_kind[k][i], divisions) for k, i in wanted if i in by_kind[k]]
+        return len(order), entries
+
+    async def window(self, offset: int = 0, limit: int | None = None) -> tuple[int, list[Entry]]:
+        """(how many entries in all, the entries from ``offset``), in reading order."""
+        return await self._run(self._window, offset, limit)
+
+    async def search(self, text: str, limit: int = 32) -> list[Entry]:
+        """Entries whose name, reading or number matches ``text`` (the cache's search), with a number."""
+        found = await self.service.search(text, limit=limit * 2)
+
+        def build() -> list[Entry]:
+            divisions = _Divisions(reads.divisions(self._bulk))
+            out = []
+            for result in found:
+                kind = result.hit.kind
+                data = result.record.model_dump(mode="json", exclude_none=True)
+                if kind == "contact" and (data.get("folderId") or {}).get("directory") != "SHARED":
+                    continue
+                entry = _entry(kind, data, divisions)
+                if entry.dialable_numbers():
+                    out.append(entry)
+            return out[:limit]
+
+        return await self._run(build)
+
+    async def entries(self) -> list[Entry]:
+        """Every user and shared contact (numbers or not), for LDAP."""
+
+        def build() -> list[Entry]:
+            divisions = _Divisions(reads.divisions(self._bulk))
+            return [_entry(kind, data, divisions) for kind in ("user", "contact") for data in reads.all_records(self._bulk, kind)]
+
+        return await self._run(build)

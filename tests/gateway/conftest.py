@@ -1,0 +1,102 @@
+"""A real gateway for the tests: the reference server (demo tenant) in-process, a service
+with a file cache synced from it, and the gateway served by uvicorn on 127.0.0.1, all on
+one event loop in a thread of their own; the tests talk to it over real HTTP."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+from typing import Any, Coroutine, TypeVar
+
+import httpx
+import pytest
+
+from corpdir.cache.store import CacheStore
+from corpdir.gateway.app import build_app
+from corpdir.gateway.settings import GatewaySettings
+from service_fixtures import make_server, make_service
+
+T = TypeVar("T")
+TOKEN = "t0ken-for-tests"
+USER, PASSWORD = "freepbx", "s3cret:with colon"
+
+
+class Slow(httpx.AsyncBaseTransport):
+    """The upstream service made slow: every request waits ``delay`` seconds first."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
+        self.inner = inner
+        self.delay = 0.0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if self.delay:
+            await asyncio.sleep(self.delay)
+        return await self.inner.handle_async_request(request)
+
+
+class RunningGateway:
+    def __init__(self, tmp_path: Any, **settings: Any) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.server_app = make_server()
+        self.upstream = Slow(httpx.ASGITransport(app=self.server_app))
+        self.service = make_service(self.server_app, transport=self.upstream, store=CacheStore(tmp_path / "cache.sqlite3"))
+        self.admin = make_service(self.server_app, api_key="demo-admin")
+        self.call(self.service.sync())
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        self.port = sock.getsockname()[1]
+        self.origin = f"http://127.0.0.1:{self.port}"
+        self.base = f"{self.origin}/t/{TOKEN}"
+        options = {"token": TOKEN, "user": USER, "password": PASSWORD, "sync_every": 0, **settings}
+        self.app = build_app(self.service, GatewaySettings(**options))
+        import uvicorn
+
+        self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning", lifespan="on"))
+        started = threading.Event()
+        self.serving = asyncio.run_coroutine_threadsafe(self._serve(sock, started), self.loop)
+        if not started.wait(30) and self.serving.done():
+            self.serving.result()
+
+    async def _serve(self, sock: socket.socket, started: threading.Event) -> None:
+        task = asyncio.ensure_future(self.server.serve(sockets=[sock]))
+        while not self.server.started and not task.done():
+            await asyncio.sleep(0.005)
+        started.set()
+        await task
+
+    def call(self, coro: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(60)
+
+    def get(self, url: str, **kwargs: Any) -> httpx.Response:
+        return httpx.get(url, timeout=30, **kwargs)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.serving.result(30)
+        self.call(self.admin.close())
+        self.call(self.service.close())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+
+
+@pytest.fixture
+def gateway(tmp_path):
+    running = RunningGateway(tmp_path)
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def make_gateway(tmp_path):
+    made: list[RunningGateway] = []
+
+    def make(**settings: Any) -> RunningGateway:
+        made.append(RunningGateway(tmp_path / str(len(made)), **settings))
+        return made[-1]
+
+    yield make
+    for running in made:
+        running.stop()
