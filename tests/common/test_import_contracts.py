@@ -1,0 +1,50 @@
+"""The architecture's import rules (pyproject.toml [tool.importlinter]) hold, and a breach fails.
+
+architecture.md draws which package may import which; import-linter checks it. The suite
+runs it so CI goes red on a broken rule, and plants one breach of each kind in a copy of
+the tree to show the contracts are in force (a contract that cannot fail checks nothing).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+LINT = shutil.which("lint-imports") or pytest.skip("lint-imports (import-linter, in the test extras) is not installed",
+                                                   allow_module_level=True)
+
+
+def lint(root: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(root / "src"), "COLUMNS": "400"}  # one line per contract
+    return subprocess.run([LINT, "--no-cache", "--no-logo", "--config", str(root / "pyproject.toml")],
+                          cwd=root, env=env, capture_output=True, text=True, check=False)
+
+
+def test_the_code_keeps_every_contract():
+    result = lint(ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 broken" in result.stdout
+
+
+@pytest.mark.parametrize(("module", "line", "contract"), [
+    ("spec/__init__.py", "import corpdir.service", "Dependencies point down"),
+    ("client/errors.py", "import textual", "Nothing under spec, client, cache, service or server imports Textual"),
+    ("server/__init__.py", "import corpdir.cache", "The server imports only the spec"),
+    ("client/retry.py", "import corpdir.server", "The client never imports the server"),
+    ("tui/labels.py", "import corpdir.cache.store", "Front ends reach the client and the cache only through the service"),
+    ("text.py", "import corpdir.service", "The shared modules"),
+])
+def test_a_planted_breach_breaks_its_contract(tmp_path, module, line, contract):
+    shutil.copytree(ROOT / "src", tmp_path / "src", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    target = tmp_path / "src" / "corpdir" / module
+    target.write_text(target.read_text(encoding="utf-8") + f"\n{line}\n", encoding="utf-8")
+    result = lint(tmp_path)
+    assert result.returncode != 0
+    broken = [ln for ln in result.stdout.splitlines() if " BROKEN" in ln]
+    assert any(ln.startswith(contract) for ln in broken), result.stdout
