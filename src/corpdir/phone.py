@@ -4,6 +4,10 @@
 server (N1) and the local cache (caller-ID lookup) compare numbers by the keys made here,
 so they agree. Parsing is done by the phonenumbers library; short internal numbers
 (extensions) are kept as their digits.
+
+A number typed on a Japanese keyboard often comes in full width ('０３−６４４０−２９７９',
+'（０３）', a 'ー' for a hyphen): :func:`fold_number` is the one rule that turns such text
+into the spec's characters, and every function here applies it first.
 """
 
 from __future__ import annotations
@@ -13,13 +17,40 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 DEFAULT_REGION = "JP"
-_NON_DIGITS = re.compile(r"\D+")
-_PLAIN = re.compile(r"\s*\+?[\d\s\-().]+")  # digits with the usual separators, nothing else
+_NON_DIGITS = re.compile(r"[^0-9]+")
+_PLAIN = re.compile(r"\s*\+?[0-9\s\-().]+")  # digits with the usual separators, nothing else
+
+# Full-width digits and signs, and every dash a Japanese IME offers for a hyphen: the
+# katakana long-vowel mark 'ー' (and half-width 'ｰ'), hyphen '‐', non-breaking hyphen,
+# figure dash, en and em dash, horizontal bar, minus '−', full-width '－', small '﹣'.
+_HYPHENS = "ーｰ‐‑‒–—―−－﹣"
+_FOLD = str.maketrans({
+    **{chr(0xFF10 + i): str(i) for i in range(10)},
+    **dict.fromkeys(_HYPHENS, "-"),
+    "＋": "+", "＊": "*", "＃": "#", "，": ",", "；": ";", "（": "(", "）": ")", "．": ".", "\u3000": " ",
+})
+
+
+def fold_number(text: str) -> str:
+    """``text`` with full-width digits, signs and hyphen look-alikes as the spec's ASCII
+    characters ('（０３）６４４０ー２９７９' -> '(03)6440-2979'). Other characters are kept, so
+    text that is not a number stays what it was."""
+    return text.translate(_FOLD)
+
+
+_LAYOUT = re.compile(r"[\s().]+")
+
+
+def phone_field_text(text: str) -> str:
+    """What a phone field sends for what was typed: folded, and without the spaces,
+    parentheses and dots that only lay a number out ('（０３）６４４０ ２９７９' ->
+    '036440-2979'). Anything else stays, so a letter is still refused by validation."""
+    return _LAYOUT.sub("", fold_number(text))
 
 
 def digits(number: str) -> str:
-    """Only the digits of ``number`` ('+81 3-1234' -> '8131234')."""
-    return _NON_DIGITS.sub("", number)
+    """Only the digits of ``number``, full width folded ('+81 3-1234' -> '8131234')."""
+    return _NON_DIGITS.sub("", fold_number(number))
 
 
 class RegionRules(NamedTuple):
@@ -136,7 +167,7 @@ def _fast_e164(text: str, region: str) -> str | None:
 @lru_cache(maxsize=65536)
 def e164(number: str, region: str = DEFAULT_REGION) -> str | None:
     """The E.164 form ('+81312345678'), or None when the text is not a plausible phone number."""
-    text = number.strip()
+    text = fold_number(number).strip()
     if len(digits(text)) < 5:  # extensions and short codes are not E.164 numbers
         return None
     compiled = _region(region)
@@ -173,23 +204,50 @@ def same_number(a: str, b: str, region: str = DEFAULT_REGION) -> bool:
 
 
 _LIST_SEPARATORS = re.compile(r"[\r\n,;、，；\t]+")
-_EXTENSION = re.compile(r"\d{2,6}")
+_MAX_GROUP = 6  # spaces inside one number: at most '+81 3 1234 5678'-like groups of six
+
+
+def _starts_number(token: str, region: str) -> bool:
+    """A token that can begin a number written with spaces: '+81', '(03)', '090' (trunk)."""
+    compiled = _region(region)
+    trunk = compiled.rules.trunk if compiled is not None else None
+    return token[0] in "+(" or bool(trunk and token.startswith(trunk))
+
+
+def _split_spaced(tokens: list[str], region: str) -> list[str]:
+    """Space-separated tokens as entries: from the left, the shortest run that is one number
+    (it must start like one: '+', '(' or the trunk prefix; '03 1234 5678 9012' is a number
+    and an extension), else one token; words without a digit stay together as one entry
+    (reported as not a number)."""
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        j = i + 1
+        if not any(ch.isdigit() for ch in tokens[i]):
+            while j < len(tokens) and not any(ch.isdigit() for ch in tokens[j]):
+                j += 1
+        elif _starts_number(tokens[i], region):
+            j = next((k for k in range(i + 1, min(len(tokens), i + _MAX_GROUP) + 1)
+                      if e164(" ".join(tokens[i:k]), region)), i + 1)
+        out.append(" ".join(tokens[i:j]))
+        i = j
+    return out
 
 
 def split_numbers(text: str, region: str = DEFAULT_REGION) -> list[str]:
-    """The numbers in what someone typed or pasted, in order, blanks and repeats dropped.
+    """The entries in what someone typed or pasted, in order, blanks and repeats dropped,
+    each folded to the spec's characters (:func:`fold_number`).
 
-    Lines, commas, semicolons (also Japanese 、，；) and tabs separate numbers. Spaces do
-    too, but only when they cannot be part of one number: '090 1111 2222' is one number,
-    '03-7058-3199 2251 +81756782019' three, since together they are no number and each
-    alone is a number or an extension."""
+    Lines, commas, semicolons (also Japanese 、，；) and tabs separate entries. Spaces do
+    too, except inside one number: '090 1111 2222' is one number, '03-7058-3199 2251
+    +81756782019' three, '0756784245 2310 ０３６４４０２９７９ 999-9999 abc' five (the last
+    is reported as no number). A line with no token that starts like a number but that is
+    one as a whole stays whole ('650 253 0000' in the US)."""
     out: list[str] = []
-    for part in _LIST_SEPARATORS.split(text):
-        part = part.strip()
+    for part in _LIST_SEPARATORS.split(fold_number(text)):
         tokens = part.split()
-        if len(tokens) > 1 and e164(part, region) is None and all(
-                _EXTENSION.fullmatch(t) or e164(t, region) for t in tokens):
-            out += tokens
-        elif part:
-            out.append(part)
+        if len(tokens) > 1 and (e164(part, region) is None or any(_starts_number(t, region) for t in tokens)):
+            out += _split_spaced(tokens, region)
+        elif tokens:
+            out.append(part.strip())
     return list(dict.fromkeys(out))

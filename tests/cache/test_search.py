@@ -32,6 +32,8 @@ def test_sort_score_orders_within_a_tier(store):
     ("123", [("user", 1), ("user", 3), ("contact", 7)]),  # extension prefix first, then runs by sortScore
     ("5678", [("user", 1), ("contact", 7)]),
     ("1234-5678", [("user", 1), ("contact", 7)]),
+    ("１２３４−５６７８", [("user", 1), ("contact", 7)]),  # full width, a minus for the hyphen
+    ("１２３４ー５６７８", [("user", 1), ("contact", 7)]),  # the IME's long-vowel mark for the hyphen
 ])
 def test_phone_digit_runs_anywhere(store, typed, expected):
     assert ids(search(store, typed)) == expected

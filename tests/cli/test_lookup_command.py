@@ -137,3 +137,14 @@ def test_lookup_path_does_not_import_textual_or_the_client():
     env = {**os.environ, "CORPDIR_BASE_URL": base, "CORPDIR_API_KEY": KEY}
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert result.returncode == 0, result.stderr
+
+
+def test_full_width_numbers_are_numbers_as_arguments_and_on_stdin():
+    base = "http://127.0.0.1:9/v1"
+    fill_cache(base)
+    typed = run("０３−１２３４−５６７８", "--offline", base_url=base)
+    assert typed.returncode == 0, typed.stdout
+    assert typed.stdout.split("\t")[1] == "山田 太郎"
+    piped = run("--stdin", "--offline", base_url=base, stdin="（０３）１２３４ー５６７８\n０９０‐１１１１‐２２２２\n４３２１\n")
+    assert piped.returncode == 0, piped.stdout
+    assert [line.split("\t")[1] for line in piped.stdout.splitlines()] == ["山田 太郎", "佐藤 一郎", "山田 太郎"]

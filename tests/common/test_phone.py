@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from corpdir.phone import _parsed_e164, e164, match_key, same_number
+from corpdir.phone import _parsed_e164, digits, e164, fold_number, match_key, same_number, split_numbers
 
 
 @pytest.mark.parametrize("written", ["+81 3-1234-5678", "03(1234)5678", "0312345678", "03-1234-5678", "+81-3-1234-5678",
@@ -78,3 +78,34 @@ def test_short_digit_strings_agree_with_a_full_parse(region):
         number = "".join(rng.choice("0123456789") for _ in range(rng.randint(5, 11)))
         assert e164(number, region) == _parsed_e164(number, region), (number, region)
     assert match_key("605701") == "605701"  # a six-digit extension stays its digits
+
+
+@pytest.mark.parametrize("written", ["０３−６４４０−２９７９", "０３ー６４４０ー２９７９", "03‐6440‐2979", "03－6440－2979",
+                                     "（０３）６４４０−２９７９", "＋８１　３ー６４４０ー２９７９", "03–6440—2979"])
+def test_full_width_digits_and_japanese_hyphens_are_the_same_number(written):
+    assert match_key(written) == "+81364402979"
+    assert fold_number(written).replace(" ", "") in ("03-6440-2979", "(03)6440-2979", "+813-6440-2979")
+
+
+def test_full_width_extensions_are_their_digits_and_other_text_is_kept():
+    assert match_key("２３１０") == "2310"
+    assert fold_number("田中 ルーシー") == "田中 ル-シ-" and digits("田中") == ""
+
+
+def test_the_mixed_entry_of_the_lookup_screen_splits_into_five():
+    assert split_numbers("0756784245 2310 ０３６４４０２９７９ 999-9999 abc") == [
+        "0756784245", "2310", "0364402979", "999-9999", "abc"]
+
+
+def test_a_dialable_number_is_folded_before_it_is_sent():
+    from corpdir.service.callerid import dialable
+
+    assert dialable("（０３）６４４０ー２９７９") == "036440-2979"
+
+
+def test_a_phone_field_sends_the_spec_characters_and_keeps_what_validation_must_refuse():
+    from corpdir.phone import phone_field_text
+
+    assert phone_field_text("（０３）６４４０−２９７９") == "036440-2979"
+    assert phone_field_text("０３　６４４０　２９７９") == "0364402979"
+    assert phone_field_text("０３−１２ａ４") == "03-12ａ4"

@@ -137,3 +137,25 @@ async def test_leaving_a_modified_form_asks_first(admin, app_for):
         assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")
         assert await wait_for(pilot, lambda: not isinstance(app.screen, (ModelForm, ConfirmScreen)))
+
+
+async def test_a_phone_number_typed_in_full_width_is_shown_and_sent_as_the_spec_writes_it(admin, recorder, app_for):
+    app = app_for(admin)
+    async with app.run_test(size=(100, 40)) as pilot:
+        user = await select_row(pilot, app, "#users", lambda u: u.userType == "REGULAR_USER")
+        await pilot.press("E")
+        form = await open_form(pilot, app)
+        await type_into(pilot, form, "phoneNum", "(０３) ６４４０ー２９７９")
+        await type_into(pilot, form, "extensionNum", "２３１０")
+        assert form.widget("phoneNum").value == "036440-2979"  # what will be sent, as typed
+        assert form.widget("extensionNum").value == "2310"
+        await type_into(pilot, form, "phoneNum", "")
+        form.widget("phoneNum").insert_text_at_cursor("０３−６４４０−２９７９")  # as a paste inserts it
+        await pilot.pause()
+        assert form.widget("phoneNum").value == "03-6440-2979"
+        recorder.clear()
+        await save(pilot, form)
+        assert await wait_for(pilot, lambda: not isinstance(app.screen, ModelForm)), form.errors
+        sent = recorder.writes()[0][2]
+        assert sent["phoneNum"] == "03-6440-2979" and sent["extensionNum"] == "2310"
+        assert (await admin.client.get_user(user.userId)).phoneNum == "03-6440-2979"

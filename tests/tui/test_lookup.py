@@ -18,10 +18,13 @@ def test_numbers_are_split_on_lines_and_commas():
     ("03-7058-3199 2251 +81756782019 999", ["03-7058-3199", "2251", "+81756782019", "999"]),  # spaces between numbers
     ("090 1111 2222", ["090 1111 2222"]),  # spaces inside one number
     ("0120 123 456", ["0120 123 456"]),
-    ("+81 3 1234 5678  090-1111-2222", ["+81 3 1234 5678  090-1111-2222"]),  # ambiguous: kept whole, never guessed apart
+    ("+81 3 1234 5678  090-1111-2222", ["+81 3 1234 5678", "090-1111-2222"]),  # the shortest run that is a number
+    ("03 1234 5678 9012", ["03 1234 5678", "9012"]),
+    ("2251 03 1234 5678", ["2251", "03 1234 5678"]),  # an extension does not start a spaced number
     ("03-1234-5678、090-1111-2222；2251\t1234", ["03-1234-5678", "090-1111-2222", "2251", "1234"]),  # Japanese separators, tabs
     ("2251 2251 03-1234-5678", ["2251", "03-1234-5678"]),  # repeats once
-    ("田中 2251", ["田中 2251"]),  # not all numbers: left as typed (the lookup then says not found)
+    ("田中 太郎 2251", ["田中 太郎", "2251"]),  # words apart from numbers (the lookup says: not a number)
+    ("0756784245 2310 ０３６４４０２９７９ 999-9999 abc", ["0756784245", "2310", "0364402979", "999-9999", "abc"]),
 ])
 def test_spaces_separate_numbers_only_where_they_cannot_be_inside_one(typed, numbers):
     assert split_numbers(typed) == numbers

@@ -19,7 +19,7 @@ from typing import Sequence
 
 from corpdir.cache.folding import query_variants
 from corpdir.cache.store import CacheStore
-from corpdir.phone import digits
+from corpdir.phone import digits, fold_number
 
 EXACT, PREFIX, SUBSTRING = 0, 1, 2
 CANDIDATE_CAP = 400  # per tier; above it the hits are the first found, and narrowing re-queries
@@ -43,7 +43,7 @@ class Hit:
 
 def _variants(query: str) -> list[str]:
     variants = query_variants(query)
-    if _PHONE_LIKE.fullmatch(query.strip() or "x") and (d := digits(query)) and d not in variants:
+    if _PHONE_LIKE.fullmatch(fold_number(query).strip() or "x") and (d := digits(query)) and d not in variants:
         variants.append(d)
     return variants
 

@@ -12,15 +12,16 @@ import time
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Iterable
 
-from corpdir.phone import DEFAULT_REGION, match_key
+from corpdir.phone import DEFAULT_REGION, fold_number, match_key
 
 N1_BATCH = 5
 _NOT_DIALABLE = re.compile(r"[^0-9*#,;+\-]")
 
 
 def dialable(text: str) -> str:
-    """The number as the service accepts it (PHONE_CHARS): '03 (1234) 5678' -> '0312345678'."""
-    return _NOT_DIALABLE.sub("", text)
+    """The number as the service accepts it (PHONE_CHARS): '03 (1234) 5678' and
+    '０３（１２３４）５６７８' -> '0312345678'."""
+    return _NOT_DIALABLE.sub("", fold_number(text))
 
 
 class Answer:

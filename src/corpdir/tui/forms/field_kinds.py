@@ -3,6 +3,7 @@
 | annotation | kind | widget |
 |---|---|---|
 | str | text | Input |
+| str of PHONE_CHARS | phone | PhoneInput (full width folded, layout dropped, as typed) |
 | int | int | Input (digits) |
 | bool | bool | Switch |
 | an Enum or Literal | enum | Select |
@@ -29,6 +30,9 @@ from pydantic import BaseModel
 from textual.widget import Widget
 from textual.widgets import Input, Select, SelectionList, Switch, TextArea
 
+from corpdir.phone import phone_field_text
+from corpdir.spec.constraints import PHONE
+from corpdir.tui.forms.phone_input import PhoneInput
 from corpdir.tui.text import literal
 
 ROW_SEPARATOR = " | "
@@ -78,6 +82,8 @@ class FieldKind:
             area.border_subtitle = literal(placeholder)
             return area
         hint = {"date": "YYYY-MM-DD", "datetime": "YYYY-MM-DDTHH:MM:SS+09:00"}.get(self.kind, placeholder)
+        if self.kind == "phone":
+            return PhoneInput(placeholder=hint, id=wid)
         return Input(placeholder=hint, id=wid, type="integer" if self.kind == "int" else "text",
                      disabled=self.kind == "readonly")
 
@@ -120,7 +126,7 @@ class FieldKind:
                 return _number(text.strip()) if text.strip() else None
             if self.kind in ("date", "datetime"):
                 return text.strip() or None
-            return text
+            return phone_field_text(text) if self.kind == "phone" else text
         return None
 
     def _row_text(self, value: Any) -> str:
@@ -145,6 +151,11 @@ def _number(text: str) -> Any:
         return int(text)
     except ValueError:
         return text
+
+
+def _is_phone(metadata: list[Any]) -> bool:
+    """A field limited to PHONE_CHARS (``spec.constraints.Phone``)."""
+    return any(getattr(m, "func", None) == PHONE.check for m in metadata)
 
 
 def _scalar_kind(annotation: Any) -> str:
@@ -186,4 +197,6 @@ def kinds_for(model: type[BaseModel], name: str) -> list[FieldKind]:
             return [FieldKind(name, "choices", choices)]
         return [FieldKind(name, "lines", item_kind="int" if _base(item) is int else "text")]
     kind = _scalar_kind(annotation)
+    if kind == "text" and _is_phone(info.metadata):
+        kind = "phone"
     return [FieldKind(name, kind, _choices(annotation) or [])]
