@@ -3,7 +3,7 @@
 Sources, strongest first: command-line flags (passed as init values), environment
 variables (``CORPDIR_BASE_URL``, ``CORPDIR_API_KEY``, ...), then the config file
 (``config.toml`` in the platformdirs config dir, or the file named by ``CORPDIR_CONFIG``),
-tables ``[service]`` and ``[ui]``. With no base URL anywhere, corpdir runs the reference
+tables ``[service]``, ``[ui]`` and ``[calls]``. With no base URL anywhere, corpdir runs the reference
 server in-process on the demo tenant (the embedded default).
 
 Things the app learns while running (the chosen theme, recent lookups) are state, not
@@ -12,9 +12,9 @@ configuration: they live in :mod:`corpdir.state`, never rewritten into the user'
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
@@ -82,3 +82,109 @@ def load_settings(**service_overrides: Any) -> tuple[ServiceSettings, UiSettings
     """Settings from flags (``service_overrides``), environment and file."""
     overrides = {k: v for k, v in service_overrides.items() if v is not None}
     return ServiceSettings(**overrides), UiSettings()
+
+
+# -- calls: where the desk's phone rings, and how it dials ([calls] table) -------------------
+class _Feed(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, description="shown in the status bar and on the pop-up")
+    records: bool = Field(default=True, description="this is the desk's own phone: a call that ends becomes an H2 record")
+
+
+class HistoryFeed(_Feed):
+    """The service's own incoming history (H1), polled: works with any deployment."""
+
+    kind: Literal["history"]
+    records: Literal[False] = False  # the records are already there
+    interval: float = Field(default=10.0, gt=0, description="seconds between polls (raised to fit the rate budget)")
+
+
+class BaresipFeed(_Feed):
+    """A soft phone: baresip's ctrl_tcp module (netstring JSON)."""
+
+    kind: Literal["baresip"]
+    host: str = "127.0.0.1"
+    port: int = Field(default=4444, ge=1, le=65535)
+
+
+class AmiFeed(_Feed):
+    """Asterisk / FreePBX manager interface: events for one extension."""
+
+    kind: Literal["ami"]
+    host: str = "127.0.0.1"
+    port: int = Field(default=5038, ge=1, le=65535)
+    username: str
+    secret: SecretStr
+    extension: str = Field(min_length=1, description="the desk's extension (e.g. 201 for PJSIP/201)")
+    context: str = Field(default="from-internal", description="dial plan context for Originate")
+
+
+class ActionUrlFeed(_Feed):
+    """A Yealink or Snom desk phone requesting ``http://<listen>/<token>/<event>?...``."""
+
+    kind: Literal["action_url"]
+    listen: str = Field(default="127.0.0.1:8765", pattern=r"^[^:]+:\d{1,5}$", description="host:port corpdir listens on")
+    token: SecretStr = Field(description="the secret first path segment; other requests are refused")
+
+
+Feed = Annotated[HistoryFeed | BaresipFeed | AmiFeed | ActionUrlFeed, Field(discriminator="kind")]
+
+
+class BaresipDialer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["baresip"]
+    host: str = "127.0.0.1"
+    port: int = Field(default=4444, ge=1, le=65535)
+    domain: str = Field(default="", description="dial sip:<number>@<domain> (empty: the bare number, baresip adds its account's)")
+
+
+class AmiDialer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["ami"]
+    host: str = "127.0.0.1"
+    port: int = Field(default=5038, ge=1, le=65535)
+    username: str
+    secret: SecretStr
+    channel: str = Field(description="the desk phone's channel, rung first (e.g. PJSIP/201)")
+    context: str = "from-internal"
+    caller_id: str = ""
+
+
+class PhoneUriDialer(BaseModel):
+    """A Yealink/Snom action URI: ``{number}`` in the URL is replaced by the number."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["action_uri"]
+    url: str = Field(pattern=r"^https?://.*\{number\}", description="e.g. http://phone/cgi-bin/ConfigManApp.com?key=... with {number}")
+    username: str = ""
+    password: SecretStr = SecretStr("")
+
+
+Dialer = Annotated[BaresipDialer | AmiDialer | PhoneUriDialer, Field(discriminator="kind")]
+
+
+class CallsSettings(BaseSettings):
+    """The ``[calls]`` table: feeds (``[[calls.feeds]]``, several at once, each named),
+    the dialer (``[calls.dialer]``), and the local ring socket for `corpdir ring`."""
+
+    model_config = SettingsConfigDict(env_prefix="CORPDIR_CALLS_", extra="forbid")
+    settings_customise_sources = _sources("calls")
+
+    feeds: list[Feed] = Field(default_factory=list)
+    dialer: Dialer | None = None
+    ring_socket: bool = Field(default=True, description="listen for `corpdir ring` in the runtime dir")
+    recent_calls: int = Field(default=3, ge=0, le=20, description="earlier calls from the number shown on the pop-up")
+
+    @field_validator("feeds")
+    @classmethod
+    def _unique_names(cls, feeds: list[Any]) -> list[Any]:
+        names = [f.name for f in feeds]
+        if len(set(names)) != len(names):
+            raise ValueError(f"feed names must be unique, got {names}")
+        return feeds
+
+
+def load_calls_settings() -> CallsSettings:
+    """The ``[calls]`` table; a mistake names the field and the rule (pydantic's message)."""
+    return CallsSettings()

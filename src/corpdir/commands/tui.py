@@ -14,7 +14,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from corpdir.config import load_settings
+    from corpdir.config import load_calls_settings, load_settings
     from corpdir.service.directory import DirectoryService
     from corpdir.tui.app import CorpdirApp
 
@@ -24,6 +24,7 @@ def run(args: argparse.Namespace) -> int:
     read_only = bool(getattr(args, "read_only", False) or ui.read_only or settings.read_only)
     settings.read_only = read_only  # the client refuses writes too, not only the screens
     service = DirectoryService.open(settings)
-    app = CorpdirApp(service, ui, sync_on_start=not args.no_sync, owns_service=True, read_only=read_only)
+    app = CorpdirApp(service, ui, sync_on_start=not args.no_sync, owns_service=True, read_only=read_only,
+                     calls=load_calls_settings())
     app.run()
     return int(app.return_code or 0)

@@ -22,12 +22,14 @@ from textual.worker import Worker, WorkerState
 from corpdir.client.errors import CorpdirError
 from corpdir.state import State
 from corpdir.text import printable
+from corpdir.tui.desk_phone import DeskPhone
 from corpdir.tui.readonly import action_writes
 from corpdir.tui.screens.list_screen import ListScreen
 from corpdir.tui.themes import DEFAULT_THEME, load_themes
+from corpdir.tui.widgets.ring_card import RingCard
 
 if TYPE_CHECKING:
-    from corpdir.config import UiSettings
+    from corpdir.config import CallsSettings, UiSettings
     from corpdir.service.directory import DirectoryService
 
 _START_FROZEN = False  # see CorpdirApp._first_rows_shown
@@ -47,11 +49,13 @@ class CorpdirApp(App[None]):
     BINDINGS = [
         *[Binding(key, f"switch_mode('{mode}')", title, id=f"app.{mode}") for mode, key, title, _ in SCREENS_BY_KEY],
         Binding("ctrl+s", "sync", "Sync", id="app.sync"),
+        Binding("f9", "focus_ring", "Ringing call", show=False, id="app.ring"),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
     ]
 
     def __init__(self, service: DirectoryService, ui: UiSettings | None = None, *, state: State | None = None,
-                 sync_on_start: bool = True, owns_service: bool = False, read_only: bool = False) -> None:
+                 sync_on_start: bool = True, owns_service: bool = False, read_only: bool = False,
+                 calls: CallsSettings | None = None) -> None:
         super().__init__()
         self.read_only = read_only  # kiosk: nothing that writes is offered or run (corpdir.tui.readonly)
         self.service = service
@@ -71,6 +75,7 @@ class CorpdirApp(App[None]):
         self.theme = wanted if wanted in self.available_themes else DEFAULT_THEME
         for mode, *_ in SCREENS_BY_KEY:
             self.add_mode(mode, partial(self._mode_screen, mode))
+        self.desk_phone = DeskPhone(self, calls) if calls is not None else None  # the pop-up (corpdir.tui.desk_phone)
 
     def _mode_screen(self, mode: str) -> Screen:
         """Each mode's screen is ``corpdir.tui.screens.<mode>.<Mode>Screen``, imported when first opened."""
@@ -87,6 +92,8 @@ class CorpdirApp(App[None]):
         for problem in self._theme_problems:
             self.notify(problem, severity="warning")
         self.switch_mode("directory")
+        if self.desk_phone is not None:
+            self.run_worker(self.desk_phone.start(), group="desk-phone", exit_on_error=False)
 
     @on(ListScreen.FirstRowsShown)
     def _first_rows_shown(self) -> None:
@@ -104,7 +111,18 @@ class CorpdirApp(App[None]):
             self._sync_checked = True
             self.run_worker(self.start_sync_if_stale(), group="sync-check", exit_on_error=False)
 
+    @on(RingCard.Chosen)
+    def _ring_chosen(self, message: RingCard.Chosen) -> None:
+        if self.desk_phone is not None:
+            self.desk_phone.choose(message)
+
+    def action_focus_ring(self) -> None:
+        if self.desk_phone is not None:
+            self.desk_phone.focus_first()
+
     async def on_unmount(self) -> None:
+        if self.desk_phone is not None:
+            await self.desk_phone.stop()
         if self.owns_service:  # closed on the loop its connections belong to
             await self.service.close()
 

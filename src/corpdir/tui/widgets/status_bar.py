@@ -66,6 +66,9 @@ class StatusBar(Static):
             text.append(f"  ·  tokens {int(bucket.tokens)}/{int(bucket.capacity)}")
         if self.service.is_demo:
             text.append("  ·  DEMO", style="bold magenta")
+        phone = getattr(self.app, "desk_phone", None)
+        if phone is not None and (phone_status := phone.status_text()):
+            text.append("  ·  " + phone_status, style="" if "reconnecting" not in phone_status else "bold yellow")
         if self.activity:
             text.append("  ·  " + self.activity, style="italic")
         self.update(text, layout=False)  # one line, sampled every second: never a re-layout

@@ -1,0 +1,107 @@
+"""Calling a number out through the desk's phone: baresip (``dial`` over ctrl_tcp),
+Asterisk (AMI Originate: the desk phone rings first, then the number), or a Yealink/Snom
+action URI. With none configured the TUI offers a ``tel:`` link and copies the number."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+from urllib.parse import quote
+
+from corpdir.service.callerid import dialable
+
+if TYPE_CHECKING:
+    from corpdir.config import AmiDialer as AmiConfig
+    from corpdir.config import BaresipDialer as BaresipConfig
+    from corpdir.config import PhoneUriDialer as PhoneUriConfig
+
+
+class DialFailed(Exception):
+    pass
+
+
+class Dialer(Protocol):
+    name: str
+
+    async def dial(self, number: str) -> None: ...
+
+
+def tel_uri(number: str) -> str:
+    return "tel:" + dialable(number)
+
+
+class BaresipDialer:
+    name = "baresip"
+
+    def __init__(self, config: BaresipConfig) -> None:
+        self.config = config
+
+    def target(self, number: str) -> str:
+        digits = dialable(number)
+        return f"sip:{digits}@{self.config.domain}" if self.config.domain else digits
+
+    async def dial(self, number: str) -> None:
+        from corpdir.calls.feeds.baresip import send_command
+
+        try:
+            answer = await send_command(self.config.host, self.config.port, "dial", self.target(number))
+        except OSError as exc:
+            raise DialFailed(f"baresip at {self.config.host}:{self.config.port}: {exc}") from None
+        if not answer.get("ok"):
+            raise DialFailed(f"baresip: {answer.get('data') or 'refused'}")
+
+
+class AmiDialer:
+    name = "Asterisk"
+
+    def __init__(self, config: AmiConfig) -> None:
+        self.config = config
+
+    async def dial(self, number: str) -> None:
+        from corpdir.calls.feeds.ami import ami_session
+
+        action = {"Action": "Originate", "Channel": self.config.channel, "Exten": dialable(number),
+                  "Context": self.config.context, "Priority": "1", "Async": "true"}
+        if self.config.caller_id:
+            action["CallerID"] = self.config.caller_id
+        try:
+            async with ami_session(self.config.host, self.config.port, self.config.username,
+                                   self.config.secret.get_secret_value()) as manager:
+                answer = await manager.send_action(action)
+        except OSError as exc:
+            raise DialFailed(f"Asterisk at {self.config.host}:{self.config.port}: {exc}") from None
+        answer = answer[0] if isinstance(answer, list) else answer
+        if not answer.success:
+            raise DialFailed(f"Asterisk: {answer.get('Message') or 'Originate refused'}")
+
+
+class PhoneUriDialer:
+    name = "desk phone"
+
+    def __init__(self, config: PhoneUriConfig) -> None:
+        self.config = config
+
+    def url(self, number: str) -> str:
+        return self.config.url.replace("{number}", quote(dialable(number), safe=""))
+
+    async def dial(self, number: str) -> None:
+        import httpx
+
+        auth = (self.config.username, self.config.password.get_secret_value()) if self.config.username else None
+        try:
+            async with httpx.AsyncClient(timeout=5.0, auth=auth) as client:
+                answer = await client.get(self.url(number))
+        except httpx.HTTPError as exc:
+            raise DialFailed(f"desk phone: {exc.__class__.__name__}") from None
+        if answer.status_code >= 400:
+            raise DialFailed(f"desk phone answered HTTP {answer.status_code}")
+
+
+def build_dialer(config: object | None) -> Dialer | None:
+    kind = getattr(config, "kind", None)
+    if kind == "baresip":
+        return BaresipDialer(config)  # type: ignore[arg-type]
+    if kind == "ami":
+        return AmiDialer(config)  # type: ignore[arg-type]
+    if kind == "action_uri":
+        return PhoneUriDialer(config)  # type: ignore[arg-type]
+    return None

@@ -1,0 +1,109 @@
+"""One shape for every call event, whatever feed it came from.
+
+A feed says "call X is ringing / was answered / ended at this line"; :class:`CallTracker`
+remembers each call's ringing and answer times so the end of a call carries whether it
+was answered and how long it lasted (what an H2 record needs).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
+from enum import Enum
+
+log = logging.getLogger("corpdir.calls")
+
+
+class CallState(str, Enum):
+    RINGING = "ringing"
+    ANSWERED = "answered"
+    ENDED = "ended"
+
+
+class MalformedEvent(ValueError):
+    """An event a feed could not read: logged and skipped, never fatal."""
+
+
+def now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+@dataclass(frozen=True)
+class CallEvent:
+    """One moment of one call at this desk.
+
+    ``number`` is what the caller's side sent (a SIP user part, a PBX CallerIDNum, a
+    phone's $remote); ``display_name`` is the name the PBX or the caller sent, shown only
+    when the directory does not know the number. ``line`` is the extension or account it
+    rang on. ``answered`` and ``duration`` are set on ENDED by the tracker."""
+
+    feed: str
+    call_id: str
+    state: CallState
+    number: str
+    display_name: str = ""
+    line: str = ""
+    at: datetime = field(default_factory=now)
+    answered: bool | None = None
+    duration: int | None = None
+    rang_at: datetime | None = None  # on ENDED: when it started ringing (the record's calledAt)
+    records: bool = False  # the desk's own feed: its ENDED event becomes an H2 record
+
+    @property
+    def key(self) -> str:
+        """The call's identity across feeds and restarts (the H2 queue's id per call)."""
+        return f"{self.feed}:{self.call_id}"
+
+
+_SIP_USER = re.compile(r"^(?:sips?|tel):([^@;>]+)")
+
+
+def number_from_uri(uri: str) -> str:
+    """'sip:0312345678@pbx;user=phone' -> '0312345678'; 'tel:+81-3-1234' -> '+81-3-1234'.
+    Anything that is not a URI is returned as it is (a bare number)."""
+    uri = (uri or "").strip().strip("<>")
+    m = _SIP_USER.match(uri)
+    return m.group(1) if m else uri
+
+
+@dataclass
+class _Open:
+    rang_at: datetime
+    answered_at: datetime | None = None
+
+
+class CallTracker:
+    """Completes events with what the feed does not repeat: an ENDED event gets
+    ``answered`` and ``duration`` (seconds from answer to end), and the number and name
+    seen when it rang if the end carries none. One tracker per feed."""
+
+    def __init__(self) -> None:
+        self._open: dict[str, tuple[_Open, CallEvent]] = {}
+
+    def __call__(self, event: CallEvent) -> CallEvent:
+        known = self._open.get(event.call_id)
+        if event.state is CallState.RINGING:
+            self._open[event.call_id] = (_Open(event.at), event)
+            return event
+        if known is None:  # joined mid-call (feed restarted): this is the first we hear of it
+            opened = _Open(event.at, event.at if event.state is CallState.ANSWERED else None)
+            first = event
+        else:
+            opened, first = known
+        event = replace(event, number=event.number or first.number, display_name=event.display_name or first.display_name,
+                        line=event.line or first.line)
+        if event.state is CallState.ANSWERED:
+            opened.answered_at = opened.answered_at or event.at
+            self._open[event.call_id] = (opened, first)
+            return event
+        self._open.pop(event.call_id, None)
+        answered = event.answered if event.answered is not None else opened.answered_at is not None
+        duration = event.duration
+        if duration is None:
+            duration = round((event.at - opened.answered_at).total_seconds()) if opened.answered_at else 0
+        return replace(event, answered=answered, duration=max(0, duration), rang_at=opened.rang_at)
+
+    def ringing(self) -> list[CallEvent]:
+        return [first for _, first in self._open.values()]

@@ -1,0 +1,137 @@
+"""Asterisk's manager interface (AMI) through panoramisk: the calls that ring the desk's
+extension.
+
+DialBegin whose destination is the desk's extension -> ringing (the caller's
+CallerIDNum / CallerIDName); Newstate of that channel to Up -> answered; Hangup of it ->
+ended. The call's id is the desk channel's Uniqueid. panoramisk's own reconnect timer is
+switched off: the hub reconnects, with backoff, and tells the status bar."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING, Any, AsyncIterator
+
+from corpdir.calls.events import CallEvent, CallState, MalformedEvent
+
+if TYPE_CHECKING:
+    from panoramisk import Manager
+
+    from corpdir.calls.hub import FeedLink
+    from corpdir.config import AmiFeed as AmiConfig
+
+UNKNOWN_ID = {"", "<unknown>", "unknown", "anonymous"}
+
+
+def _manager_class() -> type:
+    from panoramisk import Manager
+
+    class OneConnection(Manager):  # type: ignore[misc, valid-type]
+        """A panoramisk Manager that reports a lost or failed connection instead of
+        reconnecting on its own fixed timer."""
+
+        def __init__(self, **config: Any) -> None:
+            super().__init__(**config)
+            self.lost: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+
+        def connection_made(self, f: Any) -> None:
+            if f.exception() is not None:
+                if not self.lost.done():
+                    self.lost.set_exception(f.exception())
+                return
+            super().connection_made(f)
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._connected = False
+            if self.pinger:
+                self.pinger.cancel()
+                self.pinger = None
+            if not self.lost.done():
+                self.lost.set_result(str(exc) if exc else "connection closed")
+
+    return OneConnection
+
+
+@asynccontextmanager
+async def ami_session(host: str, port: int, username: str, secret: str, *, events: str = "off") -> AsyncIterator[Manager]:
+    """A logged-in manager connection, closed on exit (LoginFailed: wrong user or secret)."""
+    manager = _manager_class()(host=host, port=port, username=username, secret=secret, events=events,
+                               ping_delay=30, ping_interval=30, loop=asyncio.get_running_loop())
+    try:
+        await manager.connect()  # raises OSError when nothing listens
+        for _ in range(100):  # panoramisk sends the login from the connect task's done callback
+            if manager.authenticated_future is not None or manager.lost.done():
+                break
+            await asyncio.sleep(0)
+        if manager.lost.done():
+            raise ConnectionError(manager.lost.result())
+        if manager.authenticated_future is None:
+            raise ConnectionError("the manager connection did not start a login")
+        answer = await manager.authenticated_future
+        if not answer.success:
+            raise ConnectionError(f"AMI login refused: {answer.get('Message', 'no reason given')}")
+        yield manager
+    finally:
+        manager.close()
+
+
+class AmiCalls:
+    """Turns the AMI events of one extension into call events."""
+
+    def __init__(self, extension: str) -> None:
+        self.extension = extension
+        self._desk_channel = re.compile(rf"^[A-Za-z0-9_]+/{re.escape(extension)}(-[^-]+)?-[0-9a-f]+$")
+        self._calls: set[str] = set()
+
+    def _is_desk(self, channel: str | None, exten_num: str | None = None) -> bool:
+        return bool(channel and self._desk_channel.match(channel)) or exten_num == self.extension
+
+    def __call__(self, event: Any) -> CallEvent | None:
+        name = event.get("Event")
+        if name == "DialBegin":
+            if not self._is_desk(event.get("DestChannel"), event.get("DestCallerIDNum")):
+                return None
+            call_id = event.get("DestUniqueid")
+            if not call_id:
+                raise MalformedEvent("DialBegin without DestUniqueid")
+            self._calls.add(call_id)
+            number = event.get("CallerIDNum") or ""
+            caller_name = event.get("CallerIDName") or ""
+            return CallEvent("", call_id, CallState.RINGING, "" if number.lower() in UNKNOWN_ID else number,
+                             "" if caller_name.lower() in UNKNOWN_ID else caller_name, self.extension)
+        call_id = event.get("Uniqueid")
+        if name not in ("Newstate", "Hangup") or call_id not in self._calls:
+            return None
+        if name == "Newstate":
+            if event.get("ChannelStateDesc") != "Up":
+                return None
+            return CallEvent("", call_id, CallState.ANSWERED, "", "", self.extension)
+        self._calls.discard(call_id)
+        return CallEvent("", call_id, CallState.ENDED, "", "", self.extension)
+
+
+class AmiFeed:
+    def __init__(self, config: AmiConfig) -> None:
+        self.config = config
+        self.name = config.name
+        self.records = config.records
+
+    async def run(self, link: FeedLink) -> None:
+        calls = AmiCalls(self.config.extension)
+
+        def on_event(manager: Any, event: Any) -> None:
+            try:
+                found = calls(event)
+            except MalformedEvent as exc:
+                link.skip(dict(event), str(exc))
+                return
+            if found is not None:
+                link.emit(found)
+
+        async with ami_session(self.config.host, self.config.port, self.config.username,
+                               self.config.secret.get_secret_value(), events="call") as manager:
+            for pattern in ("DialBegin", "Newstate", "Hangup"):
+                manager.register_event(pattern, on_event)
+            link.connected()
+            raise ConnectionError(await manager.lost)

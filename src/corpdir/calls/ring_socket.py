@@ -1,0 +1,127 @@
+"""`corpdir ring NUMBER` reaches every running TUI of this user through local sockets.
+
+Each TUI listens on ``<runtime dir>/corpdir/ring-<pid>-<random>.sock`` (the folder 0700, the
+socket 0600: only this user can ring). `corpdir ring` sends one JSON line to each socket
+it finds there and removes the ones nobody listens on any more (a TUI killed -9)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import secrets
+import socket
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from corpdir.calls.events import CallEvent, CallState, MalformedEvent
+
+if TYPE_CHECKING:
+    from corpdir.calls.hub import FeedLink
+
+MAX_LINE = 4096
+
+
+def runtime_dir() -> Path:
+    """``$CORPDIR_RUNTIME_DIR``, else platformdirs' user runtime dir (/run/user/UID/corpdir)."""
+    override = os.environ.get("CORPDIR_RUNTIME_DIR")
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_runtime_dir("corpdir"))
+
+
+def _private_dir() -> Path:
+    folder = runtime_dir()
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    os.chmod(folder, 0o700)
+    return folder
+
+
+def parse(line: bytes, fallback_id: str) -> CallEvent:
+    try:
+        message = json.loads(line)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise MalformedEvent(f"not JSON: {exc}") from None
+    if not isinstance(message, dict) or not isinstance(message.get("number", ""), str):
+        raise MalformedEvent("expected an object with a 'number' string")
+    try:
+        state = CallState(message.get("state", "ringing"))
+    except ValueError:
+        raise MalformedEvent(f"unknown state {message.get('state')!r}") from None
+    fields = {k: str(message.get(k) or "") for k in ("display_name", "line")}
+    return CallEvent("", str(message.get("call_id") or fallback_id), state, message.get("number", ""), **fields)
+
+
+class RingSocketFeed:
+    """The listening side, run by the hub like any feed."""
+
+    name = "ring"
+    records = False  # a script's ring is shown, not written to the history
+
+    def __init__(self) -> None:
+        self.path: Path | None = None
+        self._count = 0
+
+    async def run(self, link: FeedLink) -> None:
+        folder = _private_dir()
+        self.path = folder / f"ring-{os.getpid()}-{secrets.token_hex(4)}.sock"  # two TUIs in one process too
+        self.path.unlink(missing_ok=True)
+        old = os.umask(0o177)
+        try:
+            server = await asyncio.start_unix_server(lambda r, w: self._serve(r, w, link), path=str(self.path))
+        finally:
+            os.umask(old)
+        os.chmod(self.path, 0o600)
+        link.connected()
+        try:
+            async with server:
+                await server.serve_forever()
+        finally:
+            self.path.unlink(missing_ok=True)
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, link: FeedLink) -> None:
+        try:
+            line = await reader.readline()
+            self._count += 1
+            try:
+                link.emit(parse(line[:MAX_LINE], f"ring-{os.getpid()}-{self._count}"))
+                writer.write(b"ok\n")
+            except MalformedEvent as exc:
+                link.skip(line, str(exc))
+                writer.write(f"error: {exc}\n".encode())
+            await writer.drain()
+        except (ConnectionError, asyncio.IncompleteReadError):
+            pass
+        finally:
+            writer.close()
+
+    async def close(self) -> None:
+        if self.path is not None:
+            self.path.unlink(missing_ok=True)
+
+
+def ring(message: dict[str, Any], timeout: float = 2.0) -> tuple[int, list[str]]:
+    """Send ``message`` to every listening TUI; (how many took it, problems)."""
+    folder = runtime_dir()
+    sent, problems = 0, []
+    data = json.dumps(message, ensure_ascii=False).encode() + b"\n"
+    for path in sorted(folder.glob("ring-*.sock")) if folder.is_dir() else []:
+        try:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+                sock.settimeout(timeout)
+                sock.connect(str(path))
+                sock.sendall(data)
+                answer = sock.makefile("rb").readline().decode(errors="replace").strip()
+        except (ConnectionRefusedError, FileNotFoundError):
+            path.unlink(missing_ok=True)  # its TUI is gone
+            continue
+        except OSError as exc:
+            problems.append(f"{path.name}: {exc}")
+            continue
+        if answer == "ok":
+            sent += 1
+        else:
+            problems.append(f"{path.name}: {answer or 'no answer'}")
+    return sent, problems

@@ -1,0 +1,35 @@
+"""`corpdir ring NUMBER`: make the running TUI(s) of this user pop up a call, from any
+script (a PBX hook, a CTI bridge, a test)."""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = "pop up a call in this user's running corpdir TUI(s)"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("number", help="the caller's number, as the phone system gives it")
+    parser.add_argument("--name", default="", help="the name the phone system sent (shown when the directory does not know the number)")
+    parser.add_argument("--line", default="", help="the line or extension it rings on")
+    parser.add_argument("--state", choices=("ringing", "answered", "ended"), default="ringing")
+    parser.add_argument("--call-id", default="", help="the same id on later states of one call")
+
+
+def run(args: argparse.Namespace) -> int:
+    import sys
+
+    from corpdir.calls.ring_socket import ring
+    from corpdir.text import printable
+
+    message = {"number": args.number, "display_name": args.name, "line": args.line, "state": args.state}
+    if args.call_id:
+        message["call_id"] = args.call_id
+    sent, problems = ring(message)
+    for problem in problems:
+        print(f"corpdir ring: {printable(problem)}", file=sys.stderr)
+    if not sent:
+        print("corpdir ring: no corpdir TUI of this user is running", file=sys.stderr)
+        return 1
+    print(f"rang {sent} TUI{'s' if sent != 1 else ''}")
+    return 0

@@ -1,0 +1,192 @@
+"""What the desk's telephone needs from the directory: who is calling (from the cache, at
+once), the last calls from that number, writing a finished call (H2) and its message
+(H3), and the newest incoming records (H1) for the history feed.
+
+:mod:`corpdir.calls` (feeds, recorder, dialers) and the TUI's pop-up call this, never the
+client or the cache directly. Nothing here imports Textual.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from corpdir.client.errors import ApiError as ServiceRefused  # noqa: F401 - handed to calls/, which never imports client/
+from corpdir.client.errors import TransportError as ServiceUnreachable  # noqa: F401
+from corpdir.phone import match_key
+from corpdir.spec.phone_fields import CONTACT_PHONE_FIELDS, USER_PHONE_FIELDS
+
+if TYPE_CHECKING:
+    from corpdir.service.directory import DirectoryService
+    from corpdir.spec.calls import IncomingCall
+
+PHONE_LABELS = {"extensionNum": "extension", "phoneNum": "phone", "companyMobileNum": "company mobile",
+                "personalMobileNum": "personal mobile", "mobileNum": "mobile", "faxNum": "fax",
+                "companyDelegatedPhoneNum": "company phone", "divisionDelegatedPhoneNum": "division phone"}
+H1_PAGE = 20  # H1's largest page (spec section 8)
+
+
+def format_number(number: str, region: str) -> str:
+    """``number`` as people in ``region`` write it ('0312345678' -> '03-1234-5678'); an
+    extension or anything phonenumbers cannot read is left as it came."""
+    import phonenumbers
+
+    try:
+        parsed = phonenumbers.parse(number, region)
+    except phonenumbers.NumberParseException:
+        return number
+    if not phonenumbers.is_possible_number(parsed):
+        return number
+    same_country = parsed.country_code == phonenumbers.country_code_for_region(region)
+    style = phonenumbers.PhoneNumberFormat.NATIONAL if same_country else phonenumbers.PhoneNumberFormat.INTERNATIONAL
+    return phonenumbers.format_number(parsed, style)
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who a number is, as the pop-up shows it."""
+
+    number: str  # as the feed sent it
+    formatted: str  # for the region
+    kind: str | None = None  # "user", "contact", or None: unknown number
+    record: Any = None  # the User or Contact
+    name: str = ""
+    kana: str = ""
+    affiliation: str = ""  # division path (people) or company and division (contacts)
+    matched_field: str = ""  # e.g. "mobile": which of their numbers rang
+    matched_number: str = ""
+    also: int = 0  # how many others share the number
+    recent: list[IncomingCall] = field(default_factory=list)
+
+    @property
+    def known(self) -> bool:
+        return self.kind is not None
+
+    @property
+    def record_id(self) -> int | None:
+        if self.record is None:
+            return None
+        return self.record.userId if self.kind == "user" else self.record.contactId
+
+
+class CallDesk:
+    """The facade's telephone side, over one :class:`DirectoryService`."""
+
+    def __init__(self, service: DirectoryService) -> None:
+        self.service = service
+
+    @property
+    def region(self) -> str:
+        return self.service.settings.region
+
+    # -- who is calling ----------------------------------------------------------------------
+    async def caller(self, number: str, recent: int = 3) -> Caller:
+        """Identified from the cache only (no request: the pop-up must not wait for the
+        network), in one trip to the cache's thread."""
+        return await self.service.cache.run(self._caller, number, recent)
+
+    def _caller(self, number: str, recent: int) -> Caller:
+        store = self.service.store
+        formatted = format_number(number, self.region) if number else "number withheld"
+        calls = self._recent(number, recent) if number else []
+        items = store.identify(number) if number else []
+        if not items:
+            return Caller(number, formatted, recent=calls)
+        item = items[0]
+        if item["phoneNumContactType"] == "USER":
+            cached = store.user(item["userId"])
+            kind, fields = "user", USER_PHONE_FIELDS
+        else:
+            cached = store.contact(item["contactId"])
+            kind, fields = "contact", CONTACT_PHONE_FIELDS
+        if cached is None:
+            return Caller(number, formatted, recent=calls)
+        record = cached.record
+        key = match_key(number, self.region)
+        matched = next((f for f in fields if getattr(record, f, None) and match_key(getattr(record, f), self.region) == key), "")
+        if kind == "user":
+            affiliation = " / ".join(self.division_path(record))
+            kana = record.fullnameKana or ""
+        else:
+            affiliation = " · ".join(x for x in (record.companyName, record.divisionName) if x)
+            kana = record.fullnameKana or ""
+        return Caller(number, formatted, kind, record, record.fullname or "", kana, affiliation,
+                      PHONE_LABELS.get(matched, matched), getattr(record, matched, "") if matched else item["phoneNum"],
+                      len(items) - 1, calls)
+
+    def division_path(self, user: Any) -> list[str]:
+        """The user's first division with its parents, top first ('本社 / 営業部 / 第一課'):
+        divisions of the same name under different parents are the normal case."""
+        refs = user.divisions or []
+        if not refs:
+            return []
+        path: list[str] = []
+        division_id: int | None = refs[0].divisionId
+        seen: set[int] = set()
+        while division_id and division_id not in seen:
+            seen.add(division_id)
+            cached = self.service.store.division(division_id)
+            if cached is None:
+                if not path and refs[0].divisionName:
+                    path.append(refs[0].divisionName)
+                break
+            path.append(cached.record.divisionName or "")
+            division_id = cached.record.parentDivisionId
+        return list(reversed(path))
+
+    def _recent(self, number: str, limit: int) -> list[IncomingCall]:
+        if limit <= 0:
+            return []
+        key = match_key(number, self.region)
+        calls = self.service.store.calls("incoming", newest_first=True)
+        return [c for c in calls if c.fromNum and match_key(c.fromNum, self.region) == key][:limit]
+
+    # -- the records of calls ----------------------------------------------------------------
+    def offers_history(self) -> bool:
+        return self.service.offers("H1") and self.service.offers("H2")
+
+    async def record_incoming(self, from_num: str, answered: bool, duration: int, called_at: datetime,
+                              note: str = "") -> IncomingCall:
+        """H2: the desk's finished call (the cache gets the record the service returns)."""
+        body: dict[str, Any] = {"answered": answered, "duration": duration, "calledAt": called_at.isoformat()}
+        if from_num:
+            body["fromNum"] = from_num
+        if note:
+            body["note"] = note
+        return await self.service.create_call("incoming", body)
+
+    async def set_note(self, record_id: int, note: str) -> IncomingCall:
+        """H3 with the note only (a message taken after the call was recorded)."""
+        cached = [c for c in await self.service.calls("incoming") if c.incomingCallHistoryId == record_id]
+        if not cached:
+            from corpdir.spec.calls import IncomingCall
+
+            cached = [IncomingCall(incomingCallHistoryId=record_id)]
+        return await self.service.edit_call("incoming", cached[0], changes={"note": note})
+
+    async def newest_incoming(self) -> list[IncomingCall]:
+        """H1's newest page (newest first), also into the cache."""
+        return await self.service.refresh_calls("incoming", limit=H1_PAGE)
+
+    async def find_incoming(self, from_num: str, called_at: datetime) -> IncomingCall | None:
+        """A record of this call already on the service (a write whose answer was lost)."""
+        for record in await self.newest_incoming():
+            same_time = record.calledAt is not None and abs((record.calledAt - called_at).total_seconds()) < 1
+            if same_time and (record.fromNum or "") == (from_num or ""):
+                return record
+        return None
+
+    def tokens_left(self) -> float | None:
+        bucket = self.service.rate_limit
+        return None if bucket is None else bucket.snapshot().tokens
+
+    def rate_budget(self) -> tuple[float, float] | None:
+        """(replenish rate tokens/s, capacity) of the service's bucket, once known."""
+        bucket = self.service.rate_limit
+        if bucket is None:
+            return None
+        snap = bucket.snapshot()
+        if not snap.rate:
+            return None
+        return float(snap.rate), float(snap.capacity or 0)

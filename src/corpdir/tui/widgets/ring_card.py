@@ -1,0 +1,188 @@
+"""One call on the pop-up: who is calling (or "unknown number"), which of their numbers
+rang, the last calls from it, and the keys that act on it.
+
+The card is focusable but never takes the focus itself: it appears while someone types in
+a form and their keys keep going to the form, until they move to it (F9, or Tab). Its
+actions post :class:`RingCard.Chosen` upwards; the app's desk phone carries them out."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Group
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import Static
+
+from corpdir.tui.text import literal
+from corpdir.tui.widgets.photo import PhotoView
+
+if TYPE_CHECKING:
+    from corpdir.tui.desk_phone import Ring
+
+STATE_TITLES = {"ringing": "Ringing", "answered": "On the line", "ended": "Call ended"}
+KEYS = (("enter", "open", "open"), ("b", "call_back", "call"), ("c", "copy", "copy"),
+        ("m", "take_message", "message"), ("s", "save_contact", "save"), ("d", "dismiss", "close"))
+
+
+def when(at: datetime | None) -> str:
+    if at is None:
+        return ""
+    local = at.astimezone()
+    today = datetime.now().astimezone().date()
+    return f"{local:%H:%M}" if local.date() == today else f"{local:%m/%d %H:%M}"
+
+
+def duration_text(seconds: int | None) -> str:
+    minutes, secs = divmod(int(seconds or 0), 60)
+    return f"{minutes}:{secs:02d}"
+
+
+class RingCard(Vertical, can_focus=True):
+    DEFAULT_CSS = """
+    RingCard { height: auto; width: 1fr; border: round $warning; background: $surface; padding: 0 1; margin-bottom: 1; }
+    RingCard:focus { border: double $accent; }
+    RingCard.-ended { border: round $panel-lighten-2; }
+    RingCard #ring-head { height: 1; color: $text-muted; }
+    RingCard #ring-who { height: auto; }
+    RingCard #ring-photo { margin-right: 1; }
+    RingCard #ring-identity { width: 1fr; height: auto; }
+    RingCard #ring-more { height: auto; }
+    RingCard #ring-keys { height: auto; color: $text-muted; }
+    """
+    BINDINGS = [Binding(key, action, label, show=False, id=f"ring.{action}") for key, action, label in KEYS] + [
+        Binding("escape,delete", "dismiss", "Dismiss", show=False, id="ring.dismiss_alt")]
+    WRITES = frozenset({"take_message", "save_contact"})
+
+    class Chosen(Message):
+        """The user asked for ``action`` on ``ring`` (open, call_back, copy, ...)."""
+
+        def __init__(self, ring: Ring, action: str) -> None:
+            super().__init__()
+            self.ring = ring
+            self.action = action
+
+    def __init__(self, ring: Ring) -> None:
+        super().__init__(id=f"ring-{ring.uid}")
+        self.ring = ring
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="ring-head")
+        with Horizontal(id="ring-who"):
+            if self.ring.caller.kind == "user":
+                yield PhotoView(cells=(8, 4), id="ring-photo")
+            yield Static(id="ring-identity")
+        yield Static(id="ring-more")
+        yield Static(id="ring-keys")
+
+    def on_mount(self) -> None:
+        self.paint()
+        if self.ring.caller.kind == "user":
+            self.load_photo()
+
+    @work(group="ring-photo", exit_on_error=False)
+    async def load_photo(self) -> None:
+        photo = self.query_one("#ring-photo", PhotoView)
+        try:
+            jpeg = await self.app.service.photo(self.ring.caller.record_id)  # type: ignore[attr-defined]
+        except Exception:  # noqa: BLE001 - no photo is not worth a notification on a ringing call
+            jpeg = None
+        await photo.show(jpeg, placeholder="")
+
+    def update_ring(self, ring: Ring) -> None:
+        self.ring = ring
+        self.paint()
+
+    def paint(self) -> None:
+        ring, caller, event = self.ring, self.ring.caller, self.ring.event
+        self.set_class(event.state.value == "ended", "-ended")
+        head = Text(STATE_TITLES[event.state.value], style="bold")
+        if event.line:
+            head.append(f" · line {event.line}")
+        head.append(f" · {event.feed} · {when(event.at)}")
+        self.query_one("#ring-head", Static).update(head)
+        if caller.known:
+            identity = [literal(caller.name, "bold")]
+            if caller.kana:
+                identity.append(literal(caller.kana, "dim"))
+            if caller.affiliation:
+                identity.append(literal(caller.affiliation))
+            number = Text.assemble(literal(caller.formatted), (f" ({caller.matched_field})" if caller.matched_field else "", "dim"))
+            identity.append(number)
+            if caller.also:
+                identity.append(Text(f"+{caller.also} more with this number", style="dim italic"))
+        else:
+            identity = [Text("Unknown number", style="bold"), literal(caller.formatted)]
+            if event.display_name:
+                identity.append(Text.assemble(("sent as ", "dim"), literal(event.display_name)))
+        self.query_one("#ring-identity", Static).update(Group(*identity))
+        more: list[Text] = []
+        if event.state.value == "ended" and event.answered is not None:
+            more.append(Text(f"{'answered' if event.answered else 'missed'}"
+                             + (f", {duration_text(event.duration)}" if event.answered else ""), style="italic"))
+        if caller.recent:
+            last = Text("Last: ", style="dim")
+            for i, call in enumerate(caller.recent):
+                if i:
+                    last.append(" · ")
+                last.append(f"{when(call.calledAt)} " + ("answered" if call.answered else "missed"))
+            more.append(last)
+        if ring.note:
+            more.append(Text.assemble(("Message: ", "bold"), literal(ring.note)))
+        self.query_one("#ring-more", Static).update(Group(*more) if more else "")
+        self.query_one("#ring-keys", Static).update(self.keys_text())
+
+    def keys_text(self) -> Text:
+        """The keys this card offers now: a kiosk shows no write, a known caller no 'save'."""
+        read_only = bool(getattr(self.app, "read_only", False))
+        text = Text()
+        for key, action, label in KEYS:
+            if read_only and action in self.WRITES:
+                continue
+            if action == "save_contact" and self.ring.caller.known:
+                continue
+            if action == "open" and not self.ring.caller.known:
+                continue
+            if text:
+                text.append("  ")
+            text.append("⏎" if key == "enter" else key, style="bold")
+            text.append(f" {label}")
+        return text
+
+    def _choose(self, action: str) -> None:
+        self.post_message(self.Chosen(self.ring, action))
+
+    def action_open(self) -> None:
+        self._choose("open")
+
+    def action_call_back(self) -> None:
+        self._choose("call_back")
+
+    def action_copy(self) -> None:
+        self._choose("copy")
+
+    def action_take_message(self) -> None:
+        self._choose("take_message")
+
+    def action_save_contact(self) -> None:
+        self._choose("save_contact")
+
+    def action_dismiss(self) -> None:
+        self._choose("dismiss")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "save_contact" and self.ring.caller.known:
+            return False
+        if action == "open" and not self.ring.caller.known:
+            return False
+        return True
+
+
+def describe(ring: Any) -> str:
+    """One line for the log and notifications."""
+    return f"{ring.caller.name or ring.caller.formatted} ({ring.event.state.value})"

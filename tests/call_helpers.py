@@ -1,0 +1,38 @@
+"""What call tests share: building the app with a [calls] configuration, and waiting
+for a pop-up card to show something."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from corpdir.config import CallsSettings
+from corpdir.state import State
+
+
+def desk_app(service: Any, *, read_only: bool = False, **calls: Any) -> Any:
+    from corpdir.tui.app import CorpdirApp
+
+    return CorpdirApp(service, state=State(), sync_on_start=False, read_only=read_only, calls=CallsSettings(**calls))
+
+
+def cards(app: Any) -> list[Any]:
+    from corpdir.tui.widgets.ring_card import RingCard
+
+    return list(app.screen.query(RingCard))
+
+
+def card_text(app: Any) -> str:
+    """The text of the pop-up's cards as painted on the screen."""
+    from tui_helpers import screen_text
+
+    return screen_text(app) if cards(app) else ""
+
+
+async def feed_ready(pilot: Any, name: str) -> bool:
+    from tui_helpers import wait_for
+
+    def ready() -> bool:
+        phone = pilot.app.desk_phone
+        return phone.hub is not None and phone.hub.status.get(name) is not None and phone.hub.status[name].state == "connected"
+
+    return await wait_for(pilot, ready, tries=500)

@@ -1,0 +1,39 @@
+"""Call-feed tests: each gets its own runtime dir (the ring sockets) and free ports on
+127.0.0.1; the TUI runs under Textual's pilot on a synced small demo tenant."""
+
+from __future__ import annotations
+
+import socket
+
+import pytest
+
+from service_fixtures import make_service
+
+
+@pytest.fixture(autouse=True)
+def _runtime_dir(tmp_path, monkeypatch):
+    folder = tmp_path / "run"
+    monkeypatch.setenv("CORPDIR_RUNTIME_DIR", str(folder))
+    return folder
+
+
+def free_port(kind: int = socket.SOCK_STREAM) -> int:
+    with socket.socket(socket.AF_INET, kind) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+async def service():
+    svc = make_service()
+    await svc.sync()
+    yield svc
+    await svc.close()
+
+
+@pytest.fixture
+async def demo_user(service):
+    """A person of the demo tenant with a phone number, and the number."""
+    users = await service.users_window(None, limit=200)
+    user = next(u for u in users if u.phoneNum and u.fullnameKana)
+    return user

@@ -1,0 +1,41 @@
+"""`corpdir ring NUMBER` from a script pops the caller in every running TUI of the user."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import stat
+import subprocess
+import sys
+
+from call_helpers import card_text, cards, desk_app, feed_ready
+from tui_helpers import wait_for
+
+
+def ring(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "corpdir.cli", "ring", *args], capture_output=True, text=True,
+                          env=os.environ.copy())
+
+
+async def test_ring_pops_the_caller_in_both_running_tuis(service, demo_user, _runtime_dir):
+    first, second = desk_app(service), desk_app(service)
+    async with first.run_test(size=(120, 36)) as one, second.run_test(size=(120, 36)) as two:
+        assert await feed_ready(one, "ring") and await feed_ready(two, "ring")
+        sockets = sorted(_runtime_dir.glob("ring-*.sock"))
+        assert len(sockets) == 2
+        for path in sockets:
+            assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        assert stat.S_IMODE(_runtime_dir.stat().st_mode) == 0o700
+        done = await asyncio.to_thread(ring, demo_user.phoneNum, "--name", "山田 太郎")
+        assert done.returncode == 0, done.stderr
+        for pilot in (one, two):
+            assert await wait_for(pilot, lambda p=pilot: demo_user.fullname in card_text(p.app))
+            assert "Ringing" in card_text(pilot.app)
+            [card] = cards(pilot.app)
+            assert card.ring.caller.kana == demo_user.fullnameKana and card.ring.caller.matched_field == "phone"
+
+
+async def test_ring_with_no_tui_running_says_so():
+    done = await asyncio.to_thread(ring, "0312345678")
+    assert done.returncode == 1
+    assert "no corpdir TUI" in done.stderr
