@@ -179,17 +179,36 @@ def e164(number: str, region: str = DEFAULT_REGION) -> str | None:
     return _parsed_e164(text, region)
 
 
-def _parsed_e164(text: str, region: str) -> str | None:
-    """The full phonenumbers parse: the reference the fast path agrees with."""
+def _possible(text: str, region: str) -> Any:
+    """phonenumbers' parse of ``text`` when it is a possible number, else None."""
     import phonenumbers
 
     try:
         parsed = phonenumbers.parse(text, region)
     except phonenumbers.NumberParseException:
         return None
-    if not phonenumbers.is_possible_number(parsed):
-        return None
-    return phonenumbers.format_number(parsed, phonenumbers.PhoneNumberFormat.E164)
+    return parsed if phonenumbers.is_possible_number(parsed) else None
+
+
+def _parsed_e164(text: str, region: str) -> str | None:
+    """The full phonenumbers parse: the reference the fast path agrees with."""
+    import phonenumbers
+
+    parsed = _possible(text, region)
+    return None if parsed is None else phonenumbers.format_number(parsed, phonenumbers.PhoneNumberFormat.E164)
+
+
+def for_display(number: str, region: str = DEFAULT_REGION) -> str:
+    """``number`` as people in ``region`` write it ('0312345678' -> '03-1234-5678', a
+    foreign one internationally); an extension or anything unreadable stays as it came."""
+    import phonenumbers
+
+    parsed = _possible(number, region) if len(digits(number)) >= 5 else None
+    if parsed is None:
+        return number
+    same_country = parsed.country_code == phonenumbers.country_code_for_region(region)
+    style = phonenumbers.PhoneNumberFormat.NATIONAL if same_country else phonenumbers.PhoneNumberFormat.INTERNATIONAL
+    return phonenumbers.format_number(parsed, style)
 
 
 def match_key(number: str, region: str = DEFAULT_REGION) -> str:

@@ -7,7 +7,7 @@ import socket
 
 import pytest
 
-from service_fixtures import make_service
+from tui.conftest import service  # noqa: F401 - the synced small demo tenant
 
 
 @pytest.fixture(autouse=True)
@@ -21,14 +21,6 @@ def free_port(kind: int = socket.SOCK_STREAM) -> int:
     with socket.socket(socket.AF_INET, kind) as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
-
-
-@pytest.fixture
-async def service():
-    svc = make_service()
-    await svc.sync()
-    yield svc
-    await svc.close()
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from corpdir.client.errors import ApiError as ServiceRefused  # noqa: F401 - handed to calls/, which never imports client/
 from corpdir.client.errors import TransportError as ServiceUnreachable  # noqa: F401
-from corpdir.phone import match_key
+from corpdir.phone import for_display, match_key
 from corpdir.spec.phone_fields import CONTACT_PHONE_FIELDS, USER_PHONE_FIELDS
 
 if TYPE_CHECKING:
@@ -25,22 +25,6 @@ PHONE_LABELS = {"extensionNum": "extension", "phoneNum": "phone", "companyMobile
                 "personalMobileNum": "personal mobile", "mobileNum": "mobile", "faxNum": "fax",
                 "companyDelegatedPhoneNum": "company phone", "divisionDelegatedPhoneNum": "division phone"}
 H1_PAGE = 20  # H1's largest page (spec section 8)
-
-
-def format_number(number: str, region: str) -> str:
-    """``number`` as people in ``region`` write it ('0312345678' -> '03-1234-5678'); an
-    extension or anything phonenumbers cannot read is left as it came."""
-    import phonenumbers
-
-    try:
-        parsed = phonenumbers.parse(number, region)
-    except phonenumbers.NumberParseException:
-        return number
-    if not phonenumbers.is_possible_number(parsed):
-        return number
-    same_country = parsed.country_code == phonenumbers.country_code_for_region(region)
-    style = phonenumbers.PhoneNumberFormat.NATIONAL if same_country else phonenumbers.PhoneNumberFormat.INTERNATIONAL
-    return phonenumbers.format_number(parsed, style)
 
 
 @dataclass(frozen=True)
@@ -88,7 +72,7 @@ class CallDesk:
 
     def _caller(self, number: str, recent: int) -> Caller:
         store = self.service.store
-        formatted = format_number(number, self.region) if number else "number withheld"
+        formatted = for_display(number, self.region) if number else "number withheld"
         calls = self._recent(number, recent) if number else []
         items = store.identify(number) if number else []
         if not items:
