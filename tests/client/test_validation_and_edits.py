@@ -10,6 +10,7 @@ import pytest
 
 from corpdir.client import Invalid, diff
 from corpdir.spec import SpecViolation, validate_body
+from corpdir.spec.edits import CannotClear
 from corpdir.spec.user import User, UserEdit
 
 
@@ -61,8 +62,9 @@ def test_diff_sends_only_changes_and_clears_with_empty_string():
     # a mapping of the touched form fields; response shapes compared in request form
     assert diff(original, {"fullname": "Taro", "divisionIds": [1, 2], "remarks": ""}, UserEdit) == {"divisionIds": [1, 2]}
     assert diff(original, {"divisions": []}, UserEdit) == {"divisionIds": []}
-    with pytest.raises(ValueError, match="level cannot be cleared"):
+    with pytest.raises(CannotClear) as cleared:
         diff(original, {"level": None}, UserEdit)
+    assert cleared.value.field == "level"  # named by the error, not parsed back from its text
 
 
 async def test_edit_with_original_and_edited_sends_the_difference(server, make_client):

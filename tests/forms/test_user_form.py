@@ -159,3 +159,19 @@ async def test_a_phone_number_typed_in_full_width_is_shown_and_sent_as_the_spec_
         sent = recorder.writes()[0][2]
         assert sent["phoneNum"] == "03-6440-2979" and sent["extensionNum"] == "2310"
         assert (await admin.client.get_user(user.userId)).phoneNum == "03-6440-2979"
+
+
+async def test_emptying_a_number_marks_that_field_and_sends_nothing(admin, recorder, app_for):
+    """A number cannot be cleared on the service: the spec's edit rules name the field
+    (a typed error), and the form marks it instead of sending."""
+    app = app_for(admin)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await select_row(pilot, app, "#users", lambda u: u.userType == "REGULAR_USER" and u.level is not None)
+        await pilot.press("E")
+        form = await open_form(pilot, app)
+        await type_into(pilot, form, "level", "")
+        recorder.clear()
+        await save(pilot, form)
+        assert isinstance(app.screen, ModelForm)
+        assert "cannot be emptied" in form.errors.get("level", ""), form.errors
+        assert recorder.writes() == []

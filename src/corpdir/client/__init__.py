@@ -12,9 +12,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-# Bound now, not lazily: ``diff`` is also the name of its submodule, which the import
-# system would otherwise leave on this package once anything imports it.
-from corpdir.client.diff import diff
+# What an edit sends is a rule of the interface (corpdir.spec.edits); offered here too.
+from corpdir.spec.edits import diff
 
 if TYPE_CHECKING:
     from corpdir.client._checks import InsecureTransportWarning, redact_headers

@@ -34,7 +34,6 @@ from pydantic import SecretStr
 from corpdir.client._answers import decode, transport_error, without_body
 from corpdir.client._args import Body, Query, Record, given, merge
 from corpdir.client._checks import InsecureTransportWarning, check_api_key, check_base_url, is_loopback, redact_headers
-from corpdir.client.diff import diff
 from corpdir.client.errors import BadResponse, Invalid, NotFound, OperationNotAvailable, ReadOnly, error_from_response
 from corpdir.client.pagination import pages
 from corpdir.client.ratelimit import BucketSnapshot, Clock, Listener, Sleep, TokenBucket
@@ -54,6 +53,7 @@ from corpdir.spec import (
     validate_body,
     validate_query,
 )
+from corpdir.spec.edits import CannotClear, diff
 
 log = logging.getLogger("corpdir.client")
 
@@ -190,8 +190,8 @@ class BaseClient:
                 raise ValueError("give either changes or (original, edited), not both")
             try:
                 changes = diff(original, edited, OPERATIONS[code].body)
-            except ValueError as exc:
-                raise self._invalid(code, [ErrorDetail(field=str(exc).split(" ")[0], code="INVALID_TYPE", description=str(exc))]) from None
+            except CannotClear as exc:
+                raise self._invalid(code, [ErrorDetail(field=exc.field, code="INVALID_TYPE", description=str(exc))]) from None
         return await self._call(code, path=path, body=changes or {}, context=context)
 
     def _path(self, code: str, op: Operation, values: Mapping[str, Any]) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence, TypeVar
 
 from corpdir.cache.aio import AsyncCache
 from corpdir.cache.search import Hit, Searcher
@@ -19,6 +19,8 @@ from corpdir.cache.store import Cached, CacheStore
 from corpdir.cache.sync import Progress, Syncer, SyncSummary
 from corpdir.client.errors import ApiError, CorpdirError, NotFound, TransportError
 from corpdir.service.callerid import Answer, CallerId
+from corpdir.service.live_search import SearchAnswer, live_search
+from corpdir.service.windows import CacheWindow
 from corpdir.spec.division import Division
 from corpdir.spec.user import U11_MAX_DESTINATIONS, User
 from corpdir.spec.variants import get_variant
@@ -33,6 +35,9 @@ if TYPE_CHECKING:  # the first screen shows people and divisions: the other mode
 
 T = TypeVar("T")
 PHOTO_CACHE_SIZE = 64
+SEARCH_HITS = 200  # hits the cache ranks per search
+FIRST_ROWS = 100  # records read with them (a screenful and more); the rest as they are painted
+CONTACT_SEARCH_LIMIT = 500  # contacts asked of X1 per search
 
 
 @dataclass(frozen=True)
@@ -165,6 +170,14 @@ class DirectoryService:
         return await self.cache.run(self.store.list_users, division_id, include_sub=include_sub, order_by=order_by,
                                     descending=descending, offset=offset, limit=limit)
 
+    def division_people(self, division_id: int | None, *, include_sub: bool = False, order_by: str = "fullname",
+                        descending: bool = False) -> CacheWindow[User]:
+        """The people of a division (everyone for None), as windows read from the cache."""
+        return CacheWindow(
+            lambda: self.count_users(division_id, include_sub),
+            lambda offset, limit: self.users_window(division_id, include_sub=include_sub, order_by=order_by,
+                                                    descending=descending, offset=offset, limit=limit))
+
     async def refresh_users(self, division_id: int, include_sub: bool = False) -> int:
         """U1 for a division's members, into the cache; returns how many came."""
         query: dict[str, Any] = {"divisionIds": [division_id]}
@@ -207,11 +220,36 @@ class DirectoryService:
                 out.append(SearchResult(h, record))
         return out
 
+    def search_people(self, text: str, filters: Mapping[str, Any] | None = None, *, division_id: int | None = None,
+                      include_sub: bool = False, order_by: str = "fullname",
+                      descending: bool = False) -> AsyncIterator[SearchAnswer[User]]:
+        """A search of people as the user types (:func:`live_search`): the cache's ranked
+        hits, then U1's answer (freeWords, the filters, the division) merged with them."""
+        from corpdir.spec.constraints import max_items
+        from corpdir.spec.user import UserQuery
+
+        query = dict(filters or {})
+        if division_id is not None:
+            query["divisionIds"] = [division_id]
+            if include_sub and self.variant == "C":
+                query["includeSubDepartment"] = True
+
+        async def remote(words: list[str]) -> list[User]:
+            return await self.search_users_remote(words, orderBy=order_by, orderDirection="desc" if descending else "asc",
+                                                  **query)
+
+        return live_search(text, filtered=bool(filters), key=lambda u: u.userId,
+                           local=lambda t: self.search_users(t, limit=SEARCH_HITS, first=FIRST_ROWS),
+                           remote=remote, max_words=max_items(UserQuery, "freeWords"))
+
     async def search_users_remote(self, words: Iterable[str] = (), *, limit: int = 100, **filters: Any) -> list[User]:
         """U1 with freeWords and filters (userType, employeeNum, phoneNum, email1, loginIds,
         orderBy, orderDirection, divisionIds ...); the answer also refreshes the cache."""
+        from corpdir.spec.constraints import max_items
+        from corpdir.spec.user import UserQuery
+
         query = {k: v for k, v in filters.items() if v not in (None, "", [])}
-        words = [w for w in words if w][:10]
+        words = [w for w in words if w][:max_items(UserQuery, "freeWords")]
         if words:
             query["freeWords"] = words
         users = await self._take("U1", query, limit)
@@ -289,6 +327,48 @@ class DirectoryService:
                               limit: int = 100) -> list[Contact]:
         return await self.cache.run(self.store.list_contacts, directory, folder_num, offset=offset, limit=limit)
 
+    def search_contacts(self, text: str, filters: Mapping[str, Any] | None = None, *, directory: str | None = None,
+                        folder_num: int | None = None) -> AsyncIterator[SearchAnswer[Contact]]:
+        """A search of contacts as the user types (:func:`live_search`), within a folder
+        (``directory``, ``folder_num``) or all: the cache's ranked hits, then X1's answer
+        (freeWords and the filters) merged with them. Without X1 the cache answers alone."""
+        from corpdir.spec.constraints import max_items
+        from corpdir.spec.contact import ContactQuery
+
+        scope: dict[str, Any] = {}
+        if directory:
+            scope["directory"] = directory
+        if folder_num is not None:
+            scope["folderNums"] = [folder_num]
+
+        def in_scope(contact: Contact) -> bool:
+            folder = contact.folderId
+            if directory and (folder is None or folder.directory != directory):
+                return False
+            return folder_num is None or (folder is not None and folder.folderNum == folder_num)
+
+        async def local(query: str) -> tuple[list[int], list[Contact]]:
+            found = [h.record for h in await self.search(query, kinds=("contact",), limit=SEARCH_HITS) if in_scope(h.record)]
+            return [c.contactId for c in found], found
+
+        async def remote(words: list[str]) -> list[Contact]:
+            query = {**(filters or {}), **scope}
+            if words:
+                query["freeWords"] = words
+            return await self.list_contacts_remote(limit=CONTACT_SEARCH_LIMIT, orderBy="fullname", **query)
+
+        return live_search(text, filtered=bool(filters), key=lambda c: c.contactId, local=local,
+                           remote=remote if self.offers("X1") else None, max_words=max_items(ContactQuery, "freeWords"))
+
+    async def contacts_by_id(self, ids: Sequence[int]) -> list[Contact]:
+        """Cached contacts in the order of ``ids`` (ones no longer cached are left out)."""
+        return await self.cache.run(self.store.contacts, list(ids))
+
+    def folder_contacts(self, directory: str | None = None, folder_num: int | None = None) -> CacheWindow[Contact]:
+        """The contacts of a folder (of a directory, or all), as windows read from the cache."""
+        return CacheWindow(lambda: self.count_contacts(directory, folder_num),
+                           lambda offset, limit: self.contacts_window(directory, folder_num, offset=offset, limit=limit))
+
     async def list_contacts_remote(self, *, limit: int = 500, **filters: Any) -> list[Contact]:
         """X1 with its filters (fullname, companyName, phoneNum, email, updatedFrom/To,
         directory, folderNums, ocr*, identified ...); the answer refreshes the cache."""
@@ -316,12 +396,14 @@ class DirectoryService:
     # -- writes ----------------------------------------------------------------------------
     # Each write goes to the API; the record it returns replaces the cache row (the cache is
     # a read model), a delete removes the rows. Edits take (original, edited) and send the
-    # difference only (corpdir.client.diff), or a mapping of changes.
+    # difference only (corpdir.spec.edits), or a mapping of changes; either way the client
+    # gets the original record, so its pre-flight check knows what it edits (U4: the
+    # user's type decides which fields that user may have).
     async def _edit(self, method: Callable[..., Awaitable[T]], rid: int, original: Any, edited: Any = None,
                     changes: Any = None) -> T:
         if edited is not None:
             return await self._api(method(rid, original=original, edited=edited))
-        return await self._api(method(rid, changes or {}))
+        return await self._api(method(rid, changes or {}, original=original))
 
     async def create_user(self, fields: Any) -> User:
         user = await self._api(self.client.create_user(fields))

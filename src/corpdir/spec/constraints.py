@@ -18,7 +18,7 @@ from datetime import date, datetime
 from typing import Annotated, Any, Callable, TypeVar
 
 from annotated_types import Ge, Le, MaxLen, MinLen
-from pydantic import AfterValidator, AwareDatetime, BeforeValidator, Strict, ValidationInfo
+from pydantic import AfterValidator, AwareDatetime, BaseModel, BeforeValidator, Strict, ValidationInfo
 from pydantic_core import PydanticCustomError
 
 T = TypeVar("T")
@@ -244,3 +244,12 @@ DateTime = Annotated[AwareDatetime, BeforeValidator(_iso(ISO_DATE_TIME, datetime
 Date = Annotated[date, BeforeValidator(_iso(ISO_DATE, date, DATE_WORDS))]
 
 Validator = Callable[[Any], Any]
+
+
+def max_items(model: type[BaseModel], name: str) -> int | None:
+    """The most items field ``name`` of ``model`` takes (its ``items(..., max_items)``), so a
+    caller trims to the spec's number instead of writing it again (freeWords: 10)."""
+    for part in model.model_fields[name].metadata:
+        if isinstance(part, MaxLen):
+            return part.max_length
+    return None

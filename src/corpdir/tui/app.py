@@ -19,7 +19,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
-from corpdir.client.errors import CorpdirError
+from corpdir.service.errors import CorpdirError
 from corpdir.state import State
 from corpdir.text import printable
 from corpdir.tui.desk_phone import DeskPhone

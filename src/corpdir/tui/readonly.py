@@ -4,7 +4,7 @@ An action that writes (creates, edits or deletes in the directory, or writes or 
 file) is named in its screen's ``WRITES`` set or marked with :func:`writes`. In read-only
 mode the app disables such a binding (so the footer and the command palette do not offer
 it) and refuses to run the action however it is invoked (key, palette, click); the client
-refuses the request anyway (:class:`corpdir.client.errors.ReadOnly`).
+refuses the request anyway (:class:`corpdir.service.errors.ReadOnly`).
 """
 
 from __future__ import annotations

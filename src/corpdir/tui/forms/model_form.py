@@ -7,9 +7,10 @@ builds a row per field (label, widget from :mod:`field_kinds`, the message besid
 fills it from the loaded record, validates as you type (debounced) and on save with the
 spec's own rules, and saves through a callback given by the screen that opened it.
 
-Saving sends what changed only: on an edit the body is ``diff(original, touched)``: a
-field the user did not touch is absent, a text field emptied is sent as ``''``. A failed
-save keeps what was typed and shows the service's details beside their fields.
+Saving sends what the spec's edit rules say (:mod:`corpdir.spec.edits`): on an edit the
+changes only (a field the user did not touch is absent, a text field emptied is sent as
+``''``), on a create what was filled in. A failed save keeps what was typed and shows the
+service's details beside their fields.
 """
 
 from __future__ import annotations
@@ -28,9 +29,9 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Input, Label, Select, SelectionList, Static, Switch, TextArea
 
-from corpdir.client.diff import diff, request_form
-from corpdir.client.errors import ApiError, CorpdirError, Invalid, PermissionDenied
+from corpdir.service.errors import ApiError, CorpdirError, Invalid, PermissionDenied
 from corpdir.spec import OPERATIONS, ErrorDetail, QueryModel, SpecViolation, validate_body, validate_query
+from corpdir.spec.edits import CannotClear, create_body, edit_body, is_empty, request_form
 from corpdir.tui.forms.confirm import ConfirmScreen
 from corpdir.tui.forms.field_kinds import FieldKind, kinds_for
 from corpdir.tui.forms.texts import literal_lines
@@ -68,10 +69,6 @@ class FormSpec:
     @property
     def editing(self) -> bool:
         return OPERATIONS[self.code].method == "PATCH"
-
-
-def _empty(value: Any) -> bool:
-    return value is None or value == "" or value == [] or value == {}
 
 
 def field_of(path: str) -> tuple[str, int | None, str]:
@@ -200,7 +197,7 @@ class ModelForm(ModalScreen[Any]):
             top, dot, sub = key.partition(".")
             if dot:
                 obj = out.setdefault(top, {})
-                if not _empty(value):
+                if not is_empty(value):
                     obj[sub] = value
             else:
                 out[key] = value
@@ -211,27 +208,10 @@ class ModelForm(ModalScreen[Any]):
 
     def body(self) -> Values:
         """The request body: on an edit the changes only, on a create what was filled in."""
-        values = self.values()
-        touched_top = {k.partition(".")[0] for k in self.touched()}
-        model = self.spec.body_model
         if self.spec.editing:
-            edited = {k: v for k, v in values.items() if k in touched_top and k not in self.spec.readonly}
-            for k, v in list(edited.items()):
-                if isinstance(v, dict) and isinstance(self.original.get(k), dict):  # untouched parts stay
-                    edited[k] = {**{s: x for s, x in self.original[k].items() if s not in v and _sub_untouched(self, k, s)}, **v}
-            return diff(self.original, edited, model)
-        required = {n for n, f in model.model_fields.items() if f.is_required()}
-        body: Values = {}
-        for key, value in values.items():
-            if key in self.spec.readonly:
-                continue
-            kind = self.kinds.get(key)
-            if kind is not None and kind.kind == "bool":
-                if key in touched_top or key in required or key in self.spec.initial:
-                    body[key] = value
-            elif not _empty(value):
-                body[key] = value
-        return body
+            return edit_body(self.original, self.values(), self.touched(), self.spec.body_model, self.spec.readonly)
+        return create_body(self.values(), self.touched(), self.spec.body_model, initial=self.spec.initial.keys(),
+                           readonly=self.spec.readonly)
 
     def context(self) -> dict[str, Any]:
         return self.spec.context(self.values()) if self.spec.context else {}
@@ -243,9 +223,8 @@ class ModelForm(ModalScreen[Any]):
             details += self.spec.extra_check(self.extra_values())
         try:
             body = self.body()
-        except ValueError as exc:
-            name = str(exc).split(" ")[0]
-            return None, details + [ErrorDetail(field=name, code="INVALID_TYPE", description="cannot be emptied; give it a value")]
+        except CannotClear as exc:
+            return None, details + [ErrorDetail(field=exc.field, code="INVALID_TYPE", description="cannot be emptied; give it a value")]
         try:
             if issubclass(self.spec.body_model, QueryModel):
                 validate_query(self.spec.code, body, variant=self.variant)
@@ -415,9 +394,3 @@ def _lookup(values: Mapping[str, Any], key: str) -> Any:
     if dot:
         return value.get(sub) if isinstance(value, dict) else None
     return value
-
-
-def _sub_untouched(form: ModelForm, top: str, sub: str) -> bool:
-    """A part of an object the user did not change (emptied parts are not carried over)."""
-    key = f"{top}.{sub}"
-    return key not in form.kinds or key not in form.touched()

@@ -10,7 +10,7 @@ from typing import Any, Awaitable, Callable
 
 from textual.screen import Screen
 
-from corpdir.client.errors import CorpdirError
+from corpdir.service.errors import CorpdirError
 from corpdir.service.images import NotAnImage, read_jpeg
 from corpdir.service.messages import explain
 from corpdir.tui.forms.confirm import ConfirmScreen

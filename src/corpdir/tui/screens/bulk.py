@@ -17,7 +17,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, ProgressBar, Select, Static
 
-from corpdir.client.errors import Conflict, CorpdirError
+from corpdir.service.errors import Conflict, CorpdirError
 from corpdir.service.bulk import (CsvUnreadable, ParsedCsv, destinations_result, parse, partly_sent, plural,
                                   read_csv_text, spots_result)
 from corpdir.service.messages import explain, retry_after_text

@@ -18,7 +18,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static, Tab, Tabs
 
-from corpdir.client.errors import CorpdirError
+from corpdir.service.errors import CorpdirError
 from corpdir.spec.calls import IncomingCall, OutgoingCall
 from corpdir.tui.screens.list_screen import ListScreen
 from corpdir.tui.text import literal

@@ -8,7 +8,6 @@ field) and rebuilds the list in ``_show()`` whenever it changes.
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
@@ -19,6 +18,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Input, TextArea
 
+from corpdir.service.live_search import TYPING_PAUSE
 from corpdir.tui.labels import first_phone
 from corpdir.tui.widgets.search_box import SearchBox
 from corpdir.tui.widgets.virtual_list import VirtualList
@@ -28,7 +28,6 @@ if TYPE_CHECKING:
 
 
 DETAIL_PAUSE = 0.12  # seconds the highlight rests before the detail pane follows
-TYPING_PAUSE = 0.3  # seconds without a keystroke before the service is asked
 
 
 class ListScreen(Screen):
@@ -119,13 +118,6 @@ class ListScreen(Screen):
 
     def action_copy_email(self) -> None:
         self.copy(getattr(self.selected, "email1", None) if self.selected else None, "e-mail")
-
-
-async def typing_paused() -> None:
-    """Wait for a pause in typing before asking the service: the cache has already answered,
-    and the search worker (exclusive) is cancelled by the next keystroke, so a fast typist
-    costs the service one request instead of one per key."""
-    await asyncio.sleep(TYPING_PAUSE)
 
 
 class SearchListScreen(ListScreen):

@@ -19,7 +19,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
-from corpdir.client.errors import CorpdirError
+from corpdir.service.errors import CorpdirError
 from corpdir.phone import split_numbers
 from corpdir.service.callerid import Answer
 from corpdir.tui.screens.list_screen import ListScreen

@@ -10,7 +10,7 @@ from textual.binding import Binding
 from textual.containers import Center, Middle
 from textual.screen import ModalScreen
 
-from corpdir.client.errors import CorpdirError
+from corpdir.service.errors import CorpdirError
 from corpdir.spec.user import User
 from corpdir.tui.text import literal
 from corpdir.tui.widgets.photo import PhotoView

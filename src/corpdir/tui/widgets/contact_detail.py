@@ -16,7 +16,7 @@ from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from corpdir.client.errors import CorpdirError
+from corpdir.service.errors import CorpdirError
 from corpdir.spec.contact import Contact
 from corpdir.tui.labels import CONTACT_FIELDS
 from corpdir.tui.text import joined, literal

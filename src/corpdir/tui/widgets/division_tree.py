@@ -16,7 +16,7 @@ from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from corpdir.client.errors import CorpdirError
+from corpdir.service.errors import CorpdirError
 from corpdir.spec.division import Division
 from corpdir.tui.text import literal
 

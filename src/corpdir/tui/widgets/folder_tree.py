@@ -15,7 +15,7 @@ from textual import work
 from textual.message import Message
 from textual.widgets import Tree
 
-from corpdir.client.errors import CorpdirError
+from corpdir.service.errors import CorpdirError
 from corpdir.tui.text import literal
 
 if TYPE_CHECKING:

@@ -19,7 +19,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 
-from corpdir.client.errors import CorpdirError
+from corpdir.service.errors import CorpdirError
 from corpdir.spec.profile import Profile
 from corpdir.spec.user import User
 from corpdir.tui.labels import USER_FIELDS

@@ -1,0 +1,17 @@
+"""A list of any length read from the cache a window at a time: what a screen's list
+shows while browsing a division or a folder (the row source of its virtual list)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Awaitable, Callable, Generic, Sequence, TypeVar
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class CacheWindow(Generic[T]):
+    """``count()`` the rows; ``fetch(offset, limit)`` a window of them, in list order."""
+
+    count: Callable[[], Awaitable[int]]
+    fetch: Callable[[int, int], Awaitable[Sequence[T]]]

@@ -1,0 +1,40 @@
+"""What the Contacts list shows: a folder's contacts, or a search with filters within
+it. A frozen value: the screen replaces it whenever the user changes one part."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from corpdir.service.directory import CONTACT_SEARCH_LIMIT
+from corpdir.tui.widgets.folder_tree import FolderScope
+
+
+@dataclass(frozen=True)
+class ContactBrowse:
+    """A folder's contacts (cache windows) or a search/filter answer within the folder."""
+
+    scope: FolderScope = FolderScope()
+    text: str = ""
+    filters: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def searching(self) -> bool:
+        return bool(self.text.strip() or self.filters)
+
+    def scope_query(self) -> dict[str, Any]:
+        """The folder as X1 parameters."""
+        query: dict[str, Any] = {}
+        if self.scope.directory:
+            query["directory"] = self.scope.directory
+        if self.scope.folder_num is not None:
+            query["folderNums"] = [self.scope.folder_num]
+        return query
+
+    def caption(self, count: int) -> str:
+        what = f'search "{self.text.strip()}" in {self.scope.name}' if self.text.strip() else self.scope.name
+        if self.filters:
+            what += " · filtered"
+        if self.searching and count >= CONTACT_SEARCH_LIMIT:
+            return f"{what} · the first {count} contacts (narrow the search)"
+        return f"{what} · {count} {'contact' if count == 1 else 'contacts'}"

@@ -1,0 +1,37 @@
+"""What the Directory's list shows: a division's people, or a search with filters, in
+an order. A frozen value: the screen replaces it whenever the user changes one part."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from corpdir.spec.division import Division
+
+ORDERS = ("fullname", "sortScore", "employeeNum")
+ORDER_NAMES = {"fullname": "name", "sortScore": "sort score", "employeeNum": "employee no."}
+
+
+@dataclass(frozen=True)
+class Browse:
+    """A division's people (cache windows) or a search (text and U1 filters)."""
+
+    division: Division | None = None
+    include_sub: bool = False
+    order_by: str = "fullname"
+    descending: bool = False
+    text: str = ""
+    filters: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def searching(self) -> bool:
+        return bool(self.text.strip() or self.filters)
+
+    def caption(self, count: int) -> str:
+        where = self.division.divisionName if self.division else "Everyone"
+        scope = " and sub-divisions" if self.include_sub and self.division else ""
+        what = f'search "{self.text.strip()}"' if self.text.strip() else where + scope
+        if self.filters:
+            what += " · filtered"
+        arrow = "↓" if self.descending else "↑"
+        return f"{what} · {count} {'person' if count == 1 else 'people'} · by {ORDER_NAMES[self.order_by]} {arrow}"

@@ -1,0 +1,89 @@
+"""The Contacts filter bar: every X1 filter, four to a row (text fields, the updated
+range, the OCR state, identified). A filter that does not parse (a date) is shown as an
+error under the fields, and the bar reports it so that nothing is sent."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.containers import Grid
+from textual.validation import Function
+from textual.widgets import Checkbox, Input, Select, Static
+
+from corpdir.spec.enums import OcrResult, OcrStatus, OcrType
+from corpdir.tui.text import literal
+from corpdir.tui.widgets import tcss_beside
+
+TEXT_FILTERS = (("fullname", "Name"), ("fullnameKana", "Kana"), ("companyName", "Company"), ("divisionName", "Division"),
+                ("phoneNum", "Phone"), ("email", "E-mail"))
+DATE_FILTERS = (("updatedFrom", "Updated from"), ("updatedTo", "Updated to"))
+CHOICE_FILTERS = (("ocrStatus", "OCR status", OcrStatus), ("ocrType", "OCR type", OcrType),
+                  ("ocrResult", "OCR result", OcrResult))
+
+
+def parse_day(text: str) -> date | None:
+    """A date as typed in the filter bar: YYYY-MM-DD (also YYYY/MM/DD); None if it is not one."""
+    try:
+        return date.fromisoformat(text.strip().replace("/", "-"))
+    except ValueError:
+        return None
+
+
+def day_bound(day: date, end: bool) -> datetime:
+    """The first (or last) moment of ``day`` in local time, with its offset (X1 wants one)."""
+    return datetime.combine(day, time.max if end else time.min).astimezone()
+
+
+class ContactFilters(Grid):
+    """The X1 filters, four to a row."""
+
+    DEFAULT_CSS = tcss_beside(__file__)
+
+    def compose(self) -> ComposeResult:
+        for field, label in TEXT_FILTERS:
+            yield Input(placeholder=label, id=f"filter-{field}", compact=True)
+        for field, label in DATE_FILTERS:
+            yield Input(placeholder=f"{label} (Y-M-D)", id=f"filter-{field}", compact=True,
+                        validators=[Function(lambda v: not v.strip() or parse_day(v) is not None, "not a date")])
+        for field, prompt, enum in CHOICE_FILTERS:
+            yield Select([(v.value.replace("_", " ").title(), v.value) for v in enum], prompt=prompt, id=f"filter-{field}",
+                         compact=True)
+        yield Checkbox("Identified", id="filter-identified", compact=True)
+        yield Static(id="filter-errors")
+
+    def on_mount(self) -> None:
+        self.query_one("#filter-errors", Static).display = False
+
+    def values(self) -> tuple[tuple[tuple[str, Any], ...], list[str]]:
+        """The filters as X1 parameters, and what is wrong with them (then nothing is sent)."""
+        out: list[tuple[str, Any]] = []
+        errors: list[str] = []
+        for field, _ in TEXT_FILTERS:
+            value = self.query_one(f"#filter-{field}", Input).value.strip()
+            if value:
+                out.append((field, value))
+        days: dict[str, date] = {}
+        for field, label in DATE_FILTERS:
+            value = self.query_one(f"#filter-{field}", Input).value.strip()
+            if not value:
+                continue
+            day = parse_day(value)
+            if day is None:
+                errors.append(f"{label}: {value!r} is not a date (YYYY-MM-DD)")
+                continue
+            days[field] = day
+            out.append((field, day_bound(day, end=field == "updatedTo")))
+        if len(days) == 2 and days["updatedFrom"] > days["updatedTo"]:
+            errors.append("Updated from is after updated to")
+        for field, _, _ in CHOICE_FILTERS:
+            select = self.query_one(f"#filter-{field}", Select)
+            if not select.is_blank():
+                out.append((field, select.value))
+        if self.query_one("#filter-identified", Checkbox).value:
+            out.append(("identified", True))
+        shown = self.query_one("#filter-errors", Static)
+        shown.update(literal("  ".join(errors)))
+        shown.display = bool(errors)
+        return tuple(out), errors
