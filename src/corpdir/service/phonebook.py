@@ -107,7 +107,7 @@ def _entry(kind: str, data: dict[str, Any], divisions: _Divisions, matched: str 
     division = (data["divisionName"],) if data.get("divisionName") else ()
     return Entry("contact", data.get("contactId"), data.get("fullname") or "", data.get("fullnameKana") or "",
                  data.get("fullnameAlphabet") or "", data.get("companyName") or "", data.get("companyNameKana") or "",
-                 division, ("",) * len(division), numbers, emails, data.get("webUrl") or data.get("companyUrl") or "",
+                 division, ("",) * len(division), numbers, emails, data.get("webUrl") or "",
                  data.get("position") or "", "", matched)
 
 

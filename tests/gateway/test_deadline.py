@@ -1,0 +1,45 @@
+"""A number the cache does not know: asked of the service only within the deadline."""
+
+from __future__ import annotations
+
+import re
+import time
+
+DEADLINE_MS = 200
+
+
+def _lookup_ms(answer) -> float:
+    """How long the gateway itself took to answer (its Server-Timing header)."""
+    return float(re.fullmatch(r"lookup;dur=([\d.]+)", answer.headers["server-timing"]).group(1))
+
+
+def test_slow_service_means_unknown_in_time_and_the_late_name_serves_the_next_call(make_gateway):
+    gateway = make_gateway(deadline_ms=DEADLINE_MS)
+    # someone the service knows and the gateway's cache does not (added after its sync)
+    gateway.call(gateway.admin.create_user({"loginId": "late.caller", "fullname": "遅延 太郎", "phoneNum": "03-5555-0101"}))
+    gateway.upstream.delay = 1.0
+    answer = gateway.get(f"{gateway.base}/cid?number=0355550101")
+    assert answer.status_code == 404 and answer.content == b""  # "unknown": the phone rings without a name
+    assert answer.headers["x-corpdir-answer"] == "late"
+    assert _lookup_ms(answer) <= DEADLINE_MS + 50
+
+    # the service's answer arrives later and is kept: the next call from that number gets the name
+    for _ in range(600):
+        again = gateway.get(f"{gateway.base}/cid?number=+81355550101")
+        if again.headers["x-corpdir-answer"] != "late":
+            break
+        time.sleep(0.01)
+    assert again.status_code == 200 and again.text == "遅延 太郎"
+    assert again.headers["x-corpdir-answer"] == "service"
+    assert _lookup_ms(again) < DEADLINE_MS
+
+
+def test_fast_service_answers_an_uncached_number_within_the_deadline(make_gateway):
+    gateway = make_gateway(deadline_ms=DEADLINE_MS)
+    gateway.call(gateway.admin.create_user({"loginId": "new.caller", "fullname": "新規 花子", "companyMobileNum": "080-5555-0102"}))
+    answer = gateway.get(f"{gateway.base}/cid.json?number=08055550102")
+    assert answer.json()["found"] is True and answer.json()["name"] == "新規 花子"
+    assert answer.headers["x-corpdir-answer"] == "service"
+    nobody = gateway.get(f"{gateway.base}/cid?number=0355550199")
+    assert nobody.status_code == 404 and nobody.headers["x-corpdir-answer"] == "unknown"
+    assert _lookup_ms(nobody) <= DEADLINE_MS + 50
