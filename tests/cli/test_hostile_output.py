@@ -4,6 +4,8 @@ characters (tests/hostile_text.py)."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import subprocess
@@ -14,6 +16,7 @@ import pytest
 
 from corpdir.cache.store import CacheStore
 from corpdir.paths import Profile
+from corpdir.text import printable
 from hostile_text import HOSTILE, assert_inert
 
 KEY = "demo-reception"
@@ -55,3 +58,62 @@ def test_lookup_json_escapes_c1_bidi_and_invisible_characters_but_keeps_the_data
     assert_inert(result.stdout)
     answers = [json.loads(line) for line in result.stdout.decode().splitlines()]
     assert [a["items"][0]["displayName"] for a in answers] == list(HOSTILE.values())
+
+
+@pytest.mark.parametrize("fmt", ["csv", "vcard"])
+def test_export_files_keep_no_control_bidi_or_invisible_character(hostile_cache, tmp_path, fmt):
+    path = tmp_path / f"out.{fmt}"
+    result = corpdir("export", "users", "--from", "cache", "--format", fmt, "-o", str(path))
+    assert result.returncode == 0, result.stderr
+    data = path.read_bytes()
+    assert_inert(data)
+    if fmt == "csv":
+        rows = list(csv.DictReader(io.StringIO(data.decode())))
+        assert sorted(r["fullname"] for r in rows) == sorted(printable(v, keep_newlines=True) for v in HOSTILE.values())
+        assert {r["fullname"] for r in rows} >= {"[red]x[/red][reverse]rev[/reverse]", "abc<U+202E>dcba.exe"}
+    else:
+        import vobject
+
+        names = sorted(card.fn.value for card in vobject.readComponents(data.decode()))
+        assert names == sorted(printable(v, keep_newlines=True) for v in HOSTILE.values())
+
+
+def in_terminal(*args: str) -> bytes:
+    """`corpdir ARGS` with its standard output and error on a pseudo-terminal: what a person's
+    terminal would receive, byte for byte."""
+    import pty
+    import tty
+
+    env = {**os.environ, "CORPDIR_BASE_URL": OFFLINE, "CORPDIR_API_KEY": KEY, "COLUMNS": "100", "TERM": "xterm"}
+    leader, follower = pty.openpty()
+    tty.setraw(follower)  # the program's own bytes, without the terminal's \n -> \r\n
+    proc = subprocess.Popen([sys.executable, "-m", "corpdir.cli", *args], stdin=subprocess.DEVNULL, stdout=follower,
+                            stderr=follower, env=env)
+    os.close(follower)
+    received = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # EIO: the process closed the terminal
+            break
+        if not chunk:
+            break
+        received += chunk
+    os.close(leader)
+    assert proc.wait(timeout=120) == 0, received[-2000:]
+    return received
+
+
+@pytest.mark.parametrize("fmt", ["csv", "vcard"])
+def test_export_to_a_terminal_prints_like_lookup(hostile_cache, fmt):
+    shown = in_terminal("export", "users", "--from", "cache", "--format", fmt)
+    assert_inert(shown)
+    assert "abc<U+202E>dcba.exe".encode() in shown
+    if fmt == "csv":  # one line per record: no newline or \r from a name splits or overwrites one
+        assert shown.count(b"\n") == len(HOSTILE) + 1
+
+
+def test_export_to_a_file_from_a_terminal_shows_a_progress_bar(hostile_cache, tmp_path):
+    shown = in_terminal("export", "users", "--from", "cache", "-o", str(tmp_path / "out.csv"))
+    assert b"exporting users" in shown and f"{len(HOSTILE)}/{len(HOSTILE)}".encode() in shown
+    assert f"{len(HOSTILE)} users written to".encode() in shown

@@ -83,18 +83,9 @@ async def run_bulk(service: Any, kind: str, path: str, out: TextIO, err: TextIO,
 
 
 def run(args: argparse.Namespace) -> int:
-    import asyncio
     import sys
 
-    from corpdir.config import load_settings
-    from corpdir.service.directory import DirectoryService
+    from corpdir.commands.service_run import run_with_service
 
-    async def main() -> int:
-        settings, _ = load_settings(base_url=args.base_url)
-        service = DirectoryService.open(settings)
-        try:
-            return await run_bulk(service, args.kind, args.file, sys.stdout, sys.stderr, check=args.check)
-        finally:
-            await service.close()
-
-    return asyncio.run(main())
+    return run_with_service(args.base_url, lambda service: run_bulk(service, args.kind, args.file, sys.stdout, sys.stderr,
+                                                                    check=args.check))

@@ -28,6 +28,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--company", dest="companyName", help="contacts: part of the company name")
     parser.add_argument("--base-url", help="the service (default: config file, CORPDIR_BASE_URL, else the embedded demo)")
     parser.add_argument("--limit", type=int, default=100_000, help="at most this many records")
+    parser.add_argument("--from", dest="source", choices=("cache", "service"),
+                        help="where to read the records (default: the cache when it has been synced and can apply "
+                             "the filters, else the service, page by page)")
 
 
 USER_ONLY = {"division": "--division", "sub": "--sub", "userType": "--type", "employeeNum": "--employee-num",
@@ -44,22 +47,25 @@ def misplaced(args: argparse.Namespace) -> list[str]:
 def filters(args: argparse.Namespace) -> dict[str, Any]:
     if args.kind == "users":
         query: dict[str, Any] = {"userType": args.userType, "employeeNum": args.employeeNum, "phoneNum": args.phoneNum,
-                                 "email1": args.email, "loginIds": [args.loginId] if args.loginId else None}
+                                 "email1": args.email, "loginIds": [args.loginId] if args.loginId else None,
+                                 "freeWords": [w for w in args.search if w][:10]}
         if args.division:
             query["divisionIds"] = args.division
             if args.sub:
                 query["includeSubDepartment"] = True
     else:
         query = {"directory": args.directory, "folderNums": args.folder or None, "fullname": args.fullname,
-                 "companyName": args.companyName, "phoneNum": args.phoneNum, "email": args.email}
-        if args.search:
-            query["freeWords"] = args.search[:10]
+                 "companyName": args.companyName, "phoneNum": args.phoneNum, "email": args.email,
+                 "freeWords": [w for w in args.search if w][:10]}
     return {k: v for k, v in query.items() if v not in (None, "", [])}
 
 
 async def run_export(service: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Stream the selected records to ``args.output`` (a 0600 file written whole or not at
+    all, with a progress bar on a terminal) or to ``out`` (neutralised like `lookup` when
+    it is a terminal)."""
     from corpdir.client.errors import CorpdirError
-    from corpdir.service.export import export
+    from corpdir.service.export import ExportWriter, records
     from corpdir.service.messages import explain
     from corpdir.text import printable
 
@@ -68,42 +74,58 @@ async def run_export(service: Any, args: argparse.Namespace, out: TextIO, err: T
         other = "contacts" if args.kind == "users" else "users"
         print(f"{', '.join(wrong)}: only for exporting {other}; nothing was exported", file=err)
         return 2
+    region = service.settings.region
     try:
-        if args.kind == "users":
-            records = await service.search_users_remote(args.search, limit=args.limit, **filters(args))
-        else:
-            records = await service.list_contacts_remote(limit=args.limit, orderBy="fullname", **filters(args))
+        found = await records(service, args.kind, filters(args), limit=args.limit, source=args.source)
+        if not args.output:
+            writer = ExportWriter(args.kind, args.format, out, terminal=_is_terminal(out), region=region)
+            async for batch in found.batches:
+                writer.write(batch)
+            return 0
+        written = await _to_file(found, args, err, region)
     except CorpdirError as exc:
-        print(printable(explain(exc), keep_newlines=True), file=err)
+        print(printable(f"{explain(exc)}\nnothing was exported", keep_newlines=True), file=err)
         return 2
-    text = export(args.kind, records, args.format)
-    if args.output:
-        from pathlib import Path
-
-        try:
-            Path(args.output).expanduser().write_text(text, encoding="utf-8")
-        except OSError as exc:
-            print(printable(f"cannot write {args.output}: {exc.strerror or exc}: nothing was exported"), file=err)
-            return 2
-        print(printable(f"{len(records)} {args.kind} written to {args.output}"), file=err)
-    else:
-        out.write(text)
+    except OSError as exc:
+        print(printable(f"cannot write {args.output}: {exc.strerror or exc}: nothing was exported"), file=err)
+        return 2
+    print(printable(f"{written} {args.kind} written to {args.output} (from the {found.source})"), file=err)
     return 0
 
 
+def _is_terminal(stream: TextIO) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+async def _to_file(found: Any, args: argparse.Namespace, err: TextIO, region: str) -> int:
+    from pathlib import Path
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from corpdir.service.export import ExportWriter, finish, open_private
+
+    path = Path(args.output).expanduser()
+    stream, part = open_private(path)
+    ok = False
+    columns = (TextColumn(f"exporting {args.kind}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    try:
+        with Progress(*columns, console=Console(file=err), transient=True) as progress:
+            task = progress.add_task("export", total=found.total)
+            writer = ExportWriter(args.kind, args.format, stream, region=region)
+            async for batch in found.batches:
+                writer.write(batch)
+                progress.advance(task, len(batch))
+        ok = True
+    finally:
+        finish(stream, part, path, ok=ok)
+    return writer.count
+
+
 def run(args: argparse.Namespace) -> int:
-    import asyncio
     import sys
 
-    from corpdir.config import load_settings
-    from corpdir.service.directory import DirectoryService
+    from corpdir.commands.service_run import run_with_service
 
-    async def main() -> int:
-        settings, _ = load_settings(base_url=args.base_url)
-        service = DirectoryService.open(settings)
-        try:
-            return await run_export(service, args, sys.stdout, sys.stderr)
-        finally:
-            await service.close()
-
-    return asyncio.run(main())
+    return run_with_service(args.base_url, lambda service: run_export(service, args, sys.stdout, sys.stderr))

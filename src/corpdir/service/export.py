@@ -1,15 +1,34 @@
-"""The current list (users or contacts) as CSV or vCard 4.0.
+"""Users or contacts as CSV or vCard 4.0, written as they come.
 
-vCards are written with vobject (line folding and escaping done by the library): FN, N,
-ORG, TITLE, one TEL per number (work/cell/fax), one EMAIL per address, URL, NOTE and a
-UID naming the record. CSV has one column per field, divisions joined by "; ".
+Records arrive a batch at a time (a window of the cache, or one page of the service) and
+each batch is formatted and written before the next is read, so an export of 100,000
+people holds one batch in memory, and nothing it reads is written back to the cache.
+
+Every value is directory data, so it goes through :func:`corpdir.text.printable`: on a
+terminal nothing is kept that a terminal would act on (as `lookup` prints); in a file a
+newline inside a value stays (quoted in CSV, escaped in vCard) and every other control,
+bidi or invisible character is replaced. A CSV cell that a spreadsheet would run as a
+formula (it starts with = + - @ TAB or CR) gets a leading ' (OWASP's rule), unless it is
+a phone number such as '+81 3-1234-5678'.
+
+vCards have FN, N, X-PHONETIC-NAME, ORG, TITLE, one TEL per number (work/cell/fax), one
+EMAIL per address, URL, NOTE and a UID naming the record; text is escaped by vobject's
+own rule, lines are folded at 75 octets (RFC 6350 3.2). Each card is written as lines
+rather than built as a vobject component: vobject takes 0.4-0.7 ms a card, which is 40-70 s
+for 100,000 (docs/export.md).
 """
 
 from __future__ import annotations
 
 import csv
-import io
-from typing import Any, Iterable
+import os
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from corpdir.phone import DEFAULT_REGION, e164
+from corpdir.text import printable
 
 USER_CSV = ("userId", "loginId", "fullname", "fullnameKana", "fullnameAlphabet", "employeeNum", "divisions", "position",
             "post", "extensionNum", "phoneNum", "companyMobileNum", "mobileNum", "personalMobileNum", "faxNum",
@@ -25,9 +44,23 @@ TEL_TYPES = {
     "companyDelegatedPhoneNum": ["work", "voice"], "divisionDelegatedPhoneNum": ["work", "voice"],
 }
 FORMATS = ("csv", "vcard")
+SUFFIX = {"csv": ".csv", "vcard": ".vcf"}
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_PHONE_CHARACTERS = frozenset("0123456789+-() ")
+BATCH = 1000  # records read and written at a time
+# filters the cache's own lists answer (one division or folder); any other goes to the service
+CACHE_FILTERS = {"users": {"divisionIds", "includeSubDepartment"}, "contacts": {"directory", "folderNums"}}
 
 
-def _cell(record: Any, name: str) -> str:
+def csv_cell(value: object, *, terminal: bool = False, region: str = DEFAULT_REGION) -> str:
+    """One CSV cell: formula-guarded, then neutralised (a newline stays unless ``terminal``)."""
+    text = "" if value is None else str(value)
+    if text.startswith(FORMULA_START) and not (set(text) <= _PHONE_CHARACTERS and e164(text, region)):
+        text = "'" + text
+    return printable(text, keep_newlines=not terminal)
+
+
+def _value(record: Any, name: str) -> str:
     if name == "divisions":
         return "; ".join(d.divisionName or str(d.divisionId) for d in getattr(record, "divisions", None) or [])
     if name in ("directory", "folderNum"):
@@ -37,66 +70,160 @@ def _cell(record: Any, name: str) -> str:
     return "" if value is None else str(value)
 
 
-def to_csv(kind: str, records: Iterable[Any]) -> str:
-    columns = USER_CSV if kind == "users" else CONTACT_CSV
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(columns)
-    for record in records:
-        writer.writerow([_cell(record, c) for c in columns])
-    return out.getvalue()
+def _escape(text: str) -> str:
+    from vobject.base import backslashEscape
+
+    return backslashEscape(text)
 
 
-def _card(kind: str, record: Any) -> Any:
-    import vobject
+def _fold(line: str) -> str:
+    """``line`` folded into lines of at most 75 octets of UTF-8, never inside a character."""
+    if len(line) <= 75 and line.isascii() or len(line.encode()) <= 75:
+        return line + "\r\n"
+    parts, start, size = [], 0, 0
+    for i, char in enumerate(line):
+        width = 1 if char < "\x80" else 2 if char < "\u0800" else 3 if char < "\U00010000" else 4
+        if size + width > 75:
+            parts.append(line[start:i])
+            start, size = i, 1  # a continuation line starts with one space
+        size += width
+    parts.append(line[start:])
+    return "\r\n ".join(parts) + "\r\n"
 
-    card = vobject.vCard()
-    card.add("version").value = "4.0"
-    fullname = record.fullname or ""
-    card.add("fn").value = fullname
-    family, _, given = fullname.replace("\u3000", " ").partition(" ")
-    card.add("n").value = vobject.vcard.Name(family=family, given=given)
-    kana = getattr(record, "fullnameKana", None)
-    if kana:
-        card.add("x-phonetic-name").value = kana
-    if kind == "users":
-        card.add("uid").value = f"urn:corpdir:user:{record.userId}"
-        units = [d.divisionName for d in record.divisions or [] if d.divisionName]
-        if units:
-            card.add("org").value = units[:1]
-    else:
-        card.add("uid").value = f"urn:corpdir:contact:{record.contactId}"
-        org = [v for v in (record.companyName, record.divisionName) if v]
+
+class ExportWriter:
+    """Writes one export to ``out``, a batch of records at a time; ``count`` is how many
+    records have been written."""
+
+    def __init__(self, kind: str, fmt: str, out: TextIO, *, terminal: bool = False, region: str = DEFAULT_REGION) -> None:
+        if fmt not in FORMATS:
+            raise ValueError(f"unknown format {fmt!r}: use csv or vcard")
+        self.kind, self.fmt, self.out, self.terminal, self.region = kind, fmt, out, terminal, region
+        self.count = 0
+        self.columns = USER_CSV if kind == "users" else CONTACT_CSV
+        self._csv = csv.writer(out, lineterminator="\n") if fmt == "csv" else None
+        if self._csv is not None:
+            self._csv.writerow(self.columns)
+
+    def write(self, records: Sequence[Any]) -> None:
+        if self._csv is not None:
+            self._csv.writerows([csv_cell(_value(r, c), terminal=self.terminal, region=self.region) for c in self.columns]
+                                for r in records)
+        else:
+            self.out.write("".join(self._card(r) for r in records))
+        self.out.flush()  # the batch is in the file before the next one is read
+        self.count += len(records)
+
+    def _text(self, value: object) -> str:
+        return _escape(printable(value, keep_newlines=not self.terminal))
+
+    def _card(self, record: Any) -> str:
+        text = self._text
+        rid = f"user:{record.userId}" if self.kind == "users" else f"contact:{record.contactId}"
+        fullname = record.fullname or ""
+        family, _, given = fullname.replace("\u3000", " ").partition(" ")
+        lines = ["BEGIN:VCARD", "VERSION:4.0", f"UID:urn:corpdir:{rid}", f"FN:{text(fullname)}",
+                 f"N:{text(family)};{text(given)};;;"]
+        if kana := getattr(record, "fullnameKana", None):
+            lines.append(f"X-PHONETIC-NAME:{text(kana)}")
+        if self.kind == "users":
+            org = [d.divisionName for d in record.divisions or [] if d.divisionName][:1]
+        else:
+            org = [v for v in (record.companyName, record.divisionName) if v]
         if org:
-            card.add("org").value = org
-    if getattr(record, "position", None):
-        card.add("title").value = record.position
-    for field, types in TEL_TYPES.items():
-        number = getattr(record, field, None)
-        if number:
-            tel = card.add("tel")
-            tel.value = number
-            tel.params["TYPE"] = list(types)
-            if field == "extensionNum":
-                tel.params["X-CORPDIR"] = ["extension"]
-    for field in ("email1", "email2"):
-        address = getattr(record, field, None)
-        if address:
-            email = card.add("email")
-            email.value = address
-            email.params["TYPE"] = ["work"]
-    if getattr(record, "webUrl", None):
-        card.add("url").value = record.webUrl
-    if getattr(record, "comment", None):
-        card.add("note").value = record.comment
-    return card
+            lines.append("ORG:" + ";".join(text(v) for v in org))
+        if position := getattr(record, "position", None):
+            lines.append(f"TITLE:{text(position)}")
+        for field, types in TEL_TYPES.items():
+            if number := getattr(record, field, None):
+                extension = ";X-CORPDIR=extension" if field == "extensionNum" else ""
+                lines.append(f"TEL;TYPE={','.join(types)}{extension}:{text(number)}")
+        for field in ("email1", "email2"):
+            if address := getattr(record, field, None):
+                lines.append(f"EMAIL;TYPE=work:{text(address)}")
+        if url := getattr(record, "webUrl", None):
+            lines.append(f"URL:{text(url)}")
+        if comment := getattr(record, "comment", None):
+            lines.append(f"NOTE:{text(comment)}")
+        lines.append("END:VCARD")
+        return "".join(_fold(line) for line in lines)
 
 
-def to_vcard(kind: str, records: Iterable[Any]) -> str:
-    return "".join(_card(kind, r).serialize() for r in records)
+# -- where the records come from ------------------------------------------------------------
+
+@dataclass
+class Records:
+    """The records of one export: from ``source`` ("cache" or "service"), ``total`` of them
+    when known beforehand, in ``batches``."""
+    source: str
+    total: int | None
+    batches: AsyncIterator[Sequence[Any]]
 
 
-def export(kind: str, records: Iterable[Any], fmt: str) -> str:
-    if fmt not in FORMATS:
-        raise ValueError(f"unknown format {fmt!r}: use csv or vcard")
-    return to_csv(kind, records) if fmt == "csv" else to_vcard(kind, records)
+async def windows(fetch: Callable[[int, int], Awaitable[Sequence[Any]]], total: int,
+                  size: int = BATCH) -> AsyncIterator[Sequence[Any]]:
+    """``total`` rows of a windowed list (the cache's, or a screen's) ``size`` at a time."""
+    for offset in range(0, total, size):
+        rows = await fetch(offset, min(size, total - offset))
+        if not rows:
+            return
+        yield rows
+
+
+def cache_answers(service: Any, kind: str, query: dict[str, Any]) -> bool:
+    """The cache has been synced and can apply every filter of ``query`` itself."""
+    if service.synced_age(kind) is None or not set(query) <= CACHE_FILTERS[kind]:
+        return False
+    return len(query.get("divisionIds", ())) <= 1 and len(query.get("folderNums", ())) <= 1
+
+
+async def records(service: Any, kind: str, query: dict[str, Any], *, limit: int, source: str | None = None) -> Records:
+    """The records ``query`` selects (U1 / X1 filters), at most ``limit``: read from the
+    cache when it can answer (or ``source="cache"``), else page by page from the service."""
+    use_cache = source == "cache" or (source is None and cache_answers(service, kind, query))
+    if use_cache:
+        if kind == "users":
+            division = (query.get("divisionIds") or [None])[0]
+            sub = bool(query.get("includeSubDepartment"))
+            total = await service.count_users(division, sub)
+
+            async def fetch(offset: int, count: int) -> Sequence[Any]:
+                return await service.users_window(division, include_sub=sub, offset=offset, limit=count)
+        else:
+            directory, folder = query.get("directory"), (query.get("folderNums") or [None])[0]
+            total = await service.count_contacts(directory, folder)
+
+            async def fetch(offset: int, count: int) -> Sequence[Any]:
+                return await service.contacts_window(directory, folder, offset=offset, limit=count)
+        total = min(total, limit)
+        return Records("cache", total, windows(fetch, total))
+    if kind == "users":
+        return Records("service", None, _pages(service, "U1", query, limit))
+    return Records("service", None, _pages(service, "X1", {"orderBy": "fullname", **query}, limit))
+
+
+async def _pages(service: Any, code: str, query: dict[str, Any], limit: int) -> AsyncIterator[Sequence[Any]]:
+    left = limit
+    async for page in service.client.iter_pages(code, query):
+        items = page.items[:left]
+        if items:
+            yield items
+        left -= len(items)
+        if left <= 0:
+            return
+
+
+def open_private(path: Path) -> tuple[TextIO, Path]:
+    """A new file beside ``path`` for writing it whole or not at all: 0600 (it holds personal
+    data), renamed over ``path`` by :func:`finish` once complete."""
+    part = path.with_name(f".{path.name}.part")
+    fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    return open(fd, "w", encoding="utf-8", newline=""), part
+
+
+def finish(out: TextIO, part: Path, path: Path, *, ok: bool) -> None:
+    out.close()
+    if ok:
+        os.replace(part, path)
+    else:
+        part.unlink(missing_ok=True)

@@ -14,14 +14,12 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Select, Static
 
-from corpdir.service.export import export
+from corpdir.service.export import SUFFIX, ExportWriter, finish, open_private, windows
 from corpdir.tui.text import literal
 from corpdir.tui.widgets.key_bar import KeyBar
 
 if TYPE_CHECKING:
     from corpdir.service.directory import DirectoryService
-
-SUFFIX = {"csv": ".csv", "vcard": ".vcf"}
 
 
 class ExportScreen(ModalScreen[Path | None]):
@@ -63,20 +61,31 @@ class ExportScreen(ModalScreen[Path | None]):
 
     @work(exclusive=True, exit_on_error=False)
     async def write(self, path: Path, fmt: str) -> None:
+        """The list, a window at a time, into a 0600 file that appears only when complete."""
         status = self.query_one("#export-status", Static)
         status.update("Writing…")
         try:
-            records = list(await self.source.fetch(0, await self.source.count())) if self.source is not None else []
-            text = await asyncio.to_thread(export, self.kind, records, fmt)
-        except Exception as exc:  # the list could not be read: say so, write nothing
-            status.update(literal(f"Not written: the list could not be read ({exc})"))
-            return
-        try:
-            await asyncio.to_thread(path.write_text, text, encoding="utf-8")
+            stream, part = await asyncio.to_thread(open_private, path)
         except OSError as exc:
             status.update(literal(f"Not written: {exc.strerror or exc}: {path}"))
             return
-        self.notify(f"Exported {len(records)} {self.kind} to {path}", timeout=4)
+        ok = False
+        try:
+            writer = ExportWriter(self.kind, fmt, stream, region=self.service.settings.region)
+            total = await self.source.count() if self.source is not None else 0
+            async for batch in windows(self.source.fetch if self.source is not None else None, total):
+                await asyncio.to_thread(writer.write, batch)
+                status.update(f"Writing… {writer.count} of {total}")
+            ok = True
+        except OSError as exc:
+            status.update(literal(f"Not written: {exc.strerror or exc}: {path}"))
+            return
+        except Exception as exc:  # the list could not be read: say so, write nothing
+            status.update(literal(f"Not written: the list could not be read ({exc})"))
+            return
+        finally:
+            await asyncio.to_thread(finish, stream, part, path, ok=ok)
+        self.notify(f"Exported {writer.count} {self.kind} to {path}", timeout=4)
         self.dismiss(path)
 
     def action_close(self) -> None:

@@ -1,0 +1,28 @@
+"""Running a command's body against the configured directory service (`bulk`, `export`)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from corpdir.service.directory import DirectoryService
+
+
+def run_with_service(base_url: str | None, body: Callable[[DirectoryService], Awaitable[int]]) -> int:
+    """Open the settings and the service, ``await body(service)`` and close the service
+    whatever happens; the body's exit code is returned."""
+    import asyncio
+
+    from corpdir.config import load_settings
+    from corpdir.service.directory import DirectoryService
+
+    async def main() -> int:
+        settings, _ = load_settings(base_url=base_url)
+        service = DirectoryService.open(settings)
+        try:
+            return await body(service)
+        finally:
+            await service.close()
+
+    return asyncio.run(main())

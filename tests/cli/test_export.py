@@ -1,0 +1,140 @@
+"""`corpdir export` against the reference server in-process: records go to the file page by
+page, the cache is never written by an export, a synced cache answers without the service,
+a failed export leaves no file, and CSV cells are safe to open in a spreadsheet."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import stat
+
+import httpx
+import pytest
+
+from corpdir.commands.export import configure, run_export
+from corpdir.service.export import USER_CSV, csv_cell
+from service_fixtures import demo_tenant, make_server, make_service
+
+
+class PageWatch(httpx.ASGITransport):
+    """Notes, at each list request, how many bytes of the export's file exist so far; can
+    fail the n-th list request with a 500."""
+
+    def __init__(self, app, part=None, fail_at=None):
+        super().__init__(app=app)
+        self.part, self.fail_at = part, fail_at
+        self.lists: list[int] = []
+
+    async def handle_async_request(self, request):
+        if request.method == "GET" and request.url.path.endswith(("/users", "/contacts")):
+            self.lists.append(self.part.stat().st_size if self.part is not None and self.part.exists() else -1)
+            if len(self.lists) == self.fail_at:
+                return httpx.Response(500, json={"error": {"status": "INTERNAL", "message": "boom"}}, request=request)
+        return await super().handle_async_request(request)
+
+
+def args(*argv):
+    parser = argparse.ArgumentParser()
+    configure(parser)
+    return parser.parse_args(list(argv))
+
+
+@pytest.fixture
+def server():
+    return make_server()
+
+
+async def test_each_page_is_written_before_the_next_is_asked(tmp_path):
+    server = make_server(demo_tenant(250))  # 250 users: 3 pages of 100
+    path = tmp_path / "people.csv"
+    watch = PageWatch(server, part=tmp_path / ".people.csv.part")
+    service = make_service(server, transport=watch)
+    try:
+        err = io.StringIO()
+        assert await run_export(service, args("users", "-o", str(path)), io.StringIO(), err) == 0, err.getvalue()
+    finally:
+        await service.close()
+    header = len(",".join(USER_CSV)) + 1
+    assert len(watch.lists) == 3 and header < watch.lists[1] < watch.lists[2]  # each page in the file before the next
+    rows = list(csv.DictReader(path.open(encoding="utf-8")))
+    assert len(rows) == len({r["userId"] for r in rows}) == 250
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600  # personal data
+    assert "250 users written to" in err.getvalue() and "(from the service)" in err.getvalue()
+
+
+async def test_an_export_from_the_service_leaves_the_cache_as_it_was(server):
+    service = make_service(server, api_key="demo-admin")
+    try:
+        for kind in ("users", "contacts"):
+            out = io.StringIO()
+            assert await run_export(service, args(kind, "--search", "a"), out, io.StringIO()) == 0
+            assert out.getvalue().count("\n") > 1
+        assert service.store.count_users() == 0 and service.store.count_contacts() == 0
+    finally:
+        await service.close()
+
+
+async def test_a_synced_cache_answers_without_asking_the_service(server, tmp_path):
+    watch = PageWatch(server)
+    service = make_service(server, transport=watch)
+    try:
+        await service.sync()
+        asked = len(watch.lists)
+        out, err = io.StringIO(), io.StringIO()
+        division = (await service.users_window(None, limit=1))[0].divisions[0].divisionId
+        assert await run_export(service, args("users", "--division", str(division)), out, err) == 0
+        rows = list(csv.DictReader(io.StringIO(out.getvalue())))
+        assert len(rows) == await service.count_users(division) > 0
+        assert await run_export(service, args("users", "-o", str(tmp_path / "all.csv")), io.StringIO(), err) == 0
+        assert "60 users written to" in err.getvalue() and "(from the cache)" in err.getvalue()
+        assert len(watch.lists) == asked  # the service was not asked
+        # a filter the cache cannot apply goes to the service
+        assert await run_export(service, args("users", "--type", "FACILITY"), io.StringIO(), err) == 0
+        assert len(watch.lists) > asked
+    finally:
+        await service.close()
+
+
+async def test_a_failed_export_leaves_no_file_behind(tmp_path):
+    server = make_server(demo_tenant(250))
+    path = tmp_path / "people.vcf"
+    service = make_service(server, transport=PageWatch(server, fail_at=2))
+    try:
+        err = io.StringIO()
+        assert await run_export(service, args("users", "--format", "vcard", "-o", str(path)), io.StringIO(), err) == 2
+    finally:
+        await service.close()
+    assert "nothing was exported" in err.getvalue()
+    assert list(tmp_path.iterdir()) == []  # neither the file nor a part of it
+
+
+@pytest.mark.parametrize("value, cell", [
+    ("=HYPERLINK(\"http://evil.example\",\"x\")", "'=HYPERLINK(\"http://evil.example\",\"x\")"),
+    ("+cmd|' /C calc'!A0", "'+cmd|' /C calc'!A0"),
+    ("-2+3", "'-2+3"),
+    ("@SUM(A1:A9)", "'@SUM(A1:A9)"),
+    ("\t=1", "'\ufffd=1"),
+    ("\r=1", "'\ufffd=1"),
+    ("+1+1+1+1+1", "'+1+1+1+1+1"),  # digits and signs, but no phone number
+    ("+81 3-1234-5678", "+81 3-1234-5678"),  # a phone number stays callable
+    ("+81-90-1111-2222", "+81-90-1111-2222"),
+    ("03-1234-5678", "03-1234-5678"),
+    ("山田 = 太郎", "山田 = 太郎"),
+])
+def test_csv_cells_a_spreadsheet_would_run_get_a_leading_quote(value, cell):
+    assert csv_cell(value) == cell
+
+
+async def test_exported_formulas_read_back_quoted(server, tmp_path):
+    service = make_service(server, api_key="demo-admin")
+    try:
+        user = await service.create_user({"loginId": "formula", "fullname": "=1+2 様", "position": "@SUM(A1)",
+                                          "phoneNum": "+81-3-1234-5678", "comment": "-x\nsecond line"})
+        out = io.StringIO()
+        assert await run_export(service, args("users", "--from", "service"), out, io.StringIO()) == 0
+    finally:
+        await service.close()
+    row = next(r for r in csv.DictReader(io.StringIO(out.getvalue())) if r["userId"] == str(user.userId))
+    assert (row["fullname"], row["position"], row["phoneNum"]) == ("'=1+2 様", "'@SUM(A1)", "+81-3-1234-5678")
+    assert row["comment"] == "'-x\nsecond line"  # a file keeps the newline, quoted
