@@ -126,11 +126,17 @@ def process_gone(pid: int) -> bool:
     return True
 
 
-async def wait_gone(pid: int, timeout: float = 30.0) -> bool:
+async def until(predicate: Callable[[], bool], timeout: float = 30.0) -> bool:
+    """Wait (bounded) until ``predicate()`` holds: for what the server does on its own time,
+    such as forgetting a session once its process has been reaped."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
-    while not process_gone(pid):
+    while not predicate():
         if loop.time() > deadline:
             return False
         await asyncio.sleep(0.05)
     return True
+
+
+async def wait_gone(pid: int, timeout: float = 30.0) -> bool:
+    return await until(lambda: process_gone(pid), timeout)

@@ -14,10 +14,9 @@ import os
 import sqlite3
 import threading
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, Iterable, Iterator, Literal, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, ContextManager, Generic, Iterable, Literal, Sequence, TypeVar
 
 from pydantic import BaseModel
 
@@ -27,6 +26,7 @@ from corpdir.cache.schema import migrate
 from corpdir.phone import DEFAULT_REGION, match_key
 from corpdir.spec.division import Division
 from corpdir.spec.user import User
+from corpdir.sqlite import transaction
 
 if TYPE_CHECKING:  # imported where first used: the first screen shows people and divisions only
     from corpdir.spec.calls import IncomingCall, OutgoingCall
@@ -116,17 +116,9 @@ class CacheStore:
             self._conn.close()
 
     # -- plumbing ---------------------------------------------------------------------------
-    @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
+    def transaction(self) -> ContextManager[sqlite3.Connection]:
         """All-or-nothing: a killed process leaves the cache as it was before the block."""
-        with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._conn
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
-            self._conn.execute("COMMIT")
+        return transaction(self._conn, self._lock)
 
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         with self._lock:

@@ -3,7 +3,8 @@
 The app runs handlers in worker threads (never on the event loop, which the TUI shares
 when it embeds the server), so the single connection is opened with
 ``check_same_thread=False`` and every use holds ``lock``. A write is one ``BEGIN
-IMMEDIATE ... COMMIT``; any exception rolls it back, which is how "nothing is written
+IMMEDIATE ... COMMIT`` (:func:`corpdir.sqlite.transaction`, shared with the cache); any
+exception rolls it back, which is how "nothing is written
 on an error" holds even for checks made half-way through a handler.
 """
 
@@ -15,9 +16,10 @@ import threading
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, ContextManager, Iterator
 
 from corpdir.server.storage.schema import MIGRATIONS, SCHEMA_VERSION
+from corpdir.sqlite import transaction
 
 
 class Database:
@@ -44,20 +46,9 @@ class Database:
                     conn.execute(statement)
                 conn.execute(f"PRAGMA user_version = {target}")
 
-    @contextmanager
-    def write(self) -> Iterator[sqlite3.Connection]:
+    def write(self) -> ContextManager[sqlite3.Connection]:
         """A transaction; nested calls join the outer one."""
-        with self.lock:
-            if self.conn.in_transaction:
-                yield self.conn
-                return
-            self.conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self.conn
-            except BaseException:
-                self.conn.execute("ROLLBACK")
-                raise
-            self.conn.execute("COMMIT")
+        return transaction(self.conn, self.lock)
 
     @contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:

@@ -1,0 +1,31 @@
+"""The one way corpdir writes to SQLite: a whole transaction or nothing.
+
+The cache (``cache/store.py``) and the reference server (``server/storage/db.py``) each
+keep one connection shared by threads under a lock, opened with ``isolation_level=None``
+so that transactions are explicit. Both write the same way, so both use this; it sits
+with the other shared modules because neither package may import the other.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from contextlib import contextmanager
+from typing import ContextManager, Iterator
+
+
+@contextmanager
+def transaction(conn: sqlite3.Connection, lock: ContextManager[object]) -> Iterator[sqlite3.Connection]:
+    """``BEGIN IMMEDIATE ... COMMIT`` holding ``lock``; any exception (a failed check half-way
+    included) rolls it back, so a killed or failed write leaves the database as it was. A
+    call inside another joins the outer transaction."""
+    with lock:
+        if conn.in_transaction:
+            yield conn
+            return
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
