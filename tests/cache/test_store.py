@@ -9,10 +9,12 @@ from corpdir.cache.store import CacheStore
 def test_lookup_finds_same_person_however_written(store):
     for typed in ["+81 3-1234-5678", "03(1234)5678", "0312345678", "03-1234-5678"]:
         items = store.lookup_number(typed)
-        assert [(i.phoneNumContactType, i.userId or i.contactId) for i in items] == [("USER", 1), ("CONTACT", 7)]
+        # N1's rule: a user's number before a contact holding the same number
+        assert [(i.phoneNumContactType, i.userId or i.contactId) for i in items] == [("USER", 1)]
     assert store.lookup_number("1234")[0].displayName == "山田 太郎"  # extension as-is
     assert store.lookup_number("+81 90 5555 1234")[0].userId == 3
     assert store.lookup_number("0120-000-000") == []
+    assert store.lookup_number("+81 90 5555 1234")[0].divisionNames == ["営業本部 › 第一営業部 › 1課"]  # by path
 
 
 def test_division_members_with_and_without_subdivisions(store):

@@ -3,6 +3,14 @@
 `corpdir lookup` answers from here directly: a PBX pipe pays only for sqlite3 and
 phonenumbers at start-up. :meth:`CacheStore.lookup_number` wraps the same query into
 spec models for the UI, so there is one implementation of "who has this number".
+
+The answer is the one N1 gives (the reference server's rule, server/storage/identify.py):
+a user's number, else a contact's own number, else a division's number, else a contact's
+company or division number (SHARED_NUMBER), so `corpdir lookup` says the same whether the
+cache or the service answered. Two things only the cache knows are added on both paths
+(:func:`complete` for an N1 item): divisions by their path ('本社 › 営業本部 › 1課'), and
+the number as the directory writes it. A user's companyName is null on both: it would be
+the tenant's own name, which N1 gives and the cache cannot know.
 """
 
 from __future__ import annotations
@@ -11,14 +19,21 @@ import json
 import sqlite3
 from typing import Any
 
+from corpdir.cache.division_paths import path_names
+from corpdir.division_path import division_path
 from corpdir.phone import DEFAULT_REGION, RegionRules, match_key, region_rules, use_region_rules
 
 _SQL = (
-    "SELECT p.kind, p.id, p.number, COALESCE(u.data, c.data) FROM phones p"
+    "SELECT p.kind, p.id, p.field, p.number, COALESCE(u.data, c.data) FROM phones p"
     " LEFT JOIN users u ON p.kind = 'user' AND u.id = p.id"
     " LEFT JOIN contacts c ON p.kind = 'contact' AND c.id = p.id"
     " WHERE p.key = ? ORDER BY p.kind DESC, p.id"
 )
+_DIVISION_NUMBERS = (
+    "SELECT id, json_extract(data, '$.divisionPhoneNum') AS number FROM divisions"
+    " WHERE number IS NOT NULL AND number != '' ORDER BY id"
+)
+SHARED_FIELDS = ("companyDelegatedPhoneNum", "divisionDelegatedPhoneNum")  # many people answer these
 
 
 def remember_region_rules(conn: sqlite3.Connection, region: str) -> None:
@@ -42,25 +57,67 @@ def prime_region_rules(conn: sqlite3.Connection, region: str) -> None:
 
 
 def identify(conn: sqlite3.Connection, number: str, region: str = DEFAULT_REGION) -> list[dict[str, Any]]:
-    """Identification items (spec 2.9 shape, as dicts) for ``number``: users first, then contacts."""
+    """The identification item (spec 2.9 shape, as a dict) N1 would give for ``number``, in
+    a list ([]: nobody the cache knows)."""
     key = match_key(number, region)
     if not key:
         return []
-    items: list[dict[str, Any]] = []
-    seen: set[tuple[str, int]] = set()
-    for kind, rid, stored, blob in conn.execute(_SQL, (key,)):
-        if blob is None or (kind, rid) in seen:
-            continue
-        seen.add((kind, rid))
-        items.append(_item(kind, rid, stored, json.loads(blob)))
-    return items
+    users, own, shared = [], [], []
+    for kind, rid, field, stored, blob in conn.execute(_SQL, (key,)):
+        if blob is not None:
+            target = users if kind == "user" else shared if field in SHARED_FIELDS else own
+            target.append((rid, stored, json.loads(blob)))
+    if users:
+        return [_user_item(conn, *users[0])]
+    if own:
+        rid, stored, data = own[0]
+        return [_item(stored, data.get("fullname"), "CONTACT", data.get("companyName"),
+                      [data["divisionName"]] if data.get("divisionName") else [], contact_id=rid)]
+    if division := _division_with(conn, key, region):
+        division_id, stored = division
+        path = path_names(conn, [division_id])[division_id]
+        return [_item(stored, path[-1], "SHARED_NUMBER", None, [division_path(path)])]
+    if shared:
+        rid, stored, data = shared[0]
+        company, division = data.get("companyName"), data.get("divisionName")
+        by_division = bool(division and match_key(data.get("divisionDelegatedPhoneNum") or "", region) == key)
+        return [_item(stored, (division if by_division else company) or company, "SHARED_NUMBER", company,
+                      [division] if by_division else [])]
+    return []
 
 
-def _item(kind: str, rid: int, number: str, data: dict[str, Any]) -> dict[str, Any]:
-    if kind == "user":
-        return {"phoneNum": number, "displayName": data.get("fullname"), "companyName": None,
-                "divisionNames": [d["divisionName"] for d in data.get("divisions") or () if d.get("divisionName")],
-                "phoneNumContactType": "USER", "userId": rid, "contactId": None}
-    return {"phoneNum": number, "displayName": data.get("fullname"), "companyName": data.get("companyName"),
-            "divisionNames": [data["divisionName"]] if data.get("divisionName") else [],
-            "phoneNumContactType": "CONTACT", "userId": None, "contactId": rid}
+def complete(conn: sqlite3.Connection, item: dict[str, Any], region: str = DEFAULT_REGION) -> dict[str, Any]:
+    """An N1 item as the cache would have answered it: the cache's own item when it knows
+    the same holder, else N1's with a user's divisions by path (when the user is cached)
+    and no companyName for a user (see the module docstring)."""
+    known = identify(conn, item.get("phoneNum") or "", region)
+    if known and all(known[0].get(k) == item.get(k) for k in ("phoneNumContactType", "userId", "contactId", "displayName")):
+        return known[0]
+    if item.get("phoneNumContactType") != "USER":
+        return item
+    row = conn.execute("SELECT data FROM users WHERE id = ?", (item.get("userId"),)).fetchone()
+    paths = _user_paths(conn, json.loads(row[0])) if row else item.get("divisionNames") or []
+    return {**item, "companyName": None, "divisionNames": paths}
+
+
+def _division_with(conn: sqlite3.Connection, key: str, region: str) -> tuple[int, str] | None:
+    """(divisionId, number) of the first division whose number is ``key`` (divisions are
+    few, and their numbers are not in the phone index)."""
+    return next(((rid, n) for rid, n in conn.execute(_DIVISION_NUMBERS) if match_key(n, region) == key), None)
+
+
+def _user_paths(conn: sqlite3.Connection, data: dict[str, Any]) -> list[str]:
+    refs = [d for d in data.get("divisions") or () if d.get("divisionId") is not None]
+    paths = path_names(conn, [d["divisionId"] for d in refs])
+    return [division_path(paths.get(d["divisionId"]) or [d.get("divisionName")]) for d in refs
+            if paths.get(d["divisionId"]) or d.get("divisionName")]
+
+
+def _user_item(conn: sqlite3.Connection, rid: int, number: str, data: dict[str, Any]) -> dict[str, Any]:
+    return _item(number, data.get("fullname"), "USER", None, _user_paths(conn, data), user_id=rid)
+
+
+def _item(number: str, name: str | None, kind: str, company: str | None, divisions: list[str], *,
+          user_id: int | None = None, contact_id: int | None = None) -> dict[str, Any]:
+    return {"phoneNum": number, "displayName": name, "companyName": company, "divisionNames": divisions,
+            "phoneNumContactType": kind, "userId": user_id, "contactId": contact_id}

@@ -416,11 +416,17 @@ class CacheStore:
 
     # -- caller-ID ----------------------------------------------------------------------------
     def identify(self, number: str) -> list[dict[str, Any]]:
-        """Who has ``number``, however it is written (identification items as dicts)."""
+        """Who has ``number``, however it is written: N1's answer from the cache (a list of
+        at most one identification item, as a dict)."""
         with self._lock:
             return numbers.identify(self._conn, number, self.region)
 
+    def complete_identification(self, item: dict[str, Any]) -> dict[str, Any]:
+        """An N1 item as the cache would answer it (see :func:`corpdir.cache.numbers.complete`)."""
+        with self._lock:
+            return numbers.complete(self._conn, item, self.region)
+
     def lookup_number(self, number: str) -> list[IdentificationItem]:
-        """Who has ``number``, however it is written; users first, then contacts."""
+        """N1's answer for ``number`` from the cache, as spec models (see :meth:`identify`)."""
         from corpdir.spec.identify import IdentificationItem
         return [IdentificationItem.model_validate(item) for item in self.identify(number)]

@@ -72,6 +72,14 @@ def cache_age(conn: sqlite3.Connection | None, now: float | None = None) -> floa
     return (now if now is not None else time.time()) - float(row[0]) if row else None
 
 
+def organisation(item: dict[str, Any]) -> str:
+    """Where the holder of a number belongs, as one text (the third column of `corpdir
+    lookup` and of the Lookup screen): the company, then the divisions by path
+    ('テスト商事 · 営業部'; a user: '本社 › 営業本部 › 1課')."""
+    divisions = ", ".join(d for d in item.get("divisionNames") or () if d)
+    return " · ".join(p for p in (item.get("companyName"), divisions) if p)
+
+
 def _identifies(item: dict[str, Any]) -> bool:
     """An N1 item names someone (an unknown number comes back with nothing but itself)."""
     return bool(item.get("phoneNum")) and bool(item.get("userId") or item.get("contactId") or item.get("displayName"))

@@ -556,7 +556,8 @@ class DirectoryService:
     async def lookup(self, numbers: Iterable[str]) -> list[Answer]:
         async def identify(batch: list[str]) -> list[dict[str, Any]]:
             result = await self._api(self.client.identify_numbers(batch))
-            return [i.model_dump(mode="json") for i in result.items]
+            items = [i.model_dump(mode="json") for i in result.items]
+            return await self.cache.run(lambda: [self.store.complete_identification(i) for i in items])
 
         caller = CallerId(self.store.identify, identify if self.offers("N1") else None,
                           cache_age=await self.cache.run(self.synced_age, "users"),
