@@ -122,9 +122,12 @@ async def test_spots_one_accepted_request_per_five_minutes_and_ten_minute_expiry
     body = {"locations": [{"bleId": "AA:BB:CC", "spotId": "lobby"}, {"bleId": "unknown", "spotId": "x"}]}
     r = await api.post("/locations/spots", json=body)
     assert r.json() == {"locationsCount": 2, "acceptedCount": 1}
-    clock.advance(299)
-    r = await api.post("/locations/spots", json=body)
-    assert r.status_code == 409 and error_of(r)["status"] == "CONFLICT" and r.headers["retry-after"] == "1"
+    clock.advance(100)
+    r = await api.post("/locations/spots", json=body)  # "above the limit" (spec 8): 429, the seconds left
+    assert r.status_code == 429 and error_of(r)["status"] == "RESOURCE_EXHAUSTED" and r.headers["retry-after"] == "200"
+    assert "200 s" in error_of(r)["message"]
+    clock.advance(199)
+    assert (await api.post("/locations/spots", json=body)).headers["retry-after"] == "1"
     clock.advance(1)
     assert (await api.post("/locations/spots", json={"locations": []})).status_code == 400  # an error does not count
     assert (await api.post("/locations/spots", json=body)).status_code == 200

@@ -423,7 +423,6 @@ def test_array_at_least_one(code: str, field: str) -> None:
     [
         ("U2", "roles", ["ADMIN_USER", "ADMIN_DIVISION", "ADMIN_USER"]),
         ("U2", "spCallSettings", ["DIRECT_CALL", "DIRECT_CALL"]),
-        ("U2", "divisionIds", [3, 4, 3]),
         ("U2", "chatSettingList", [{"chatSettingSeq": 1, "chatAccountId": "a"}] * 2),
         ("U10", "customColumns", [{"customColumnId": 1, "customColumnValue": "v"}] * 2),
         ("U1", "select", ["userId", "fullname", "userId"]),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 
 HELP = "run the reference directory service (FastAPI + SQLite)"
 
@@ -16,6 +17,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", type=int, default=500, help="demo tenant: number of users (default 500)")
     parser.add_argument("--seed", type=int, default=1, help="demo tenant: random seed (default 1)")
     parser.add_argument("--no-rate-limit", action="store_true", help="turn the token bucket off")
+    parser.add_argument("--allow", action="append", default=[], metavar="NETWORK", type=_network,
+                        help="answer only callers in this network (CIDR, e.g. 192.0.2.0/24 or 127.0.0.1); "
+                             "repeatable; others get 403 ACCESS_DENIED. Default: any caller")
+    parser.add_argument("--forwarded-allow-ips", default=None, metavar="ADDRESSES",
+                        help="trust X-Forwarded-For/-Proto from these proxy addresses (comma-separated, as uvicorn "
+                             "takes them). Without it the headers are ignored, so a caller cannot name its own address")
+
+
+def _network(text: str) -> str:
+    """A CIDR network or a single address, checked when the command line is read."""
+    try:
+        return str(ipaddress.ip_network(text, strict=False))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a network (e.g. 192.0.2.0/24) or an address") from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -26,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
 
     settings = ServerSettings(
         data=args.data, variant=args.variant, demo=bool(args.demo), demo_size=args.size, demo_seed=args.seed,
-        rate_limit=RateLimitSettings(enabled=not args.no_rate_limit),
+        rate_limit=RateLimitSettings(enabled=not args.no_rate_limit), allowed_networks=list(args.allow),
         public_url=f"http://{args.host}:{args.port}",
     )
     app = create_app(settings)
@@ -37,5 +52,9 @@ def run(args: argparse.Namespace) -> int:
     elif args.demo:
         print("Demo tenant keys: demo-admin (ADMIN_COMPANY), demo-reception (no admin role), demo-noapi (no API use)")
     print(f"Serving {base} (also under {base}/v1); API description at {base}/openapi.json")
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    if args.allow:
+        print(f"Callers allowed from: {', '.join(args.allow)}")
+    proxy = args.forwarded_allow_ips is not None
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", proxy_headers=proxy,
+                forwarded_allow_ips=args.forwarded_allow_ips if proxy else None)
     return 0

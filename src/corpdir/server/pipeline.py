@@ -14,20 +14,22 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from corpdir.server.auth import AllowList, Caller, api_key_from, authenticate
 from corpdir.server.errors import ApiError, error_response, invalid, not_found
-from corpdir.server.images import is_jpeg
+from corpdir.server.images import check_jpeg
 from corpdir.server.ratelimit import Charge, RateLimiter
 from corpdir.server.routing import Match, RouteTable, accepts
 from corpdir.server.settings import ServerSettings
 from corpdir.server.storage import Storage
+from corpdir.spec.common import INTEGER_TEXT, INTEGER_WORDS, QueryModel
 from corpdir.spec.contact import BUSINESS_CARD_FILE_FIELD
-from corpdir.spec.errors import ErrorStatus, SpecViolation
+from corpdir.spec.errors import ErrorDetail, ErrorStatus, SpecViolation
+from corpdir.spec.images import MAX_IMAGE_PIXELS_WORDS
 from corpdir.spec.operations import Operation, validate_body, validate_query
-from corpdir.spec.common import QueryModel
 from corpdir.spec.variants import Variant
 
 log = logging.getLogger("corpdir.server")
@@ -145,10 +147,9 @@ class Pipeline:
     def _path_params(op: Operation, match: Match) -> dict[str, int]:
         out = {}
         for name, text in match.path_params.items():
-            try:
-                out[name] = int(text)
-            except ValueError:
-                raise invalid(name, "INVALID_TYPE", "must be an integer") from None
+            if not INTEGER_TEXT.fullmatch(text):  # int() would take ' 1', '１' and '1_0'
+                raise invalid(name, "INVALID_TYPE", f"must be {INTEGER_WORDS}")
+            out[name] = int(text)
             if not -(2**63) <= out[name] < 2**63:  # no record has such an id (and SQLite can't hold it)
                 raise not_found(f"{name} {text}")
         return out
@@ -190,8 +191,13 @@ class Pipeline:
     def _jpeg(self, data: bytes, field: str, limit: int) -> bytes:
         if self.variant.payload_too_large and len(data) > limit:
             raise _too_large(limit)
-        if not is_jpeg(data):
+        jpeg = check_jpeg(data)
+        if not jpeg.is_jpeg:
             raise ApiError(ErrorStatus.UNSUPPORTED_MEDIA_TYPE, f"{field} must be a JPEG image")
+        if jpeg.too_many_pixels:
+            size = f"{jpeg.size[0]}x{jpeg.size[1]} pixels" if jpeg.size else "more pixels than that"
+            raise ApiError(ErrorStatus.PAYLOAD_TOO_LARGE, f"{field} is an image of {size}; {MAX_IMAGE_PIXELS_WORDS} are accepted",
+                           [ErrorDetail(field=field, code="OUT_OF_RANGE", description=MAX_IMAGE_PIXELS_WORDS)])
         return data
 
     async def _read_form(self, request: Request, call: Call, raw: bytes, content_type: str, limit: int) -> None:
@@ -201,7 +207,11 @@ class Pipeline:
         async def replay() -> dict[str, Any]:
             return {"type": "http.request", "body": raw, "more_body": False}
 
-        form = await Request(request.scope, replay).form(max_part_size=limit + 1)
+        try:
+            form = await Request(request.scope, replay).form(max_part_size=limit + 1)
+        except HTTPException as exc:  # no boundary, or a body that is not multipart
+            raise ApiError(ErrorStatus.INVALID_ARGUMENT, f"the body is not valid multipart/form-data: {exc.detail}",
+                           [ErrorDetail(field="body", code="INVALID_TYPE", description="is not valid multipart/form-data")]) from None
         fields: dict[str, Any] = {}
         upload = None
         for name, value in form.multi_items():

@@ -11,10 +11,12 @@ field is sent as ``""``.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Generic, Mapping, TypeVar
 
 from annotated_types import Ge, Le
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, BeforeValidator, ConfigDict
+from pydantic_core import PydanticCustomError
 try:  # pydantic >= 2.14: no longer experimental
     from pydantic import MISSING
 except ImportError:  # pragma: no cover - pydantic 2.12 / 2.13
@@ -59,9 +61,24 @@ class Page(BaseModel, Generic[T]):
     items: list[T]
 
 
+INTEGER_TEXT = re.compile(r"[+-]?[0-9]+")
+"""How an integer parameter is written: ASCII digits with an optional sign, nothing else
+(no spaces, no '1.0', no full-width digits, no '1_000', all of which int() takes)."""
+INTEGER_WORDS = "a whole number written with the digits 0-9 (and an optional sign)"
+
+
+def integer_text(value: Any) -> Any:
+    """A query, form or path value as an integer, held to INTEGER_TEXT."""
+    if isinstance(value, str):
+        if not INTEGER_TEXT.fullmatch(value):
+            raise PydanticCustomError("INVALID_TYPE", "must be {words}", {"words": INTEGER_WORDS})
+        return int(value)
+    return value
+
+
 def q_int(lo: int, hi: int) -> Any:
-    """An integer query parameter (query strings arrive as text, so not strict)."""
-    return Annotated[int, Ge(lo), Le(hi)]
+    """An integer query parameter: query strings arrive as text, read by ``integer_text``."""
+    return Annotated[int, Ge(lo), Le(hi), BeforeValidator(integer_text)]
 
 
 PageNumber = q_int(0, 2**31 - 1)

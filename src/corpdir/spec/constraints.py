@@ -13,9 +13,10 @@ Rules that differ between the spec's variants A, B and C are not here: they are 
 from __future__ import annotations
 
 import re
+from contextvars import ContextVar
 from dataclasses import dataclass
-from datetime import date, datetime
-from typing import Annotated, Any, Callable, TypeVar
+from datetime import date, datetime, timedelta, timezone
+from typing import Annotated, Any, Callable, Mapping, TypeVar
 
 from annotated_types import Ge, Le, MaxLen, MinLen
 from pydantic import AfterValidator, AwareDatetime, BaseModel, BeforeValidator, Strict, ValidationInfo
@@ -25,6 +26,35 @@ T = TypeVar("T")
 
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+
+class Published:
+    """JSON Schema keywords for a rule that a validator enforces, so that /openapi.json
+    states the rule (a plain ``AfterValidator`` is invisible to the schema).
+
+    A ``pattern`` is anchored (``^...$``, ECMA-262 as JSON Schema wants it); a second
+    pattern on the same value goes into ``allOf``.
+    """
+
+    def __init__(self, **keywords: Any) -> None:
+        self.keywords = keywords
+
+    def __get_pydantic_json_schema__(self, core_schema: Any, handler: Any) -> dict[str, Any]:
+        schema = dict(handler(core_schema))
+        return publish(schema, self.keywords)
+
+    def __repr__(self) -> str:
+        return f"Published({self.keywords!r})"
+
+
+def publish(schema: dict[str, Any], keywords: Mapping[str, Any]) -> dict[str, Any]:
+    """``schema`` with ``keywords`` added (a second pattern goes into allOf)."""
+    for key, value in keywords.items():
+        if key == "pattern" and "pattern" in schema and schema["pattern"] != value:
+            schema.setdefault("allOf", []).append({"pattern": value})
+        else:
+            schema[key] = value
+    return schema
 
 
 @dataclass(frozen=True)
@@ -48,6 +78,10 @@ class Charset:
             return f"must not be empty and may contain only {self.description}"
         return f"may contain only {self.description}"
 
+    @property
+    def json_pattern(self) -> str:
+        return f"^{self.regex.pattern}$"
+
     def check(self, value: str) -> str:
         if not self.regex.fullmatch(value):
             raise PydanticCustomError("PATTERN", "{message}", {"rule": self.name, "message": self.message})
@@ -68,6 +102,10 @@ class Pattern:
     name: str
     regex: re.Pattern[str]
     description: str
+
+    @property
+    def json_pattern(self) -> str:
+        return f"^{self.regex.pattern}$"
 
     def check(self, value: str) -> str:
         if not self.regex.fullmatch(value):
@@ -99,6 +137,9 @@ URL_HTTP = Pattern(
     re.compile(rf"(?:https?://{_NO_OTHER_SCHEME}[{_URL_FAMILY}]+)?"),
     f"empty, or a web address starting with http:// or https:// followed by only {_URL_FAMILY_WORDS}",
 )
+SEARCH_TEXT = Pattern("SEARCH_TEXT", re.compile(r"[^\x00]*"), "text without the NUL character (U+0000)")
+"""Words of a partial-match filter: the full-text index cannot take a NUL, and no stored
+name is searched for one."""
 LOGIN_ID = Charset(
     "loginId", r"@A-Za-z0-9.!#$%&'*+/=?^_`{}~|\-",
     "letters, digits and @ . ! # $ % & ' * + / = ? ^ _ ` { } ~ - |", 1,
@@ -119,6 +160,11 @@ ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 ISO_DATE_TIME = re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}.*")
 DATE_WORDS = "a valid date written year-month-day, e.g. 2024-04-01"
 DATE_TIME_WORDS = "a valid date-time with a time-zone offset or Z, e.g. 2024-04-01T09:30:00+09:00"
+
+
+NOT_BLANK_JSON_PATTERN = r"\S"
+"""Published for NOT_BLANK: some character that is not whitespace."""
+UNIQUE = Published(uniqueItems=True)
 
 
 def _not_blank(value: str) -> str:
@@ -160,6 +206,27 @@ def _iso(pattern: re.Pattern[str], kind: type[date], words: str) -> Callable[[An
     return parse
 
 
+DATE_TIME_MIN = datetime(1000, 1, 1, tzinfo=timezone.utc)
+DATE_TIME_MAX = datetime(9999, 12, 31, 23, 59, 59, 999000, tzinfo=timezone.utc)
+DATE_TIME_RANGE_WORDS = "from year 1000 to year 9999 (in UTC)"
+DATE_TIME_JSON_PATTERN = r"^[1-9][0-9]{3}-"
+"""What /openapi.json says of the range: a four-digit year from 1000 (the UTC bound of
+9999-12-31 with a negative offset is not expressible as a pattern; the server refuses it)."""
+
+
+def _in_range(value: datetime) -> datetime:
+    """A date-time the service can store: UTC, four-digit years (ISO 8601 needs four digits,
+    and a year-120 time written back as '120-01-09T...' was unreadable to the client).
+    Converting near the ends of the calendar overflows: that is out of range too."""
+    try:
+        utc = value.astimezone(timezone.utc)
+    except (OverflowError, ValueError):
+        utc = None
+    if utc is None or not DATE_TIME_MIN <= utc <= DATE_TIME_MAX + timedelta(microseconds=999):
+        raise PydanticCustomError("OUT_OF_RANGE", "must be a date-time {range}", {"range": DATE_TIME_RANGE_WORDS})
+    return value
+
+
 def _first_of_duplicates(values: list[T]) -> list[T]:
     """The profile lists' rule: for duplicates only the first is stored."""
     out: list[T] = []
@@ -177,9 +244,9 @@ def text(max_len: int | None, rule: Charset | Pattern | None = None, *, not_blan
     A 'one or more' character set refuses "" itself (PATTERN, with the set's own words)."""
     parts: list[Any] = [Strict()] if max_len is None else [Strict(), MaxLen(max_len)]
     if not_blank:
-        parts.append(AfterValidator(_not_blank))
+        parts += [AfterValidator(_not_blank), Published(pattern=NOT_BLANK_JSON_PATTERN)]
     if rule is not None:
-        parts.append(AfterValidator(rule.check))
+        parts += [AfterValidator(rule.check), Published(pattern=rule.json_pattern)]
     return Annotated[str, *parts]
 
 
@@ -192,7 +259,7 @@ def items(item_type: Any, max_items: int, *, min_items: int = 0, unique: bool = 
     if min_items:
         parts.append(MinLen(min_items))
     if unique:
-        parts.append(AfterValidator(_unique))
+        parts += [AfterValidator(_unique), UNIQUE]
     if keep_first:
         parts.append(AfterValidator(_first_of_duplicates))
     return Annotated[list[item_type], *parts]
@@ -208,18 +275,46 @@ def _variant_rule(rule_name: str) -> Callable[[Any, ValidationInfo], Any]:
     return check
 
 
+PUBLISHED_VARIANT: ContextVar[Any] = ContextVar("PUBLISHED_VARIANT", default=None)
+"""The variant whose rules a JSON schema being generated states (None: C). Set by the
+server's /openapi.json builder around ``model_json_schema``."""
+
+
+def _variant_json_schema(rule_name: str, schema: dict[str, Any]) -> dict[str, Any]:
+    from corpdir.spec.variants import variant_from_context
+
+    return variant_from_context({"variant": PUBLISHED_VARIANT.get()}).json_schema(rule_name, schema)
+
+
+@dataclass(frozen=True)
+class _VariesAfter(AfterValidator):
+    rule: str = ""
+
+    def __get_pydantic_json_schema__(self, core_schema: Any, handler: Any) -> dict[str, Any]:
+        return _variant_json_schema(self.rule, dict(handler(core_schema)))
+
+
+@dataclass(frozen=True)
+class _VariesBefore(BeforeValidator):
+    rule: str = ""
+
+    def __get_pydantic_json_schema__(self, core_schema: Any, handler: Any) -> dict[str, Any]:
+        return _variant_json_schema(self.rule, dict(handler(core_schema)))
+
+
 def varies(rule_name: str) -> AfterValidator:
     """Apply the rule named ``rule_name`` of the variant in the validation context (default C).
 
-    The variant is passed as ``context={"variant": "B"}`` (or a Variant object) when validating.
+    The variant is passed as ``context={"variant": "B"}`` (or a Variant object) when validating;
+    a JSON schema states the rule of ``PUBLISHED_VARIANT``.
     """
-    return AfterValidator(_variant_rule(rule_name))
+    return _VariesAfter(_variant_rule(rule_name), rule=rule_name)
 
 
 def exists_in_variant(rule_name: str) -> BeforeValidator:
     """A field that only some variants have: checked before its value, so a field the
     variant lacks is UNKNOWN_FIELD whatever was sent in it."""
-    return BeforeValidator(_variant_rule(rule_name))
+    return _VariesBefore(_variant_rule(rule_name), rule=rule_name)
 
 
 # --- the named types -------------------------------------------------------------------
@@ -237,10 +332,15 @@ MacAddress = text(None, MAC)  # the spec gives no length: a wrong shape is PATTE
 UrlOpt = text(256, URL_OPT)
 UrlHttp = text(256, URL_HTTP)
 Email = text(256)
+SearchText50 = text(50, SEARCH_TEXT)
+SearchText200 = text(200, SEARCH_TEXT)
 
 StrictBool = Annotated[bool, Strict()]
 # ISO 8601 with an offset or Z; a naive value or a number is INVALID_TYPE
-DateTime = Annotated[AwareDatetime, BeforeValidator(_iso(ISO_DATE_TIME, datetime, DATE_TIME_WORDS))]
+DateTime = Annotated[
+    AwareDatetime, BeforeValidator(_iso(ISO_DATE_TIME, datetime, DATE_TIME_WORDS)), AfterValidator(_in_range),
+    Published(pattern=DATE_TIME_JSON_PATTERN),
+]
 Date = Annotated[date, BeforeValidator(_iso(ISO_DATE, date, DATE_WORDS))]
 
 Validator = Callable[[Any], Any]

@@ -68,7 +68,7 @@ class UserFields(RequestModel):
     email1: c.Email = OMIT
     email2: c.Email = OMIT
     webUrl: c.UrlOpt = OMIT
-    chatSettingList: Annotated[list[ChatSetting], AfterValidator(c._unique)] = OMIT
+    chatSettingList: Annotated[list[ChatSetting], AfterValidator(c._unique), c.UNIQUE] = OMIT
     groupware: GroupwareRequest = OMIT
     m365Account: c.text(256, c.M365_ACCOUNT) = OMIT
     gwsAccount: Annotated[c.text(256, c.GWS_ACCOUNT), exists_in_variant("groupware")] = OMIT
@@ -215,12 +215,12 @@ class UserQuery(QueryModel):
 
     page: PageNumber = 0
     pageSize: PageSize100 = 30
-    select: Annotated[list[Annotated[UserSelectField, varies("userSelect")]], AfterValidator(c._unique)] = OMIT
+    select: Annotated[list[Annotated[UserSelectField, varies("userSelect")]], AfterValidator(c._unique), c.UNIQUE] = OMIT
     orderBy: UserOrderBy = "fullname"
     orderDirection: OrderDirection = OrderDirection.ASC
     userType: Annotated[UserType, exists_in_variant("userTypeFilter")] = OMIT
-    fullname: c.text(50) = OMIT
-    fullnameKana: c.text(50) = OMIT
+    fullname: c.SearchText50 = OMIT
+    fullnameKana: c.SearchText50 = OMIT
     divisionIds: Annotated[list[QueryInt64], MaxLen(50)] = OMIT
     includeSubDepartment: Annotated[bool, exists_in_variant("includeSubDepartment")] = False
     userIds: Annotated[list[QueryInt64], MaxLen(50)] = OMIT
@@ -228,7 +228,7 @@ class UserQuery(QueryModel):
     employeeNum: c.text(50) = OMIT
     phoneNum: c.Phone = OMIT
     email1: c.Email = OMIT
-    freeWords: c.items(c.text(50), 10) = OMIT
+    freeWords: c.items(c.SearchText50, 10) = OMIT
 
 
 class PhotoQuery(QueryModel):

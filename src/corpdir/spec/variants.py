@@ -10,7 +10,7 @@ have) markers that look the rule up here, so validating
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from pydantic_core import PydanticCustomError
 
@@ -77,6 +77,27 @@ class Variant:
     def has(self, operation_code: str) -> bool:
         return operation_code in self.operations
 
+    # -- what /openapi.json says of the rules below (the same data, as JSON Schema) ---------
+    def json_schema(self, rule: str, schema: dict[str, Any]) -> dict[str, Any]:
+        """``schema`` (of a field marked ``varies(rule)`` / ``exists_in_variant(rule)``)
+        with this variant's form of the rule; ``{"not": {}}`` for a field it lacks."""
+        present = _PRESENCE.get(rule)
+        if present is not None:
+            return schema if present(self) else {"not": {}}
+        text = {"anpiLoginId": self.anpi_login_id, "bleId": self.ble_id,
+                "divisionCode": TextRule(self.division_code_max, c.DIVISION_CODE)}.get(rule)
+        if text is not None:
+            return c.publish({**schema, "maxLength": text.max_len}, {"pattern": text.charset.json_pattern})
+        if rule == "loginId":
+            return c.publish(schema, {"pattern": self.login_id.json_pattern})
+        if rule == "divisionIds":
+            return {**schema, "maxItems": self.division_ids_max, **({"uniqueItems": True} if self.division_ids_unique else {})}
+        if rule == "spCallSetting":
+            return {"type": "string", "enum": [s.value for s in SpCallSetting if s in self.sp_call_settings]}
+        if rule == "userSelect":
+            return {**schema, "enum": [v for v in schema["enum"] if v not in self.absent_user_fields()]}
+        raise KeyError(rule)
+
     # -- the rules that `varies("name")` markers apply ------------------------------------
     def apply(self, rule: str, value: Any) -> Any:
         return getattr(self, f"_rule_{rule}")(value)
@@ -86,7 +107,8 @@ class Variant:
             raise PydanticCustomError(
                 "TOO_MANY_ITEMS", "at most {max} items", {"max": self.division_ids_max, "variant": self.name}
             )
-        return c._unique(ids) if self.division_ids_unique else ids
+        # B says "unique"; A and C do not: there a repeated division is stored once
+        return c._unique(ids) if self.division_ids_unique else c._first_of_duplicates(ids)
 
     def _rule_spCallSetting(self, value: SpCallSetting) -> SpCallSetting:
         """One spCallSettings item (so the detail names its index, like any enum error)."""
@@ -155,6 +177,17 @@ class Variant:
         return value
 
 
+_PRESENCE: Mapping[str, Callable[[Variant], bool]] = {
+    # the fields and filters only some variants have: is it there in this one?
+    "groupware": lambda v: v.groupware_fields,
+    "loginIds": lambda v: "loginIds" in v.u1_filters,
+    "userTypeFilter": lambda v: "userType" in v.u1_filters,
+    "includeSubDepartment": lambda v: "includeSubDepartment" in v.u1_filters,
+    "divisionCodes": lambda v: "divisionCodes" in v.d1_filters,
+    "firstLayer": lambda v: "firstLayer" in v.d1_filters,
+}
+
+
 _SETTINGS_1_5 = frozenset(s for s in SpCallSetting if s.number <= 5)
 
 A = Variant(
@@ -198,7 +231,7 @@ C = Variant(
     operations=ALL_OPERATIONS,
     payload_too_large=True,
     division_ids_max=10,
-    division_ids_unique=True,
+    division_ids_unique=False,
     groupware_fields=True,
     contact_details_url=True,
     u1_filters=frozenset({"loginIds", "userType", "includeSubDepartment"}),

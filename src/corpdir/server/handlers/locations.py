@@ -1,8 +1,8 @@
 """L1: spot registration, one accepted request per tenant per 5 minutes.
 
-A request inside the 5-minute window answers 409 CONFLICT (it conflicts with the
-tenant's state, not with the caller's request rate) with ``Retry-After``; it is not
-counted, and nothing is stored.
+A request inside the 5-minute window is "above the limit" of spec section 8: 429
+RESOURCE_EXHAUSTED with ``Retry-After`` = the seconds left in the window
+(http-contract.md); it is not counted, and nothing is stored.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ def register_spots(call: Call) -> dict:
     now = call.now()
     accepted, wait = call.storage.register_spots(entries, now)
     if wait > 0:
-        raise ApiError(ErrorStatus.CONFLICT, "spot information was registered less than 5 minutes ago",
-                       headers={"retry-after": str(math.ceil(wait))})
+        seconds = math.ceil(wait)
+        raise ApiError(ErrorStatus.RESOURCE_EXHAUSTED,
+                       f"spot information was registered less than 5 minutes ago; the next registration is allowed in {seconds} s",
+                       headers={"retry-after": str(seconds)})
     return {"locationsCount": len(entries), "acceptedCount": accepted}

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from corpdir.server.errors import ApiError
 from corpdir.server.handlers import handles, page
 from corpdir.server.pipeline import Call
 from corpdir.server.present import present_user
+from corpdir.spec.errors import ErrorStatus
 
 
 def show(call: Call, record: dict[str, Any], select: list[str] | None = None) -> dict[str, Any]:
@@ -17,6 +19,10 @@ def show(call: Call, record: dict[str, Any], select: list[str] | None = None) ->
 @handles("U1")
 def list_users(call: Call) -> dict:
     q = call.query
+    if "loginIds" in q.model_fields_set and not call.caller.manages_users:
+        # loginId is outside their field range: answering would tell them which ids exist
+        raise ApiError(ErrorStatus.RESOURCE_PERMISSION_DENIED,
+                       "the loginIds filter needs user management (login ids are outside your field range)")
     ids, more = call.storage.list_user_ids(q)
     select = q.select if "select" in q.model_fields_set else None
     return page([show(call, u, select) for u in call.storage.get_users(ids)], more)

@@ -11,6 +11,8 @@ on an error" holds even for checks made half-way through a handler.
 from __future__ import annotations
 
 import json
+import logging
+import os
 import sqlite3
 import threading
 from contextlib import contextmanager
@@ -22,10 +24,33 @@ from corpdir.server.storage.schema import MIGRATIONS, SCHEMA_VERSION
 from corpdir.sqlite import transaction
 
 
+log = logging.getLogger("corpdir.server")
+
+PRIVATE_DIR, PRIVATE_FILE = 0o700, 0o600
+
+
+def _private_files(path: Path) -> None:
+    """The data directory 0700 and the database 0600 when this server makes them: they
+    hold personal data, password hashes and key hashes. SQLite gives the -wal and -shm
+    files the database file's mode. An existing one readable by others is left as it is
+    (its owner may have reasons) but named in a warning."""
+    directory = path.parent
+    if not directory.exists():
+        directory.mkdir(mode=PRIVATE_DIR, parents=True)
+        directory.chmod(PRIVATE_DIR)  # mkdir's mode is masked by the umask; 0700 needs no mask
+    if not path.exists():
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, PRIVATE_FILE))
+    for item in (directory, *(p for p in directory.glob(path.name + "*") if p.is_file())):
+        mode = item.stat().st_mode & 0o777
+        if mode & 0o077:
+            log.warning("%s is readable by others (mode %03o): it holds personal data and password hashes; "
+                        "chmod %03o it", item, mode, PRIVATE_DIR if item.is_dir() else PRIVATE_FILE)
+
+
 class Database:
     def __init__(self, path: str) -> None:
         if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            _private_files(Path(path))
         self.path = path
         self.conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         self.conn.row_factory = sqlite3.Row
@@ -99,8 +124,10 @@ def iso_ms(ts: float) -> str:
 
 
 def iso_dt(value: datetime) -> str:
-    """An aware datetime in the stored form (UTC, milliseconds), so text order is time order."""
-    if value.tzinfo is not None and value.microsecond % 1000 == 0 and value.year >= 1000:
-        # the same text as iso_ms, without the float round trip (bulk loads make 700k of these)
-        return value.astimezone(timezone.utc).isoformat(timespec="milliseconds")[:-6] + "Z"
-    return iso_ms(value.timestamp())
+    """An aware datetime in the stored form (UTC, milliseconds, four-digit year), so text
+    order is time order. Sub-millisecond digits are dropped (not rounded: rounding
+    9999-12-31T23:59:59.9999Z would leave the calendar)."""
+    if value.tzinfo is None:
+        return iso_ms(value.timestamp())
+    utc = value.astimezone(timezone.utc)
+    return utc.replace(microsecond=utc.microsecond // 1000 * 1000, tzinfo=None).isoformat(timespec="milliseconds") + "Z"

@@ -28,6 +28,13 @@ _COLUMNS = {  # spec field -> users column kept for filters and orderings
     "loginId": "login_id", "userType": "user_type", "fullname": "fullname", "fullnameKana": "fullname_kana",
     "employeeNum": "employee_num", "email1": "email1", "bleId": "ble_id", "sortScore": "sort_score",
 }
+COMPANY_ADMIN = "ADMIN_COMPANY"
+
+
+def _company_admin(data: dict[str, Any]) -> bool:
+    return COMPANY_ADMIN in (data.get("roles") or ()) and data.get("enabled", True) is not False
+
+
 ORDER_COLUMNS = {"fullname": "fullname", "sortScore": "sort_score", "employeeNum": "employee_num"}
 
 
@@ -148,7 +155,10 @@ class UserStore(PhoneIndex):
             if row is None:
                 raise not_found(f"user {user_id}")
             old = loads(row[0])
-            self._store_user(conn, user_id, old, {**old, **fields})
+            new = {**old, **fields}
+            if _company_admin(old) and not _company_admin(new):
+                self._keep_a_company_admin(conn, user_id, "removing ADMIN_COMPANY from it or disabling it")
+            self._store_user(conn, user_id, old, new)
 
     def _store_user(self, conn: sqlite3.Connection, user_id: int, old: dict[str, Any], data: dict[str, Any]) -> None:
         """Write a user's full record (checks references; raises before anything persists)."""
@@ -189,11 +199,27 @@ class UserStore(PhoneIndex):
         conn.executemany("INSERT INTO user_divisions (user_id, division_id, pos) VALUES (?, ?, ?)",
                          [(user_id, d, i) for i, d in enumerate(ids)])
 
+    @staticmethod
+    def _keep_a_company_admin(conn: sqlite3.Connection, user_id: int, change: str) -> None:
+        """422 when ``user_id`` is the tenant's last enabled ADMIN_COMPANY user: without one
+        nobody could give the role back, and the tenant would be locked out of administration."""
+        others = conn.execute(
+            "SELECT 1 FROM users WHERE id != ? AND coalesce(json_extract(data, '$.enabled'), 1) != 0"
+            " AND EXISTS (SELECT 1 FROM json_each(data, '$.roles') WHERE value = ?) LIMIT 1",
+            (user_id, COMPANY_ADMIN)).fetchone()
+        if others is None:
+            raise unprocessable(f"user {user_id} is the last enabled {COMPANY_ADMIN} user: {change} would leave "
+                                f"nobody to administer the directory; give another user {COMPANY_ADMIN} first")
+
     def delete_user(self, user_id: int) -> None:
         """The photo, profile, keys, links and histories go with the user (foreign keys)."""
         with self.db.write() as conn:
-            if conn.execute("DELETE FROM users WHERE id = ?", (user_id,)).rowcount == 0:
+            row = conn.execute("SELECT data FROM users WHERE id = ?", (user_id,)).fetchone()
+            if row is None:
                 raise not_found(f"user {user_id}")
+            if _company_admin(loads(row[0])):
+                self._keep_a_company_admin(conn, user_id, "deleting it")
+            conn.execute("DELETE FROM users WHERE id = ?", (user_id,))
             USERS.delete(conn, [user_id])
             self.drop_numbers(conn, USER, [user_id])
 
