@@ -64,6 +64,10 @@ def failure(exc: httpx.TransportError) -> Failure:
 
 RETRY_STATUS_READ = frozenset({429, 502, 503, 504})
 RETRY_STATUS_WRITE = frozenset({429})
+ONCE_PER_WINDOW = frozenset({"L1"})
+"""Operations the service takes once per tenant per window (L1: 5 minutes). Their 429
+says when the window ends, up to 300 s away: the caller is told at once (``RateLimited``
+with ``retry_after``) rather than kept waiting, and the bucket is not paused for it."""
 
 
 @dataclass(frozen=True)
@@ -81,6 +85,8 @@ class RetryPolicy:
         return resend == "any" or (resend == "reads" and not op.is_write)
 
     def retry_status(self, op: Operation, status: int) -> bool:
+        if status == 429 and op.code in ONCE_PER_WINDOW:
+            return False
         return status in (RETRY_STATUS_WRITE if op.is_write else RETRY_STATUS_READ)
 
     def retry_unreadable(self, op: Operation) -> bool:

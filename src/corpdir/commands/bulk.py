@@ -26,7 +26,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 async def run_bulk(service: Any, kind: str, path: str, out: TextIO, err: TextIO, *, check: bool = False) -> int:
     import asyncio
 
-    from corpdir.client.errors import Conflict, CorpdirError
+    from corpdir.service.errors import CorpdirError, RateLimited
     from corpdir.service.bulk import (CsvUnreadable, destinations_result, parse, partly_sent, plural, read_csv_text,
                                       spots_result)
     from corpdir.service.messages import explain, retry_after_text
@@ -70,7 +70,7 @@ async def run_bulk(service: Any, kind: str, path: str, out: TextIO, err: TextIO,
         else:
             answer = await service.register_spots(parsed.entries)
             print(spots_result(answer), file=out)
-    except Conflict as exc:
+    except RateLimited as exc:
         if kind == "spots" and exc.retry_after is not None:
             print(printable(retry_after_text(exc)), file=err)
             return 3

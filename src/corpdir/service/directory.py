@@ -444,7 +444,7 @@ class DirectoryService:
         return results
 
     async def register_spots(self, entries: Sequence[Any]) -> Any:
-        """L1: once per tenant per 5 minutes (a request inside the window: Conflict with retry_after)."""
+        """L1: once per tenant per 5 minutes (a request inside the window: RateLimited with retry_after)."""
         return await self._api(self.client.register_spots(list(entries)))
 
     async def _reread_division(self, division_id: int | None) -> None:

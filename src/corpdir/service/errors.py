@@ -12,9 +12,10 @@ from corpdir.client.errors import (
     Invalid,
     NotFound,
     PermissionDenied,
+    RateLimited,
     ReadOnly,
     TransportError,
 )
 
-__all__ = ["ApiError", "Conflict", "CorpdirError", "Invalid", "NotFound", "PermissionDenied", "ReadOnly",
+__all__ = ["ApiError", "Conflict", "CorpdirError", "Invalid", "NotFound", "PermissionDenied", "RateLimited", "ReadOnly",
            "TransportError"]

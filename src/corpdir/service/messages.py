@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from corpdir.client.errors import ApiError, Conflict, CorpdirError, PermissionDenied
+from corpdir.client.errors import ApiError, CorpdirError, PermissionDenied, RateLimited
 from corpdir.spec import OPERATIONS
 
 
@@ -26,8 +26,8 @@ def explain(exc: CorpdirError) -> str:
     return str(exc)
 
 
-def retry_after_text(exc: Conflict, now: datetime | None = None) -> str:
-    """L1 inside its 5-minute window: when the next request may be sent."""
+def retry_after_text(exc: RateLimited, now: datetime | None = None) -> str:
+    """L1 inside its 5-minute window (429 with Retry-After): when the next request may be sent."""
     seconds = exc.retry_after or 0
     when = (now or datetime.now().astimezone()) + timedelta(seconds=seconds)
     minutes, secs = divmod(int(round(seconds)), 60)

@@ -17,7 +17,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, ProgressBar, Select, Static
 
-from corpdir.service.errors import Conflict, CorpdirError
+from corpdir.service.errors import CorpdirError, RateLimited
 from corpdir.service.bulk import (CsvUnreadable, ParsedCsv, destinations_result, parse, partly_sent, plural,
                                   read_csv_text, spots_result)
 from corpdir.service.messages import explain, retry_after_text
@@ -161,7 +161,7 @@ class BulkScreen(ModalScreen[None]):
                 answer = await self.service.register_spots(parsed.entries)
                 bar.update(progress=len(parsed.entries))
                 text = spots_result(answer)
-        except Conflict as exc:
+        except RateLimited as exc:
             if parsed.kind == "spots" and exc.retry_after is not None:
                 text = retry_after_text(exc)
             else:
