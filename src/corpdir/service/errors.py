@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from corpdir.client.errors import (
     ApiError,
-    Conflict,
     CorpdirError,
     Invalid,
     NotFound,
@@ -17,5 +16,5 @@ from corpdir.client.errors import (
     TransportError,
 )
 
-__all__ = ["ApiError", "Conflict", "CorpdirError", "Invalid", "NotFound", "PermissionDenied", "RateLimited", "ReadOnly",
+__all__ = ["ApiError", "CorpdirError", "Invalid", "NotFound", "PermissionDenied", "RateLimited", "ReadOnly",
            "TransportError"]
