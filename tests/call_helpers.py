@@ -22,10 +22,18 @@ def cards(app: Any) -> list[Any]:
 
 
 def card_text(app: Any) -> str:
-    """The text of the pop-up's cards as painted on the screen."""
-    from tui_helpers import screen_text
+    """The text painted in the pop-up's cards (the screen's cells inside each card's
+    region, from the compositor: what a person sees there, not the widgets' data)."""
+    from textual.strip import Strip
 
-    return screen_text(app) if cards(app) else ""
+    update = app.screen._compositor.render_full_update()
+    lines = []
+    for card in cards(app):
+        region = card.region
+        for y in range(region.y, region.bottom):
+            strip = Strip.join(list(update.strips[y]))
+            lines.append("".join(segment.text for segment in strip.crop(region.x, region.right)).strip("│ "))
+    return "\n".join(line for line in lines if line)
 
 
 async def feed_ready(pilot: Any, name: str) -> bool:

@@ -4,6 +4,7 @@ action URI. With none configured the TUI offers a ``tel:`` link and copies the n
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Protocol
 from urllib.parse import quote
 
@@ -25,8 +26,16 @@ class Dialer(Protocol):
     async def dial(self, number: str) -> None: ...
 
 
+_NOT_DIALED = re.compile(r"[^0-9*#+]")
+
+
+def dial_string(number: str) -> str:
+    """What a phone dials: digits, *, # and a leading + ('03-1234-5678' -> '0312345678')."""
+    return _NOT_DIALED.sub("", dialable(number))
+
+
 def tel_uri(number: str) -> str:
-    return "tel:" + dialable(number)
+    return "tel:" + dial_string(number)
 
 
 class BaresipDialer:
@@ -36,7 +45,7 @@ class BaresipDialer:
         self.config = config
 
     def target(self, number: str) -> str:
-        digits = dialable(number)
+        digits = dial_string(number)
         return f"sip:{digits}@{self.config.domain}" if self.config.domain else digits
 
     async def dial(self, number: str) -> None:
@@ -59,7 +68,7 @@ class AmiDialer:
     async def dial(self, number: str) -> None:
         from corpdir.calls.feeds.ami import ami_session
 
-        action = {"Action": "Originate", "Channel": self.config.channel, "Exten": dialable(number),
+        action = {"Action": "Originate", "Channel": self.config.channel, "Exten": dial_string(number),
                   "Context": self.config.context, "Priority": "1", "Async": "true"}
         if self.config.caller_id:
             action["CallerID"] = self.config.caller_id
@@ -81,7 +90,7 @@ class PhoneUriDialer:
         self.config = config
 
     def url(self, number: str) -> str:
-        return self.config.url.replace("{number}", quote(dialable(number), safe=""))
+        return self.config.url.replace("{number}", quote(dial_string(number), safe=""))
 
     async def dial(self, number: str) -> None:
         import httpx
