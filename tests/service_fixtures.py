@@ -62,14 +62,16 @@ def make_service(app: Any | None = None, *, api_key: str = "demo-reception", tra
 class LiveServer:
     """The reference server on 127.0.0.1 (uvicorn in a thread), for tests of whole processes."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: Any, port: int = 0) -> None:
+        """On ``port`` (0: a free one); a given port is one a test kept for a restart."""
         import socket
         import threading
 
         import uvicorn
 
         sock = socket.socket()
-        sock.bind(("127.0.0.1", 0))
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", port))
         self.port = sock.getsockname()[1]
         self.base_url = f"http://127.0.0.1:{self.port}/v1"
         self.server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))

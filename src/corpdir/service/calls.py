@@ -162,15 +162,12 @@ class CallDesk:
         return None
 
     def tokens_left(self) -> float | None:
-        bucket = self.service.rate_limit
-        return None if bucket is None else bucket.snapshot().tokens
+        snap = self.service.rate_limit  # the client's BucketSnapshot
+        return None if snap is None else snap.tokens
 
     def rate_budget(self) -> tuple[float, float] | None:
         """(replenish rate tokens/s, capacity) of the service's bucket, once known."""
-        bucket = self.service.rate_limit
-        if bucket is None:
-            return None
-        snap = bucket.snapshot()
-        if not snap.rate:
+        snap = self.service.rate_limit  # the client's BucketSnapshot
+        if snap is None or not snap.rate:
             return None
         return float(snap.rate), float(snap.capacity or 0)

@@ -52,6 +52,8 @@ class DeskPhone:
         self.recorder: CallRecorder | None = None
         self.dialer = None
         self._uids = 0
+        self._events: asyncio.Queue[CallEvent] = asyncio.Queue()
+        self._consumer: asyncio.Task[None] | None = None
 
     # -- starting and stopping ---------------------------------------------------------------
     async def start(self) -> None:
@@ -70,6 +72,7 @@ class DeskPhone:
         if any(f.records for f in feeds) and not self.app.read_only:
             self.recorder = CallRecorder(self.desk, queue_path(self.app.service.settings.profile().cache_path(), data_dir()))
             self.recorder.start()
+        self._consumer = asyncio.create_task(self._consume(), name="desk-phone-events")
         self.hub = CallHub(feeds, self.on_event, self.on_status)
         self.hub.start()
         self.app.screen_change_signal.subscribe(self.app, self._screen_changed)
@@ -77,6 +80,9 @@ class DeskPhone:
     async def stop(self) -> None:
         if self.hub is not None:
             await self.hub.stop()
+        if self._consumer is not None:
+            self._consumer.cancel()
+            await asyncio.gather(self._consumer, return_exceptions=True)
         if self.recorder is not None:
             await self.recorder.stop()
 
@@ -91,8 +97,17 @@ class DeskPhone:
 
     # -- events --------------------------------------------------------------------------------
     def on_event(self, event: CallEvent) -> None:
-        """From a feed, on the app's loop: who it is comes from the cache's thread."""
-        asyncio.create_task(self._arrived(event))
+        """From a feed, on the app's loop. Events are taken one at a time, in order: a
+        call's end never overtakes its ringing while the caller is being looked up."""
+        self._events.put_nowait(event)
+
+    async def _consume(self) -> None:
+        while True:
+            event = await self._events.get()
+            try:
+                await self._arrived(event)
+            except Exception:  # noqa: BLE001 - one bad event must not stop the pop-up
+                log.exception("call event %s could not be shown", event)
 
     async def _arrived(self, event: CallEvent) -> None:
         known = self._find(event.key)

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import re
+from datetime import datetime, timezone
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING, Any, AsyncIterator
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable
 
-from corpdir.calls.events import CallEvent, CallState, MalformedEvent
+from corpdir.calls.events import CallEvent, CallState, MalformedEvent, now
 
 if TYPE_CHECKING:
     from panoramisk import Manager
@@ -54,10 +55,16 @@ def _manager_class() -> type:
 
 
 @asynccontextmanager
-async def ami_session(host: str, port: int, username: str, secret: str, *, events: str = "off") -> AsyncIterator[Manager]:
-    """A logged-in manager connection, closed on exit (LoginFailed: wrong user or secret)."""
-    manager = _manager_class()(host=host, port=port, username=username, secret=secret, events=events,
-                               ping_delay=30, ping_interval=30, loop=asyncio.get_running_loop())
+async def ami_session(host: str, port: int, username: str, secret: str, *,
+                      on_event: Callable[[Any, Any], None] | None = None) -> AsyncIterator[Manager]:
+    """A logged-in manager connection, closed on exit. With ``on_event``, it asks for call
+    events and hands it DialBegin, Newstate and Hangup (registered before the login: the
+    events start right after it)."""
+    manager = _manager_class()(host=host, port=port, username=username, secret=secret,
+                               events="call" if on_event else "off", ping_delay=30, ping_interval=30,
+                               loop=asyncio.get_running_loop())
+    for pattern in ("DialBegin", "Newstate", "Hangup") if on_event else ():
+        manager.register_event(pattern, on_event)
     try:
         await manager.connect()  # raises OSError when nothing listens
         for _ in range(100):  # panoramisk sends the login from the connect task's done callback
@@ -74,6 +81,14 @@ async def ami_session(host: str, port: int, username: str, secret: str, *, event
         yield manager
     finally:
         manager.close()
+
+
+def _at(event: Any) -> datetime:
+    """The event's own time (``timestampevents = yes`` in manager.conf), else now."""
+    try:
+        return datetime.fromtimestamp(float(event.get("Timestamp")), timezone.utc)
+    except (TypeError, ValueError):
+        return now()
 
 
 class AmiCalls:
@@ -99,16 +114,16 @@ class AmiCalls:
             number = event.get("CallerIDNum") or ""
             caller_name = event.get("CallerIDName") or ""
             return CallEvent("", call_id, CallState.RINGING, "" if number.lower() in UNKNOWN_ID else number,
-                             "" if caller_name.lower() in UNKNOWN_ID else caller_name, self.extension)
+                             "" if caller_name.lower() in UNKNOWN_ID else caller_name, self.extension, _at(event))
         call_id = event.get("Uniqueid")
         if name not in ("Newstate", "Hangup") or call_id not in self._calls:
             return None
         if name == "Newstate":
             if event.get("ChannelStateDesc") != "Up":
                 return None
-            return CallEvent("", call_id, CallState.ANSWERED, "", "", self.extension)
+            return CallEvent("", call_id, CallState.ANSWERED, "", "", self.extension, _at(event))
         self._calls.discard(call_id)
-        return CallEvent("", call_id, CallState.ENDED, "", "", self.extension)
+        return CallEvent("", call_id, CallState.ENDED, "", "", self.extension, _at(event))
 
 
 class AmiFeed:
@@ -130,8 +145,6 @@ class AmiFeed:
                 link.emit(found)
 
         async with ami_session(self.config.host, self.config.port, self.config.username,
-                               self.config.secret.get_secret_value(), events="call") as manager:
-            for pattern in ("DialBegin", "Newstate", "Hangup"):
-                manager.register_event(pattern, on_event)
+                               self.config.secret.get_secret_value(), on_event=on_event) as manager:
             link.connected()
             raise ConnectionError(await manager.lost)

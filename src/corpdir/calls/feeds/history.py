@@ -40,8 +40,10 @@ class HistoryFeed:
         self.sleep = sleep
         self.last_id: int | None = None
         self.interval = config.interval
+        self.polls = 0  # polls started (the tests count intervals by them)
 
     async def poll(self, link: FeedLink) -> None:
+        self.polls += 1
         records = await self.desk.newest_incoming()
         newest = max((r.incomingCallHistoryId for r in records), default=self.last_id or 0)
         if self.last_id is not None:

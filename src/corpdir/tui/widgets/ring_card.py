@@ -96,7 +96,8 @@ class RingCard(Vertical, can_focus=True):
 
     def update_ring(self, ring: Ring) -> None:
         self.ring = ring
-        self.paint()
+        if self.is_mounted:  # else on_mount paints it
+            self.paint()
 
     def paint(self) -> None:
         ring, caller, event = self.ring, self.ring.caller, self.ring.event

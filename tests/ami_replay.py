@@ -1,0 +1,83 @@
+"""A server speaking the Asterisk manager protocol (Asterisk is not packaged here): it
+greets, checks the Login, then replays a recorded event transcript to each manager that
+logs in; it answers Originate with Success and keeps the actions it was sent."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from string import Template
+
+GREETING = b"Asterisk Call Manager/7.0.3\r\n"
+TRANSCRIPTS = Path(__file__).parent / "calls" / "ami"
+
+
+def parse_messages(data: str) -> list[dict[str, str]]:
+    messages = []
+    for block in data.split("\r\n\r\n"):
+        fields = dict(line.split(": ", 1) for line in block.split("\r\n") if ": " in line)
+        if fields:
+            messages.append(fields)
+    return messages
+
+
+class AmiReplay:
+    def __init__(self, transcript: str, username: str, secret: str, **values: str) -> None:
+        self.events = Template((TRANSCRIPTS / transcript).read_bytes().decode()).substitute(values).encode()  # CRLF kept
+        self.username = username
+        self.secret = secret
+        self.actions: list[dict[str, str]] = []
+        self.logins = 0
+        self.writers: list[asyncio.StreamWriter] = []
+        self.server: asyncio.Server | None = None
+        self.port = 0
+
+    async def start(self) -> AmiReplay:
+        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        self.port = self.server.sockets[0].getsockname()[1]
+        return self
+
+    async def stop(self) -> None:
+        self.drop()
+        if self.server is not None:
+            self.server.close()
+            await self.server.wait_closed()
+
+    def drop(self) -> None:
+        """Cut every manager's connection (Asterisk restarting)."""
+        for writer in self.writers:
+            writer.close()
+        self.writers.clear()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.writers.append(writer)
+        writer.write(GREETING)
+        try:
+            while True:
+                block = await reader.readuntil(b"\r\n\r\n")
+                [action] = parse_messages(block.decode())
+                self.actions.append(action)
+                reply = {"ActionID": action.get("ActionID", "")}
+                if action.get("Action", "").lower() == "login":
+                    ok = action.get("Username") == self.username and action.get("Secret") == self.secret
+                    reply.update({"Response": "Success" if ok else "Error",
+                                  "Message": "Authentication accepted" if ok else "Authentication failed"})
+                    writer.write(self._message(reply))
+                    if ok:
+                        self.logins += 1
+                        if action.get("Events", "on") != "off":
+                            writer.write(b"Event: FullyBooted\r\nPrivilege: system,all\r\nStatus: Fully Booted\r\n\r\n")
+                            writer.write(self.events)
+                else:
+                    reply.update({"Response": "Success", "Message": "Originate successfully queued"
+                                  if action.get("Action") == "Originate" else "OK"})
+                    writer.write(self._message(reply))
+                await writer.drain()
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+    @staticmethod
+    def _message(fields: dict[str, str]) -> bytes:
+        return b"".join(f"{k}: {v}\r\n".encode() for k, v in fields.items()) + b"\r\n"

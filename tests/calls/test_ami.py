@@ -1,0 +1,82 @@
+"""Asterisk AMI: a server speaking the manager protocol replays a recorded transcript
+(calls/ami/desk_call.ami: the desk, PJSIP/201, is rung by a demo user's number, answers
+after 3 s, hangs up 42 s later; extension 202 gets a call of its own; one DialBegin to
+201 lacks its DestUniqueid). The desk sees only its own call, pops the caller, and the
+call is recorded (H2) with the transcript's duration and ringing time."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from ami_replay import AmiReplay
+from call_helpers import card_text, cards, desk_app, feed_ready
+from corpdir.phone import digits
+from tui_helpers import screen_text, wait_for
+
+RANG_AT = datetime.fromtimestamp(1763872800.204511, timezone.utc)  # the DialBegin's Timestamp
+
+
+@pytest.fixture
+async def asterisk(demo_user):
+    server = await AmiReplay("desk_call.ami", "corpdir", "s3cret", CALLER=digits(demo_user.phoneNum),
+                             CALLER_NAME="ヤマダ タロウ").start()
+    yield server
+    await server.stop()
+
+
+def ami_feed(asterisk, **extra):
+    return {"kind": "ami", "name": "pbx", "port": asterisk.port, "username": "corpdir", "secret": "s3cret",
+            "extension": "201", **extra}
+
+
+async def test_the_desks_call_pops_up_and_is_recorded_with_the_transcripts_duration(service, demo_user, asterisk):
+    app = desk_app(service, feeds=[ami_feed(asterisk)])
+    async with app.run_test(size=(120, 36)) as pilot:
+        assert await feed_ready(pilot, "pbx")
+        assert await wait_for(pilot, lambda: "Call ended" in card_text(app), tries=500)
+        [card] = cards(app)  # 202's call is not the desk's
+        assert card.ring.caller.record.userId == demo_user.userId
+        assert demo_user.fullname in card_text(app) and "line 201" in card_text(app)
+        assert "answered, 0:42" in card_text(app)
+        assert app.desk_phone.hub.status["pbx"].skipped == 1  # the DialBegin without DestUniqueid
+        recorder = app.desk_phone.recorder
+        assert await wait_for(pilot, lambda: recorder.entries and not recorder.queued, tries=500)
+    [record] = [r for r in await service.refresh_calls("incoming") if r.fromNum == digits(demo_user.phoneNum)]
+    assert record.answered is True and record.duration == 42
+    assert abs((record.calledAt - RANG_AT).total_seconds()) < 1
+
+
+async def test_a_dropped_manager_connection_is_said_and_reconnected(service, asterisk):
+    app = desk_app(service, feeds=[ami_feed(asterisk)])
+    async with app.run_test(size=(120, 36)) as pilot:
+        assert await feed_ready(pilot, "pbx")
+        asterisk.drop()
+        assert await wait_for(pilot, lambda: app.desk_phone.hub.status["pbx"].state != "connected", tries=500)
+        app.screen.query_one("StatusBar").refresh_text()
+        await pilot.pause()
+        assert "pbx: reconnecting" in screen_text(app) or app.desk_phone.hub.status["pbx"].state == "connecting"
+        assert await wait_for(pilot, lambda: asterisk.logins == 2, tries=500)
+        assert await feed_ready(pilot, "pbx")
+
+
+async def test_wrong_secret_is_a_reconnecting_feed_not_a_crash(service, asterisk):
+    app = desk_app(service, feeds=[ami_feed(asterisk, secret="wrong")])
+    async with app.run_test(size=(120, 36)) as pilot:
+        assert await wait_for(pilot, lambda: app.desk_phone.hub.status["pbx"].state == "reconnecting", tries=500)
+        assert "login refused" in app.desk_phone.hub.status["pbx"].error
+        app.screen.query_one("StatusBar").refresh_text()
+        await pilot.pause()
+        assert "pbx: reconnecting" in screen_text(app)
+
+
+async def test_call_back_originates_from_the_desk_phone(service, demo_user, asterisk):
+    dialer = {"kind": "ami", "port": asterisk.port, "username": "corpdir", "secret": "s3cret", "channel": "PJSIP/201"}
+    app = desk_app(service, feeds=[ami_feed(asterisk)], dialer=dialer)
+    async with app.run_test(size=(120, 36)) as pilot:
+        assert await wait_for(pilot, lambda: bool(cards(app)), tries=500)
+        await pilot.press("f9", "b")
+        assert await wait_for(pilot, lambda: any(a.get("Action") == "Originate" for a in asterisk.actions), tries=500)
+        [originate] = [a for a in asterisk.actions if a.get("Action") == "Originate"]
+        assert originate["Channel"] == "PJSIP/201" and originate["Exten"] == digits(demo_user.phoneNum)
