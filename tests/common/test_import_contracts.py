@@ -37,6 +37,8 @@ def test_the_code_keeps_every_contract():
     ("server/__init__.py", "import corpdir.cache", "The server imports only the spec"),
     ("client/retry.py", "import corpdir.server", "The client never imports the server"),
     ("tui/labels.py", "import corpdir.cache.store", "Front ends reach the client and the cache only through the service"),
+    ("gateway/answers.py", "import corpdir.client", "Front ends reach the client and the cache only through the service"),
+    ("gateway/xml.py", "import textual", "The gateway (HTTP for PBXs and phones, LDAP sync) never imports Textual"),
     ("text.py", "import corpdir.service", "The shared modules"),
     ("calls/hub.py", "import corpdir.cache.store", "Front ends reach the client and the cache only through the service"),
     ("calls/events.py", "import textual.app", "The call feeds and dialers never import Textual"),

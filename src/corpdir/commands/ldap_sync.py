@@ -1,0 +1,80 @@
+"""`corpdir ldap-sync`: keep an OpenLDAP (slapd) tree in step with the local cache."""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = "keep an LDAP tree (inetOrgPerson entries for desk phones) in step with the cache, sending only changes"
+
+PHONES = """\
+The entries are flat under --base-dn (created when missing and named ou=...), one per user
+and shared contact: uid=user-N / uid=contact-N, displayName, cn (name, kana reading,
+alphabet name), sn, telephoneNumber, mobile, mail, ou (division path), o (company).
+The password comes from --password-file or CORPDIR_LDAP_PASSWORD (never the command line).
+
+Yealink: Directory > LDAP: Server HOST, Port 389, Base BASE-DN, Name Filter (|(cn=%)(sn=%)),
+  Number Filter (|(telephoneNumber=%)(mobile=%)), Display Name displayName,
+  Name Attributes cn sn, Number Attributes telephoneNumber mobile, LDAP Lookup For Incoming Call on.
+Grandstream: Phonebook > LDAP: Base BASE-DN, Name Filter (|(cn=%)(sn=%)),
+  Number Filter (|(telephoneNumber=%)(mobile=%)), Name Attributes "cn sn", Number Attributes "telephoneNumber mobile",
+  Display Name %cn.
+A slapd configuration that works: docs/gateway.md."""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = PHONES
+    parser.add_argument("--url", required=True, help="the LDAP server, e.g. ldap://127.0.0.1:389")
+    parser.add_argument("--base-dn", required=True, help="where the entries live, e.g. ou=phonebook,dc=example,dc=com")
+    parser.add_argument("--bind-dn", help="who writes them, e.g. cn=admin,dc=example,dc=com")
+    parser.add_argument("--password-file", help="a file holding the bind password")
+    parser.add_argument("--sync", action="store_true", help="bring the cache up to date from the service first")
+    parser.add_argument("--dry-run", action="store_true", help="say what would change, change nothing")
+    parser.add_argument("--base-url", help="the service (default: config file, CORPDIR_BASE_URL, else the embedded demo)")
+
+
+def run(args: argparse.Namespace) -> int:
+    import asyncio
+    import os
+    import sys
+    from pathlib import Path
+
+    from corpdir.config import load_settings
+    from corpdir.gateway.ldap.entries import entries
+    from corpdir.gateway.ldap.sync import LdapError, apply
+    from corpdir.service.directory import DirectoryService
+    from corpdir.service.phonebook import Phonebook
+
+    password = os.environ.get("CORPDIR_LDAP_PASSWORD")
+    if args.password_file:
+        try:
+            password = Path(args.password_file).read_text(encoding="utf-8").rstrip("\r\n")
+        except OSError as exc:
+            print(f"corpdir ldap-sync: --password-file: cannot read {args.password_file}: {exc.strerror}", file=sys.stderr)
+            return 2
+    if args.bind_dn and password is None:
+        print("corpdir ldap-sync: --bind-dn needs a password (--password-file or CORPDIR_LDAP_PASSWORD)", file=sys.stderr)
+        return 2
+
+    async def main() -> int:
+        settings, _ = load_settings(base_url=args.base_url)
+        service = DirectoryService.open(settings)
+        try:
+            if args.sync:
+                await service.sync()
+            phonebook = Phonebook(service)
+            try:
+                wanted = entries(await phonebook.entries(), args.base_dn)
+            finally:
+                phonebook.close()
+            result = await asyncio.to_thread(apply, args.url, args.base_dn, args.bind_dn, password, wanted,
+                                             dry_run=args.dry_run)
+        except LdapError as exc:
+            print(f"corpdir ldap-sync: {exc}", file=sys.stderr)
+            return 2
+        finally:
+            await service.close()
+        print(("would be: " if args.dry_run else "") + result.summary())
+        return 0
+
+    return asyncio.run(main())

@@ -1,0 +1,19 @@
+"""LDIF (RFC 2849) of the phonebook, written by ldap3 (base64 for non-ASCII values, line folding)."""
+
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+from ldap3.protocol.rfc2849 import operation_to_ldif
+
+from corpdir.gateway.ldap.entries import entries
+from corpdir.service.phonebook import Entry
+
+
+def ldif(phonebook: Iterable[Entry], base_dn: str) -> Iterator[str]:
+    """``version: 1`` then one content record per entry, blank-line separated."""
+    yield "version: 1\n"
+    for dn, attrs in entries(phonebook, base_dn).items():
+        raw = {name: [v.encode("utf-8") for v in values] for name, values in attrs.items()}
+        lines = operation_to_ldif("searchResponse", [{"type": "searchResEntry", "dn": dn, "raw_attributes": raw}])
+        yield "\n" + "\n".join(line for line in lines if line and not line.startswith("#")) + "\n"

@@ -1,0 +1,119 @@
+"""`corpdir ldap-sync` against a real slapd: the phones' own filters find people, and after
+users change on the service one more sync makes the tree agree with the cache exactly."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+
+import pytest
+
+from corpdir import cli
+from corpdir.phone import digits
+from service_fixtures import LiveServer, make_server
+
+from .slapd import BASE_DN, LDAPSEARCH, ROOT_DN, ROOT_PW, SLAPD, Slapd
+
+pytestmark = pytest.mark.skipif(not (SLAPD and LDAPSEARCH and shutil.which("ldapadd")),
+                                reason="needs OpenLDAP's slapd and ldap-utils (Debian: slapd ldap-utils)")
+YEALINK_NAME = "(|(cn=%)(sn=%))"
+YEALINK_NUMBER = "(|(telephoneNumber=%)(mobile=%))"
+
+
+@pytest.fixture
+def world(tmp_path, monkeypatch):
+    live = LiveServer(make_server())
+    monkeypatch.setenv("CORPDIR_BASE_URL", live.base_url)
+    monkeypatch.setenv("CORPDIR_API_KEY", "demo-reception")
+    slapd = Slapd(tmp_path / "slapd")
+    secret = tmp_path / "bind-password"
+    secret.write_text(ROOT_PW + "\n")
+    yield live, slapd, secret
+    slapd.stop()
+    live.stop()
+
+
+def ldap_sync(slapd, secret, capsys) -> str:
+    code = cli.main(["ldap-sync", "--url", slapd.url, "--base-dn", BASE_DN, "--bind-dn", ROOT_DN,
+                     "--password-file", str(secret), "--sync"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    return out
+
+
+def cached_entries():
+    """What the cache holds, as the LDAP entries it should be."""
+    from corpdir.config import load_settings
+    from corpdir.gateway.ldap.entries import entries
+    from corpdir.service.directory import DirectoryService
+    from corpdir.service.phonebook import Phonebook
+
+    async def read():
+        service = DirectoryService.open(load_settings()[0])
+        phonebook = Phonebook(service)
+        try:
+            return entries(await phonebook.entries(), BASE_DN)
+        finally:
+            phonebook.close()
+            await service.close()
+
+    return asyncio.run(read())
+
+
+def assert_tree_is_the_cache(slapd) -> None:
+    tree = slapd.search("(objectClass=inetOrgPerson)")
+    wanted = cached_entries()
+    assert set(tree) == set(wanted)
+    for dn, attrs in wanted.items():
+        got = {k: sorted(v) for k, v in tree[dn].items()}
+        assert got == {k: sorted(v) for k, v in attrs.items()}, dn
+
+
+def admin(live):
+    from corpdir.client import DirectoryClient
+    from corpdir.config import ServiceSettings
+
+    return DirectoryClient(ServiceSettings(base_url=live.base_url, api_key="demo-admin"))
+
+
+def test_ldap_sync_serves_the_yealink_filters_and_sends_only_changes(world, capsys):
+    live, slapd, secret = world
+    first = ldap_sync(slapd, secret, capsys)
+    tree = slapd.search("(objectClass=inetOrgPerson)")
+    assert first.strip() == f"{len(tree)} added, 0 modified, 0 deleted, 0 unchanged" and len(tree) > 100
+    assert_tree_is_the_cache(slapd)
+
+    person = next(a for a in tree.values() if a["uid"][0].startswith("user-") and "telephoneNumber" in a and len(a["cn"]) > 1)
+    kana = person["cn"][1]
+    by_name = slapd.search(YEALINK_NAME.replace("%", kana.split()[0] + "*"), "displayName", "telephoneNumber", "mobile")
+    assert person["displayName"][0] in {a["displayName"][0] for a in by_name.values()}  # found by its reading
+    number = person["telephoneNumber"][0]
+    by_number = slapd.search(YEALINK_NUMBER.replace("%", digits(number)), "displayName")
+    assert [a["displayName"][0] for a in by_number.values()] == [person["displayName"][0]]  # hyphens or not
+
+    async def change():
+        client = admin(live)
+        try:
+            users = (await client.list_users(pageSize=100)).items
+            renamed, gone = users[1], users[2]
+            await client.edit_user(renamed.userId, {"fullname": "改名 一郎", "fullnameKana": "カイメイ イチロウ",
+                                                    "mobileNum": "090-5555-0303"})
+            await client.delete_user(gone.userId)
+            made = await client.create_user(loginId="ldap.new", fullname="新人 二郎", fullnameKana="シンジン ジロウ",
+                                            phoneNum="03-5555-0404")
+            return renamed.userId, gone.userId, made.userId
+        finally:
+            await client.aclose()
+
+    renamed, gone, made = asyncio.run(change())
+    second = ldap_sync(slapd, secret, capsys)
+    assert second.strip() == f"1 added, 1 modified, 1 deleted, {len(tree) - 2} unchanged"
+    assert_tree_is_the_cache(slapd)
+    after = slapd.search("(objectClass=inetOrgPerson)")
+    assert after[f"uid=user-{renamed},{BASE_DN}"]["displayName"] == ["改名 一郎"]
+    assert after[f"uid=user-{renamed},{BASE_DN}"]["mobile"] == ["090-5555-0303"]
+    assert f"uid=user-{gone},{BASE_DN}" not in after
+    assert slapd.search(YEALINK_NUMBER.replace("%", "0355550404"), "displayName") == {
+        f"uid=user-{made},{BASE_DN}": {"displayName": ["新人 二郎"]}}
+    third = ldap_sync(slapd, secret, capsys)
+    assert third.strip() == f"0 added, 0 modified, 0 deleted, {len(after)} unchanged"
