@@ -51,3 +51,27 @@ def listed(pilot, selector: str) -> Callable[[], bool]:
         found = pilot.app.screen.query(selector)
         return bool(found) and found.first(VirtualList).highlighted is not None
     return ready
+
+
+class Notifications:
+    """What the app told the user, as Textual's Notify messages seen through
+    ``app.run_test(message_hook=notes)``: the public way to watch notifications."""
+
+    def __init__(self) -> None:
+        from textual.notifications import Notification
+
+        self.shown: list[Notification] = []
+
+    def __call__(self, message: Any) -> None:
+        from textual.notifications import Notify
+
+        if isinstance(message, Notify):
+            self.shown.append(message.notification)
+
+    @property
+    def messages(self) -> list[str]:
+        return [n.message for n in self.shown]
+
+    def said(self, text: str) -> bool:
+        """True once a notification's text contains ``text``."""
+        return any(text in n.message for n in self.shown)

@@ -88,7 +88,7 @@ async def _export(pilot, app, path, fmt):
     assert await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen))
     screen = app.screen
     if fmt != "csv":
-        await choose(pilot, screen.query_one("#export-format"), fmt)
+        await choose(pilot, screen.query_one("#export-format"), {"vcard": "vCard 4.0"}[fmt], fmt)
         assert screen.query_one("#export-path", Input).value.endswith(".vcf")
     field = screen.query_one("#export-path", Input)
     field.focus()
@@ -179,7 +179,7 @@ async def test_bulk_spots_inside_the_5_minute_window_say_when_to_try_again(admin
     app = app_for(admin)
     async with app.run_test(size=(120, 40)) as pilot:
         bulk = await _open_bulk(pilot, app)
-        await choose(pilot, bulk.query_one("#bulk-kind"), "spots")
+        await choose(pilot, bulk.query_one("#bulk-kind"), "Spots (L1)", "spots")
         path = bulk.query_one("#bulk-path", Input)
         path.focus()
         await pilot.press(*str(spots), "enter")

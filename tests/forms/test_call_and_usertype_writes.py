@@ -63,13 +63,13 @@ async def test_choosing_a_user_type_greys_what_it_may_not_set(admin, recorder, a
         assert not any(form.widget(k).disabled for k in restricted)
         await type_into(pilot, form, "loginId", "room.b3")
         await type_into(pilot, form, "fullname", "B3会議室")
-        await choose(pilot, form.widget("userType"), "FACILITY")
+        await choose(pilot, form.widget("userType"), "Facility", "FACILITY")
         assert await wait_for(pilot, lambda: all(form.widget(k).disabled for k in restricted))
         assert not form.widget("extensionNum").disabled and not form.widget("fullname").disabled
         assert await wait_for(pilot, lambda: "Greyed fields cannot be set for a FACILITY user" in screen_text(app))
-        await choose(pilot, form.widget("userType"), "REGULAR_USER")  # back: open again
+        await choose(pilot, form.widget("userType"), "Regular User", "REGULAR_USER")  # back: open again
         assert await wait_for(pilot, lambda: not any(form.widget(k).disabled for k in restricted))
-        await choose(pilot, form.widget("userType"), "FACILITY")
+        await choose(pilot, form.widget("userType"), "Facility", "FACILITY")
         await type_into(pilot, form, "extensionNum", "8301")
         recorder.clear()
         await save(pilot, form)

@@ -11,7 +11,7 @@ from corpdir.tui.forms.file_picker import FilePicker
 from corpdir.tui.forms.image_preview import ImagePreview
 from corpdir.tui.widgets.virtual_list import VirtualList
 from forms.write_helpers import drawn, image_file, jpeg_size, pick_file
-from tui_helpers import screen_text, settle, wait_for
+from tui_helpers import Notifications, screen_text, settle, wait_for
 
 
 async def _select_first_user(pilot, app):
@@ -34,16 +34,16 @@ async def test_photo_replaced_from_a_png_with_a_preview_then_deleted(admin, reco
     not_image = tmp_path / "face-not-really.png"
     not_image.write_text("this is a note, not a picture\n")
     app = app_for(admin)
-    async with app.run_test(size=(120, 40)) as pilot:
+    notes = Notifications()
+    async with app.run_test(size=(120, 40), message_hook=notes) as pilot:
         user = await _select_first_user(pilot, app)
 
         # a file that is not an image: refused with a sentence, no preview, nothing sent
         recorder.clear()
         await pilot.press("u")
         await pick_file(pilot, app, not_image)
-        assert await wait_for(pilot, lambda: any("not an image" in n.message for n in app._notifications)), \
-            [n.message for n in app._notifications]
-        said = next(n for n in app._notifications if "not an image" in n.message)
+        assert await wait_for(pilot, lambda: notes.said("not an image")), notes.messages
+        said = next(n for n in notes.shown if "not an image" in n.message)
         assert said.severity == "error" and "face-not-really.png" in said.message
         assert not isinstance(app.screen, (ImagePreview, FilePicker))
         assert _uploads(recorder) == []

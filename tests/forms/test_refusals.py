@@ -14,7 +14,7 @@ from corpdir.tui.widgets.folder_tree import FolderTree
 from corpdir.tui.widgets.virtual_list import VirtualList
 from form_helpers import open_form, save, type_into
 from forms.write_helpers import choose_folder, pick_file, select_row
-from tui_helpers import screen_text, wait_for
+from tui_helpers import Notifications, screen_text, wait_for
 
 
 async def _discard(pilot, app):
@@ -43,10 +43,6 @@ async def _refused(pilot, app, recorder, form, fields: dict[str, str], messages:
 def _flat(app):
     """The screen's text, words joined across line breaks and box borders."""
     return " ".join(screen_text(app).replace("│", " ").split())
-
-
-def _said(app, text):
-    return any(text in n.message for n in app._notifications)
 
 
 async def test_directory_create_forms_refuse_bad_input_and_show_the_services_objection(admin, recorder, app_for):
@@ -171,13 +167,14 @@ async def test_call_create_forms_refuse_bad_input(reception, recorder, app_for):
 
 async def test_a_403_names_the_missing_right_and_keeps_what_was_typed(reception, recorder, app_for):
     app = app_for(reception)
-    async with app.run_test(size=(120, 40)) as pilot:
+    notes = Notifications()
+    async with app.run_test(size=(120, 40), message_hook=notes) as pilot:
         # U5 by someone without user management: refused, said, the person still there
         user = await select_row(pilot, app, "#users", lambda u: u.loginId not in ("reception", "admin"))
         await pilot.press("delete")
         assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")
-        assert await wait_for(pilot, lambda: _said(app, "It needs user management.")), [n.message for n in app._notifications]
+        assert await wait_for(pilot, lambda: notes.said("It needs user management.")), notes.messages
         assert (await reception.client.get_user(user.userId)).userId == user.userId
 
         # U10 of another person: the form stays open with the text, the message names the right

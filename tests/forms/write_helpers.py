@@ -30,15 +30,17 @@ async def select_row(pilot, app, list_id: str, predicate=lambda r: True):
     raise AssertionError("no such row")
 
 
-async def choose(pilot, select: Select, value) -> None:
-    """Open the Select (Enter), walk to ``value`` with the arrow keys, Enter."""
-    target = [v for _, v in select._options].index(value)
+async def choose(pilot, select: Select, label: str, value) -> None:
+    """Open the Select (Enter), walk to the option shown as ``label`` with the arrow keys,
+    Enter; the Select then holds ``value``."""
     select.focus()
     await pilot.pause()
     await pilot.press("enter")
     overlay = select.query_one(SelectOverlay)
     assert await wait_for(pilot, lambda: select.expanded and overlay.highlighted is not None)
-    for _ in range(len(select._options) + 1):
+    shown = [getattr(p, "plain", str(p)) for p in (overlay.get_option_at_index(i).prompt for i in range(overlay.option_count))]
+    target = shown.index(label)
+    for _ in range(overlay.option_count + 1):
         if overlay.highlighted == target:
             break
         await pilot.press("down" if overlay.highlighted < target else "up")

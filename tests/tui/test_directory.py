@@ -1,5 +1,7 @@
 """The directory screen, driven as a receptionist would, against the real stack."""
 
+from contextlib import contextmanager
+
 from corpdir.tui.widgets.division_tree import DivisionTree
 from corpdir.tui.widgets.user_detail import UserDetail
 from corpdir.tui.widgets.virtual_list import VirtualList
@@ -118,17 +120,29 @@ async def test_the_search_box_holds_its_echo_for_the_rows_and_never_longer_than_
         users = app.screen.query_one("#users", VirtualList)
         assert await wait_for(pilot, lambda: users.row_count > 0)
         search = app.screen.query_one("#search", SearchBox)
-        held = []
+        held, batches = [], []  # batches: the app's batch updates open now (frames held)
+        batch_update = app.batch_update
+
+        @contextmanager
+        def counted():
+            batches.append(1)
+            try:
+                with batch_update():
+                    yield
+            finally:
+                batches.pop()
+
         original = search.watch_value
 
         def watching() -> None:
             original()
-            held.append(app._batch_count > 0)  # frames are held while the search runs
+            held.append(bool(batches))  # frames are held while the search runs
 
+        monkeypatch.setattr(app, "batch_update", counted)
         monkeypatch.setattr(search, "watch_value", watching)
         await pilot.press("slash", "t", "a")
         assert held == [True, True]
-        assert await wait_for(pilot, lambda: search._hold is None and app._batch_count == 0)
+        assert await wait_for(pilot, lambda: search._hold is None and not batches)
         assert await wait_for(pilot, lambda: 'search "ta"' in screen_text(app))
 
         # no rows come (the service is never answered): the text is painted after HOLD anyway
@@ -136,4 +150,4 @@ async def test_the_search_box_holds_its_echo_for_the_rows_and_never_longer_than_
         search.value += "k"
         assert search._hold is not None
         await pilot.pause(SearchBox.HOLD * 2)
-        assert search._hold is None and app._batch_count == 0
+        assert search._hold is None and not batches

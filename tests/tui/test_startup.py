@@ -10,7 +10,7 @@ from corpdir.tui.app import CorpdirApp
 from corpdir.tui.widgets.division_tree import DivisionTree
 from corpdir.tui.widgets.virtual_list import VirtualList
 from service_fixtures import make_service
-from tui_helpers import screen_text, wait_for
+from tui_helpers import Notifications, screen_text, wait_for
 
 
 async def test_first_rows_are_painted_before_the_service_is_asked(service):
@@ -29,12 +29,13 @@ async def test_first_rows_are_painted_before_the_service_is_asked(service):
     lazy.clock = lambda: time.time() + 86400  # a day later: the cache is stale, so the app syncs
     first = (await lazy.users_window(None, limit=1))[0]
     app = CorpdirApp(lazy, state=State())
-    async with app.run_test(size=(120, 36)) as pilot:
+    notes = Notifications()
+    async with app.run_test(size=(120, 36), message_hook=notes) as pilot:
         users = app.screen.query_one("#users", VirtualList)
         assert await wait_for(pilot, lambda: seen_at_connect), "the service was never asked"
         assert first.fullname in seen_at_connect[0]  # the first row was on screen already
         assert users.row(0) is not None
         tree = app.screen.query_one(DivisionTree)
         assert await wait_for(pilot, lambda: 0 in tree._loaded)  # then the tree was refreshed
-        assert await wait_for(pilot, lambda: any(n.message.startswith("Synced:") for n in app._notifications))
+        assert await wait_for(pilot, lambda: any(m.startswith("Synced:") for m in notes.messages))
     await ready.close()

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from corpdir.state import State
 from corpdir.tui.app import CorpdirApp
-from tui_helpers import wait_for
+from tui_helpers import Notifications, wait_for
 
 
 async def test_our_themes_are_offered_and_the_choice_is_remembered(service, tmp_path):
@@ -28,7 +28,8 @@ async def test_a_broken_user_theme_is_reported_and_skipped(service):
     (folder / "broken.toml").write_text('name = "broken"\nprimary = \n', encoding="utf-8")
     (folder / "mine.toml").write_text('name = "mine"\nprimary = "#FF8800"\ndark = true\n', encoding="utf-8")
     app = CorpdirApp(service, state=State(), sync_on_start=False)
-    async with app.run_test(size=(100, 30)) as pilot:
+    notes = Notifications()
+    async with app.run_test(size=(100, 30), message_hook=notes) as pilot:
         assert "mine" in app.available_themes and "broken" not in app.available_themes
-        assert await wait_for(pilot, lambda: any("broken.toml" in n.message for n in app._notifications))
+        assert await wait_for(pilot, lambda: notes.said("broken.toml"))
         assert app.theme == "corpdir-dark"
