@@ -42,7 +42,7 @@ async def start_server(demo_env, client_key, tmp_path):
 
     started = []
     authorized = tmp_path / "authorized_keys"
-    authorized.write_bytes(b"restrict " + client_key.export_public_key("openssh"))
+    authorized.write_bytes(b"restrict,pty " + client_key.export_public_key("openssh"))
 
     async def start(profiles=None, **overrides):
         overrides.setdefault("idle_timeout", None)

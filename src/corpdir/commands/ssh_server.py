@@ -15,6 +15,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--profiles", metavar="FILE", help="TOML: [[keys]] public_key = ..., profile = { base_url, api_key_file, ... }")
     parser.add_argument("--idle-timeout", type=float, default=900, metavar="S", help="close a session after S seconds without a key pressed (default 900; 0: never)")
     parser.add_argument("--max-sessions", type=int, default=20, metavar="N", help="sessions at once (default 20)")
+    parser.add_argument("--max-startups", type=int, default=10, metavar="N",
+                        help="connections that have not finished logging in, at once; more are dropped (default 10, like sshd's MaxStartups)")
+    parser.add_argument("--login-timeout", type=float, default=30, metavar="S",
+                        help="drop a connection that has not logged in after S seconds (default 30)")
     parser.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
 
 
@@ -37,7 +41,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"corpdir ssh-server: {exc}", file=sys.stderr)
         return 2
     config = ServerConfig(keys=keys, host_key=Path(args.host_key), host=args.host, port=args.port,
-                          idle_timeout=args.idle_timeout or None, max_sessions=args.max_sessions)
+                          idle_timeout=args.idle_timeout or None, max_sessions=args.max_sessions,
+                          max_startups=args.max_startups, login_timeout=args.login_timeout)
 
     async def serve() -> int:
         server = DirectoryServer(config)

@@ -1,9 +1,12 @@
 """Who may log in, and which directory service each key reaches.
 
-``--authorized-keys`` is an OpenSSH ``authorized_keys`` file: the keys allowed in
-(options before a key, such as ``restrict``, are accepted and ignored; the server allows
-only the read-only directory anyway). ``--profiles`` is optional TOML mapping a key to a
-service profile::
+``--authorized-keys`` is an OpenSSH ``authorized_keys`` file: the keys allowed in, with
+the options before a key honoured as sshd would (``from=``, ``expiry-time=``, ``no-pty``,
+``restrict`` and ``pty``); options that only restrict what this server refuses to everyone
+anyway (forwarding, ``user-rc``) are accepted; any other option would restrict something
+this server cannot enforce (``command=``, ``environment=``, ``principals=``,
+``verify-required``, ...), so the server refuses to start, naming the line (fail closed).
+``--profiles`` is optional TOML mapping a key to a service profile::
 
     [[keys]]
     public_key = "ssh-ed25519 AAAAC3Nza... reception-desk-1"
@@ -23,6 +26,7 @@ import logging
 import re
 import tomllib
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -94,25 +98,97 @@ def _import_key(text: str, where: str) -> asyncssh.SSHKey:
 
 
 _KEY = re.compile(r"(?:^|\s)((?:ssh-|ecdsa-|sk-)[\w@.-]+\s+[A-Za-z0-9+/]+=*)")
+#: Options this server honours per key (asyncssh matches ``from=`` against the peer).
+HONOURED = {"from", "expiry-time", "no-pty", "restrict", "pty"}
+#: Options about what this server refuses to every key anyway: accepted, nothing to do.
+ALREADY_ENFORCED = {"no-port-forwarding", "no-agent-forwarding", "no-X11-forwarding", "no-user-rc",
+                    "port-forwarding", "agent-forwarding", "X11-forwarding", "user-rc", "permitopen",
+                    "permitlisten", "tunnel", "no-touch-required"}
 
 
-def load_authorized_keys(path: Path) -> set[str]:
-    """Fingerprints of the keys in an OpenSSH authorized_keys file. Leading options are
-    skipped; ``cert-authority`` lines are refused (certificates are not supported)."""
+@dataclass(frozen=True)
+class AuthorizedKey:
+    """One authorized_keys line: its key, and what its options allow."""
+
+    line: int
+    entry: asyncssh.SSHAuthorizedKeys  # asyncssh's own parse of the line, which checks ``from=``
+    options: dict[str, Any]
+    expires: datetime | None = None
+
+    @property
+    def allows_pty(self) -> bool:
+        if self.options.get("no-pty"):
+            return False
+        return not self.options.get("restrict") or bool(self.options.get("pty"))
+
+    def refusal(self, key: asyncssh.SSHKey, peer_host: str, peer_addr: str, now: datetime | None = None) -> str | None:
+        """Why this line does not let ``key`` in from that peer now (None: it does)."""
+        if self.expires is not None and (now or datetime.now(timezone.utc)) >= self.expires:
+            return f"expired at {self.expires.isoformat()}"
+        try:
+            matched = self.entry.validate(key.convert_to_public(), peer_host, peer_addr) is not None
+        except ValueError:  # a peer address asyncssh cannot read: no from= pattern can match it
+            matched = False
+        return None if matched else "not from an address its from= option allows"
+
+
+def _expiry(values: list[str], where: str) -> datetime:
+    """OpenSSH's ``expiry-time="YYYYMMDD[HHMM[SS]][Z]"``: local time unless it ends in Z."""
+    text = values[-1].strip('"')
+    utc = text.endswith(("Z", "z"))
+    digits = text[:-1] if utc else text
+    formats = {8: "%Y%m%d", 12: "%Y%m%d%H%M", 14: "%Y%m%d%H%M%S"}
+    try:
+        moment = datetime.strptime(digits, formats[len(digits)])
+    except (KeyError, ValueError):
+        raise ProfileError(f"{where}: expiry-time={text!r} is not YYYYMMDD[HHMM[SS]][Z]") from None
+    return moment.replace(tzinfo=timezone.utc) if utc else moment.astimezone()
+
+
+def load_authorized_keys(path: Path) -> dict[str, AuthorizedKey]:
+    """Fingerprint -> its line, from an OpenSSH authorized_keys file. ``cert-authority``
+    lines (certificates are not supported) and options this server cannot enforce are
+    refused with the line named."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ProfileError(f"{path}: cannot read authorized keys ({exc})") from None
-    fingerprints: set[str] = set()
+    keys: dict[str, AuthorizedKey] = {}
     for number, line in enumerate(text.splitlines(), 1):
         line = line.strip()
         if not line or line.startswith("#"):
             continue
+        where = f"{path}, line {number}"
         match = _KEY.search(line)
         if match is None or "cert-authority" in line[: match.start(1)]:
-            raise ProfileError(f"{path}, line {number}: not a public key this server accepts")
-        fingerprints.add(key_id(_import_key(match.group(1), f"{path}, line {number}")))
-    return fingerprints
+            raise ProfileError(f"{where}: not a public key this server accepts")
+        key = _import_key(match.group(1), where)
+        try:
+            entry = asyncssh.import_authorized_keys(line)
+        except (ValueError, asyncssh.KeyImportError) as exc:
+            raise ProfileError(f"{where}: its options cannot be read ({exc})") from None
+        options = _options_of(line[: match.start(1)].strip(), line[match.start(1):], key)
+        unknown = sorted(set(options) - HONOURED - ALREADY_ENFORCED)
+        if unknown:
+            raise ProfileError(f"{where}: option {', '.join(unknown)} is not supported by this server, which "
+                               "cannot enforce it; remove the option or the key")
+        expires = _expiry(options["expiry-time"], where) if "expiry-time" in options else None
+        keys[key_id(key)] = AuthorizedKey(number, entry, options, expires)
+    return keys
+
+
+_FROM = re.compile(r'(?:^|,)from="[^"]*"')
+
+
+def _options_of(options_text: str, rest: str, key: asyncssh.SSHKey) -> dict[str, Any]:
+    """A line's options whatever its ``from=`` pattern: asyncssh hands options out only for
+    a peer that matches, so they are read from the line without it."""
+    remaining = _FROM.sub("", options_text).strip(",")
+    bare = f"{remaining} {rest}" if remaining else rest
+    options = dict(asyncssh.import_authorized_keys(bare).validate(key.convert_to_public(), "", "127.0.0.1") or {})
+    if _FROM.search(options_text):
+        options["from"] = True
+    return options
 
 
 def load_profiles(path: Path) -> dict[str, SessionProfile]:
@@ -140,9 +216,9 @@ def load_profiles(path: Path) -> dict[str, SessionProfile]:
 
 @dataclass
 class KeyRing:
-    """The server's view: which fingerprints may log in, and their profiles."""
+    """The server's view: which keys may log in (with their lines' options), and their profiles."""
 
-    allowed: set[str]
+    allowed: dict[str, AuthorizedKey]
     profiles: dict[str, SessionProfile] = field(default_factory=dict)
 
     @classmethod
@@ -153,9 +229,18 @@ class KeyRing:
                 log.warning("profile %r: its key (%s) is not in %s, so it cannot log in", profile.name, fingerprint, authorized_keys)
         return ring
 
-    def profile_for(self, key: asyncssh.SSHKey) -> SessionProfile | None:
-        """The key's profile, or None when the key may not log in."""
-        fingerprint = key_id(key)
-        if fingerprint not in self.allowed:
-            return None
-        return self.profiles.get(fingerprint, DEFAULT_PROFILE)
+    def profile_for(self, key: asyncssh.SSHKey, peer_host: str = "", peer_addr: str = "127.0.0.1"
+                    ) -> SessionProfile | None:
+        """The key's profile, or None when the key may not log in (from that peer, now)."""
+        return self.admit(key, peer_host, peer_addr)[0]
+
+    def admit(self, key: asyncssh.SSHKey, peer_host: str, peer_addr: str
+              ) -> tuple[SessionProfile | None, AuthorizedKey | None, str | None]:
+        """(profile, its line, None) for a key let in; (None, line or None, why not) otherwise."""
+        line = self.allowed.get(key_id(key))
+        if line is None:
+            return None, None, "not in authorized_keys"
+        why = line.refusal(key, peer_host, peer_addr)
+        if why is not None:
+            return None, line, f"authorized_keys line {line.line}: {why}"
+        return self.profiles.get(key_id(key), DEFAULT_PROFILE), line, None

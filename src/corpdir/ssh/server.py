@@ -25,7 +25,7 @@ from typing import Any, Mapping, Sequence
 import asyncssh
 import platformdirs
 
-from corpdir.ssh.authorized import KeyRing, SessionProfile, key_id
+from corpdir.ssh.authorized import AuthorizedKey, KeyRing, SessionProfile, key_id
 from corpdir.ssh.hostkey import load_or_create_host_key
 from corpdir.ssh.session import PtyChild
 
@@ -50,6 +50,7 @@ class ServerConfig:
     port: int = 2222  # 0: any free port (tests)
     idle_timeout: float | None = 15 * 60  # seconds without a keystroke; None: never
     max_sessions: int = 20
+    max_startups: int = 10  # connections not yet logged in; more are dropped at once (sshd's MaxStartups)
     login_timeout: float = 30.0
     child_argv: Sequence[str] = (sys.executable, "-m", "corpdir.cli")
     base_env: Mapping[str, str] | None = None  # None: this process's environment
@@ -75,6 +76,7 @@ class DirectoryServer:
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self.sessions: set[TuiSession] = set()
+        self.unauthenticated = 0  # connections that have not finished logging in
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self.port: int | None = None
 
@@ -134,12 +136,28 @@ class _Connection(asyncssh.SSHServer):
         self.started = time.monotonic()
         self.authenticated = False
         self.session_count = 0
+        self.key_line: AuthorizedKey | None = None
+        self.counted = False  # counted among the connections not yet logged in
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         self.peer = _peer(conn)
+        limit = self.server.config.max_startups
+        if self.server.unauthenticated >= limit:
+            log.warning("dropped connection peer=%s: %d connections already logging in (the maximum)", self.peer, limit)
+            asyncio.get_running_loop().call_soon(conn.abort)
+            self.counted = False
+            return
+        self.server.unauthenticated += 1
+        self.counted = True
+
+    def _logged_in_or_gone(self) -> None:
+        if self.counted:
+            self.counted = False
+            self.server.unauthenticated -= 1
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self._logged_in_or_gone()
         if self.authenticated:
             log.info("disconnect user=%s key=%s profile=%s peer=%s duration=%.1fs sessions=%d%s", self.username,
                      self.fingerprint, self.profile.name if self.profile else "-", self.peer,
@@ -163,14 +181,17 @@ class _Connection(asyncssh.SSHServer):
         return True
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        profile = self.server.config.keys.profile_for(key)
+        peer = self.conn.get_extra_info("peername") if self.conn is not None else None
+        address = peer[0] if peer else ""
+        profile, line, why = self.server.config.keys.admit(key, address, address)
         if profile is None:
-            log.warning("refused key user=%s key=%s peer=%s", self.username, key_id(key), self.peer)
+            log.warning("refused key user=%s key=%s peer=%s: %s", self.username, key_id(key), self.peer, why)
             return False
-        self.fingerprint, self.profile = key_id(key), profile
+        self.fingerprint, self.profile, self.key_line = key_id(key), profile, line
         return True
 
     def auth_completed(self) -> None:
+        self._logged_in_or_gone()
         self.authenticated = True
         self.started = time.monotonic()
         log.info("connect user=%s key=%s profile=%s peer=%s", self.username, self.fingerprint,
@@ -224,6 +245,12 @@ class TuiSession(asyncssh.SSHServerSession):
         self.chan = chan
 
     def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Mapping[int, int]) -> bool:
+        line = self.connection.key_line
+        if line is not None and not line.allows_pty:  # no-pty, or restrict without pty: as sshd would
+            c = self.connection
+            log.warning("refused pty user=%s key=%s peer=%s: authorized_keys line %d allows none", c.username,
+                        c.fingerprint, c.peer, line.line)
+            return False
         self.has_pty = True
         self.term = term_type
         if term_size[0] and term_size[1]:
