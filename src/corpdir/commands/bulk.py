@@ -27,8 +27,7 @@ async def run_bulk(service: Any, kind: str, path: str, out: TextIO, err: TextIO,
     import asyncio
 
     from corpdir.service.errors import CorpdirError, RateLimited
-    from corpdir.service.bulk import (CsvUnreadable, destinations_result, parse, partly_sent, plural, read_csv_text,
-                                      spots_result)
+    from corpdir.service.bulk import CsvUnreadable, destinations_result, parse_file, partly_sent, plural, spots_result
     from corpdir.service.messages import explain, retry_after_text
     from corpdir.text import printable
 
@@ -38,7 +37,7 @@ async def run_bulk(service: Any, kind: str, path: str, out: TextIO, err: TextIO,
               f"(operation {code}): nothing was sent", file=err)
         return 2
     try:
-        text = await asyncio.to_thread(read_csv_text, path)
+        parsed = await asyncio.to_thread(parse_file, kind, path, variant=service.variant)
     except CsvUnreadable as exc:
         print(printable(f"{path}: {exc}"), file=err)
         print("nothing was sent", file=err)
@@ -46,11 +45,10 @@ async def run_bulk(service: Any, kind: str, path: str, out: TextIO, err: TextIO,
     except OSError as exc:
         print(printable(f"cannot read {path}: {exc.strerror or exc}"), file=err)
         return 2
-    parsed = parse(kind, text, variant=service.variant)
     if parsed.errors:
-        for line in parsed.errors:
+        for line in parsed.problem_lines():
             print(printable(line), file=err)
-        print(f"{plural(len(parsed.errors), 'problem')} in {printable(path)}: nothing was sent", file=err)
+        print(f"{plural(parsed.problem_count, 'problem')} in {printable(path)}: nothing was sent", file=err)
         return 1
     if check:
         print(f"{plural(len(parsed.entries), 'row')}, all valid ({plural(parsed.requests(), 'request')}); "

@@ -10,12 +10,17 @@ The file is read as UTF-8 (a byte-order mark is dropped, Windows line endings ar
 a file in another encoding, or a spreadsheet, is refused with the line it fails on and
 what to do. Column names are matched whatever their case; a missing header, a column
 named twice, a row with too few or too many values are each reported by line.
+
+The file is read a line at a time, never whole, and is refused above MAX_CSV_BYTES (16 MiB,
+about 400,000 destinations: 40 requests); the first MAX_PROBLEMS problems are listed and
+the rest counted, so a file of a million bad rows prints 101 lines.
 """
 
 from __future__ import annotations
 
 import csv
-import io
+import os
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,6 +34,8 @@ from corpdir.spec.user import U11_MAX_DESTINATIONS, DestinationEntry
 DESTINATION_COLUMNS = ("loginId", "destinationId", "destinationName")
 SPOT_COLUMNS = ("bleId", "spotId")
 COLUMNS = {"destinations": DESTINATION_COLUMNS, "spots": SPOT_COLUMNS}
+MAX_CSV_BYTES = 16 * 1024 * 1024
+MAX_PROBLEMS = 100
 
 
 class CsvUnreadable(Exception):
@@ -43,10 +50,26 @@ class ParsedCsv:
     header: list[str] = field(default_factory=list)
     rows: list[list[str]] = field(default_factory=list)  # the raw rows, for a preview
     lines: list[int] = field(default_factory=list)  # the file's line of each entry
+    unlisted: int = 0  # problems found past the first MAX_PROBLEMS
 
     @property
     def ok(self) -> bool:
         return not self.errors and bool(self.entries)
+
+    def problem(self, text: str) -> None:
+        if len(self.errors) < MAX_PROBLEMS:
+            self.errors.append(text)
+        else:
+            self.unlisted += 1
+
+    @property
+    def problem_count(self) -> int:
+        return len(self.errors) + self.unlisted
+
+    def problem_lines(self) -> list[str]:
+        """The problems listed, then how many more there are."""
+        more = [f"… and {plural(self.unlisted, 'more problem')} (only the first {MAX_PROBLEMS} are listed)"]
+        return self.errors + (more if self.unlisted else [])
 
     def requests(self) -> int:
         batch = U11_MAX_DESTINATIONS if self.kind == "destinations" else L1_MAX_LOCATIONS
@@ -64,24 +87,41 @@ def _number(text: str) -> Any:
         return text
 
 
-def read_csv_text(path: str | Path) -> str:
-    """The file's text (UTF-8, a BOM dropped). OSError if it cannot be opened;
-    CsvUnreadable, naming the line, if it is not UTF-8 text."""
-    data = Path(path).expanduser().read_bytes()
-    if data[:4] == b"PK\x03\x04" or data[:4] == b"\xd0\xcf\x11\xe0":
-        raise CsvUnreadable("this is a spreadsheet (Excel) file, not CSV: save it as \"CSV UTF-8 (comma delimited)\"")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise CsvUnreadable(
-            f"line {line}: the file is not UTF-8 text (byte 0x{data[exc.start]:02x}; Shift_JIS?): "
-            "save it as \"CSV UTF-8 (comma delimited)\"") from None
-    text = text.replace("\r\n", "\n").replace("\r", "\n")  # Windows (and old Mac) line ends, in cells too
-    if "\x00" in text:
-        line = text[: text.index("\x00")].count("\n") + 1
-        raise CsvUnreadable(f"line {line}: the file holds NUL bytes: it is not a text CSV file")
-    return text
+def read_lines(path: str | Path) -> Iterator[str]:
+    """The file's lines as text (UTF-8, a BOM dropped, CR LF and CR read as LF), read one
+    at a time. OSError if it cannot be opened; CsvUnreadable, naming the line, if it is
+    larger than MAX_CSV_BYTES, a spreadsheet, or not UTF-8 text."""
+    too_large = CsvUnreadable(f"the file is larger than {MAX_CSV_BYTES // 2**20} MiB, the most read at once: "
+                              "split it into smaller files")
+    with Path(path).expanduser().open("rb") as file:
+        if os.fstat(file.fileno()).st_size > MAX_CSV_BYTES:
+            raise too_large
+        head = file.read(4)
+        if head == b"PK\x03\x04" or head == b"\xd0\xcf\x11\xe0":
+            raise CsvUnreadable("this is a spreadsheet (Excel) file, not CSV: save it as \"CSV UTF-8 (comma delimited)\"")
+        file.seek(0)
+        number, size = 0, 0
+        while raw := file.readline(MAX_CSV_BYTES + 1 - size):  # a pipe can be longer than it said
+            size += len(raw)
+            if size > MAX_CSV_BYTES:
+                raise too_large
+            if number == 0 and raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]
+            for piece in raw.replace(b"\r\n", b"\n").replace(b"\r", b"\n").splitlines(keepends=True):
+                number += 1
+                if b"\x00" in piece:
+                    raise CsvUnreadable(f"line {number}: the file holds NUL bytes: it is not a text CSV file")
+                try:
+                    yield piece.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    raise CsvUnreadable(
+                        f"line {number}: the file is not UTF-8 text (byte 0x{piece[exc.start]:02x}; Shift_JIS?): "
+                        "save it as \"CSV UTF-8 (comma delimited)\"") from None
+
+
+def parse_file(kind: str, path: str | Path, *, variant: str = "C") -> ParsedCsv:
+    """Read and check the CSV file at ``path`` (see :func:`read_lines`, :func:`parse`)."""
+    return parse(kind, read_lines(path), variant=variant)
 
 
 def _shown(cells: list[str], limit: int = 60) -> str:
@@ -117,13 +157,13 @@ def _header_problem(kind: str, names: list[str], raw: list[str], line: int) -> s
     return None
 
 
-def parse(kind: str, text: str, *, variant: str = "C", keep_rows: int = 10) -> ParsedCsv:
-    """Read and check a CSV of ``kind`` ("destinations" or "spots")."""
+def parse(kind: str, lines: Iterable[str], *, variant: str = "C", keep_rows: int = 10) -> ParsedCsv:
+    """Read and check the lines of a CSV of ``kind`` ("destinations" or "spots")."""
     columns = COLUMNS[kind]
     model = DestinationEntry if kind == "destinations" else LocationEntry
     canonical = {c.lower(): c for c in columns}
     out = ParsedCsv(kind)
-    reader = csv.reader(io.StringIO(text.lstrip("\ufeff")))
+    reader = csv.reader(lines)
     last_line = 0  # the file's line where the row read last ended
     try:
         header: list[str] | None = None
@@ -137,7 +177,7 @@ def parse(kind: str, text: str, *, variant: str = "C", keep_rows: int = 10) -> P
                 out.header = [canonical.get(h.lower(), h) for h in raw]
                 problem = _header_problem(kind, out.header, raw, start)
                 if problem:
-                    out.errors.append(problem)
+                    out.problem(problem)
                     return out
                 header, header_line = out.header, start
                 continue
@@ -149,10 +189,10 @@ def parse(kind: str, text: str, *, variant: str = "C", keep_rows: int = 10) -> P
             while width and not header[width - 1]:  # empty trailing header cells ("a,b,c,")
                 width -= 1
             if len(row) > len(header) and any(cell.strip() for cell in row[len(header):]):
-                out.errors.append(f"line {start}: {len(row)} values for {len(header)} columns (a comma too many?)")
+                out.problem(f"line {start}: {len(row)} values for {len(header)} columns (a comma too many?)")
                 continue
             if len(row) < width:
-                out.errors.append(f"line {start}: {plural(len(row), 'value')} for {width} columns "
+                out.problem(f"line {start}: {plural(len(row), 'value')} for {width} columns "
                                   f"({', '.join(n for n in header[len(row):width] if n)} missing; "
                                   "an empty value still needs its comma)")
                 continue
@@ -172,19 +212,19 @@ def parse(kind: str, text: str, *, variant: str = "C", keep_rows: int = 10) -> P
                 for d in details_from(exc):
                     value = data.get(d.field)
                     got = f" (got {str(value)[:40]!r})" if value not in (None, "") else ""
-                    out.errors.append(f"line {start}: {d.field}: {d.description}{got}")
+                    out.problem(f"line {start}: {d.field}: {d.description}{got}")
                 continue
             out.entries.append(entry.body())
             out.lines.append(start)
     except csv.Error as exc:
-        out.errors.append(f"line {reader.line_num}: not readable as CSV: {exc}")
+        out.problem(f"line {reader.line_num}: not readable as CSV: {exc}")
         return out
     if header is None:
-        out.errors.append("line 1: the file is empty (expected a header: " + ",".join(columns) + ")")
+        out.problem("line 1: the file is empty (expected a header: " + ",".join(columns) + ")")
     elif not out.entries and not out.errors:
-        out.errors.append(f"line {header_line}: the file has its header line but no rows after it")
+        out.problem(f"line {header_line}: the file has its header line but no rows after it")
     if kind == "spots" and len(out.entries) > L1_MAX_LOCATIONS:
-        out.errors.append(f"{len(out.entries)} spots: the service takes at most {L1_MAX_LOCATIONS:,} in one request "
+        out.problem(f"{len(out.entries)} spots: the service takes at most {L1_MAX_LOCATIONS:,} in one request "
                           "and one request per 5 minutes: split the file")
     return out
 

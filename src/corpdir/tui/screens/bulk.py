@@ -18,18 +18,15 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, ProgressBar, Select, Static
 
 from corpdir.service.errors import CorpdirError, RateLimited
-from corpdir.service.bulk import (CsvUnreadable, ParsedCsv, destinations_result, parse, partly_sent, plural,
-                                  read_csv_text, spots_result)
+from corpdir.service.bulk import (CsvUnreadable, ParsedCsv, destinations_result, parse_file, partly_sent, plural,
+                                  spots_result)
 from corpdir.service.messages import explain, retry_after_text
-from corpdir.text import printable
 from corpdir.tui.forms.texts import literal_lines
 from corpdir.tui.text import literal
 from corpdir.tui.widgets.key_bar import KeyBar
 
 if TYPE_CHECKING:
     from corpdir.service.directory import DirectoryService
-
-MAX_ERRORS_SHOWN = 50
 
 
 class BulkScreen(ModalScreen[None]):
@@ -101,26 +98,24 @@ class BulkScreen(ModalScreen[None]):
         self.parsed = None
         self.query_one("#bulk-preview", Static).update("")
         try:
-            text = await asyncio.to_thread(read_csv_text, path)
+            parsed = await asyncio.to_thread(parse_file, self.kind, path, variant=self.service.variant)
         except CsvUnreadable as exc:
             errors.update(literal(f"{path.name}: {exc}. Nothing will be sent."))
             return
         except OSError as exc:
             errors.update(literal(f"The file cannot be read: {exc.strerror or exc}"))
             return
-        parsed = await asyncio.to_thread(parse, self.kind, text, variant=self.service.variant)
         self.parsed = parsed
-        table = Table(title=f"{path.name}: first rows", title_justify="left", expand=False)
+        # file name, header and cells are the file's text: Text objects, never markup
+        table = Table(title=literal(f"{path.name}: first rows"), title_justify="left", expand=False)
         for column in parsed.header:
-            table.add_column(printable(column))
+            table.add_column(literal(column))
         for row in parsed.rows[:5]:
-            table.add_row(*[printable(cell) for cell in row[: len(parsed.header)]])
+            table.add_row(*[literal(cell) for cell in row[: len(parsed.header)]])
         self.query_one("#bulk-preview", Static).update(table)
         if parsed.errors:
-            shown = parsed.errors[:MAX_ERRORS_SHOWN]
-            more = len(parsed.errors) - len(shown)
-            errors.update(literal_lines(f"{plural(len(parsed.errors), 'bad row')}; nothing will be "
-                                  "sent until they are fixed:\n" + "\n".join(shown) + (f"\n… and {more} more" if more else "")))
+            errors.update(literal_lines(f"{plural(parsed.problem_count, 'bad row')}; nothing will be "
+                                        "sent until they are fixed:\n" + "\n".join(parsed.problem_lines())))
         else:
             errors.update(literal(f"{plural(len(parsed.entries), 'row')}, all valid: Ctrl+S sends them in "
                                   f"{plural(parsed.requests(), 'request')}."))
