@@ -37,7 +37,6 @@ T = TypeVar("T")
 PHOTO_CACHE_SIZE = 64
 SEARCH_HITS = 200  # hits the cache ranks per search
 FIRST_ROWS = 100  # records read with them (a screenful and more); the rest as they are painted
-CONTACT_SEARCH_LIMIT = 500  # contacts asked of X1 per search
 
 
 @dataclass(frozen=True)
@@ -228,15 +227,17 @@ class DirectoryService:
         from corpdir.spec.constraints import max_items
         from corpdir.spec.user import UserQuery
 
-        query = dict(filters or {})
+        query = {k: v for k, v in (filters or {}).items() if v not in (None, "", [])}
+        query.update(orderBy=order_by, orderDirection="desc" if descending else "asc")
         if division_id is not None:
             query["divisionIds"] = [division_id]
             if include_sub and self.variant == "C":
                 query["includeSubDepartment"] = True
 
-        async def remote(words: list[str]) -> list[User]:
-            return await self.search_users_remote(words, orderBy=order_by, orderDirection="desc" if descending else "asc",
-                                                  **query)
+        async def remote(words: list[str]) -> AsyncIterator[Any]:
+            async for page in self._pages("U1", {**query, "freeWords": words} if words else query):
+                await self.cache.run(self.store.put_users, page.items)
+                yield page
 
         return live_search(text, filtered=bool(filters), key=lambda u: u.userId,
                            local=lambda t: self.search_users(t, limit=SEARCH_HITS, first=FIRST_ROWS),
@@ -351,11 +352,14 @@ class DirectoryService:
             found = [h.record for h in await self.search(query, kinds=("contact",), limit=SEARCH_HITS) if in_scope(h.record)]
             return [c.contactId for c in found], found
 
-        async def remote(words: list[str]) -> list[Contact]:
-            query = {**(filters or {}), **scope}
+        async def remote(words: list[str]) -> AsyncIterator[Any]:
+            query = {**{k: v for k, v in (filters or {}).items() if v not in (None, "", [])}, **scope,
+                     "orderBy": "fullname"}
             if words:
                 query["freeWords"] = words
-            return await self.list_contacts_remote(limit=CONTACT_SEARCH_LIMIT, orderBy="fullname", **query)
+            async for page in self._pages("X1", query):
+                await self.cache.run(self.store.put_contacts, page.items)
+                yield page
 
         return live_search(text, filtered=bool(filters), key=lambda c: c.contactId, local=local,
                            remote=remote if self.offers("X1") else None, max_words=max_items(ContactQuery, "freeWords"))
@@ -574,15 +578,21 @@ class DirectoryService:
 
         return await getattr(self.client, OPERATIONS[code].name)(params)
 
-    async def _iter(self, code: str, query: dict[str, Any]) -> Any:
-        """Every item of a list operation, keeping the online flag up to date."""
+    async def _pages(self, code: str, query: dict[str, Any]) -> Any:
+        """Every page of a list operation, keeping the online flag up to date."""
         try:
-            async for item in self.client.paginate(code, query):
+            async for page in self.client.iter_pages(code, query):
                 self.online, self.last_error = True, None
-                yield item
+                yield page
         except TransportError as exc:
             self.online, self.last_error = False, str(exc)
             raise
+
+    async def _iter(self, code: str, query: dict[str, Any]) -> Any:
+        """Every item of a list operation, keeping the online flag up to date."""
+        async for page in self._pages(code, query):
+            for item in page.items:
+                yield item
 
     async def _take(self, code: str, query: dict[str, Any], limit: int) -> list[Any]:
         """At most ``limit`` items of a list operation (the first pages only)."""

@@ -80,6 +80,7 @@ class ContactsScreen(ContactsWrites):
             with Vertical(id="middle"):
                 yield SearchBox(placeholder="Search name, kana, company, number…  (/)", id="search")
                 yield ContactFilters(id="filters")
+                yield Static(id="filter-summary")
                 yield Static(id="caption")
                 yield VirtualList(CONTACT_COLUMNS, empty_text="No contacts here.", id="contacts")
             yield ContactDetail(self.service, id="detail")
@@ -104,7 +105,8 @@ class ContactsScreen(ContactsWrites):
 
     @on(VirtualList.Loaded, "#contacts")
     def _count_known(self, event: VirtualList.Loaded) -> None:
-        self.query_one("#caption", Static).update(literal(self.browse.caption(event.count), "dim"), layout=False)  # one line: no re-layout
+        caption = self.browse.caption(event.count, more=event.virtual_list.has_more)
+        self.query_one("#caption", Static).update(literal(caption, "dim"), layout=False)  # one line: no re-layout
 
     @work(group="contacts-refresh", exclusive=True, exit_on_error=False)
     async def refresh_scope(self, browse: ContactBrowse) -> None:
@@ -125,7 +127,8 @@ class ContactsScreen(ContactsWrites):
         async for answer in answers:
             if browse != self.browse:
                 return
-            contacts.source = RankedRows(answer.ids, self.service.contacts_by_id, lambda c: c.contactId, answer.known)
+            contacts.source = RankedRows(answer.ids, self.service.contacts_by_id, lambda c: c.contactId, answer.known,
+                                         answer.more)
             if answer.unfiltered:
                 self.notify("This service cannot filter contacts (no X1); showing the search of the cache", timeout=4)
             if answer.error is not None:
@@ -152,6 +155,7 @@ class ContactsScreen(ContactsWrites):
             return  # a half-typed date: the error shows beside the fields, nothing is sent
         if filters != self.browse.filters:
             self.browse = replace(self.browse, filters=filters)
+            self.show_filter_summary()
             self._show()
 
     @on(Input.Submitted, "#filters Input")

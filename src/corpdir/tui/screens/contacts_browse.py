@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from corpdir.service.directory import CONTACT_SEARCH_LIMIT
 from corpdir.tui.widgets.folder_tree import FolderScope
 
 
@@ -31,10 +30,9 @@ class ContactBrowse:
             query["folderNums"] = [self.scope.folder_num]
         return query
 
-    def caption(self, count: int) -> str:
+    def caption(self, count: int, *, more: bool = False) -> str:
+        """What the list shows and how many; ``more``: the service has further pages."""
         what = f'search "{self.text.strip()}" in {self.scope.name}' if self.text.strip() else self.scope.name
-        if self.filters:
-            what += " · filtered"
-        if self.searching and count >= CONTACT_SEARCH_LIMIT:
-            return f"{what} · the first {count} contacts (narrow the search)"
+        if more:
+            return f"{what} · first {count}, more as you scroll"
         return f"{what} · {count} {'contact' if count == 1 else 'contacts'}"

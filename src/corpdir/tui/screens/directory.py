@@ -83,6 +83,7 @@ class DirectoryScreen(DirectoryWrites):
             with Vertical(id="middle"):
                 yield SearchBox(placeholder="Search name, kana, number, e-mail…  (/)", id="search")
                 yield UserFilters(id="filters")
+                yield Static(id="filter-summary")
                 yield Static(id="caption")
                 yield VirtualList(USER_COLUMNS, empty_text="No one here yet.", id="users")
             yield UserDetail(self.service, id="detail")
@@ -107,7 +108,8 @@ class DirectoryScreen(DirectoryWrites):
 
     @on(VirtualList.Loaded, "#users")
     def _count_known(self, event: VirtualList.Loaded) -> None:
-        self.query_one("#caption", Static).update(literal(self.browse.caption(event.count), "dim"), layout=False)  # one line: no re-layout
+        caption = self.browse.caption(event.count, more=event.virtual_list.has_more)
+        self.query_one("#caption", Static).update(literal(caption, "dim"), layout=False)  # one line: no re-layout
         if not event.count:
             self.rows_shown()
 
@@ -140,7 +142,7 @@ class DirectoryScreen(DirectoryWrites):
                             timeout=4)
 
     def _ranked(self, answer: SearchAnswer[User]) -> RankedRows[User]:
-        return RankedRows(answer.ids, self.service.users_by_id, lambda u: u.userId, answer.known)
+        return RankedRows(answer.ids, self.service.users_by_id, lambda u: u.userId, answer.known, answer.more)
 
     # -- events ------------------------------------------------------------------------------
     @on(DivisionTree.DivisionSelected)
@@ -156,6 +158,7 @@ class DirectoryScreen(DirectoryWrites):
     @on(Select.Changed, "#filters Select")
     def _filters_changed(self) -> None:
         self.browse = replace(self.browse, filters=self.query_one(UserFilters).values())
+        self.show_filter_summary()
         self._show()
 
     @on(VirtualList.Highlighted, "#users")

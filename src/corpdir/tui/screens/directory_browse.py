@@ -27,11 +27,12 @@ class Browse:
     def searching(self) -> bool:
         return bool(self.text.strip() or self.filters)
 
-    def caption(self, count: int) -> str:
+    def caption(self, count: int, *, more: bool = False) -> str:
+        """What the list shows, how many and in what order; ``more``: the service has further pages."""
         where = self.division.divisionName if self.division else "Everyone"
         scope = " and sub-divisions" if self.include_sub and self.division else ""
         what = f'search "{self.text.strip()}"' if self.text.strip() else where + scope
-        if self.filters:
-            what += " · filtered"
         arrow = "↓" if self.descending else "↑"
-        return f"{what} · {count} {'person' if count == 1 else 'people'} · by {ORDER_NAMES[self.order_by]} {arrow}"
+        many = f"first {count}, more as you scroll" if more else \
+            f"{count} {'person' if count == 1 else 'people'}"
+        return f"{what} · {many} · by {ORDER_NAMES[self.order_by]} {arrow}"

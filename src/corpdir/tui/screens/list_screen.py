@@ -16,10 +16,11 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Input, TextArea
+from textual.widgets import Input, Static, TextArea
 
 from corpdir.service.live_search import TYPING_PAUSE
 from corpdir.tui.labels import first_phone
+from corpdir.tui.text import literal
 from corpdir.tui.widgets.search_box import SearchBox
 from corpdir.tui.widgets.virtual_list import VirtualList
 
@@ -142,7 +143,21 @@ class SearchListScreen(ListScreen):
         self.set_focus(self.query_one("#search", Input))  # at once: the keys after '/' come next
 
     def action_clear_search(self) -> None:
+        """Esc: the search and every filter cleared at once, back to the list."""
         search = self.query_one("#search", Input)
         if search.value:
             search.value = ""
+        if self.browse.filters:
+            self.query_one("#filters").clear()
+            self.browse = replace(self.browse, filters=())
+            self.show_filter_summary()
+            self._show()
         self.query_one(self.LIST).focus()
+
+    def show_filter_summary(self) -> None:
+        """The filters in force stay in sight (also with the filter bar hidden), with the key
+        that clears them; the line is there only while a filter is."""
+        summary = self.query_one("#filter-summary", Static)
+        text = self.query_one("#filters").summary() if self.browse.filters else ""
+        summary.update(literal(f"Filtered by {text}  (Esc clears all)" if text else ""))
+        summary.display = bool(text)

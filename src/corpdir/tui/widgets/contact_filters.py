@@ -56,6 +56,28 @@ class ContactFilters(Grid):
     def on_mount(self) -> None:
         self.query_one("#filter-errors", Static).display = False
 
+    def clear(self) -> None:
+        """Every filter back to "any"."""
+        for select in self.query(Select):
+            select.clear()
+        for field in self.query(Input):
+            field.value = ""
+        self.query_one("#filter-identified", Checkbox).value = False
+
+    def summary(self) -> str:
+        """The filters in force, in words: 'company 東邦, updated from 2025-01-01'."""
+        labels = {f: label.lower() for f, label in TEXT_FILTERS + DATE_FILTERS}
+        labels |= {f: label for f, label, _ in CHOICE_FILTERS}
+        parts = []
+        for name, value in self.values()[0]:
+            if name == "identified":
+                parts.append("identified")
+            elif isinstance(value, datetime):
+                parts.append(f"{labels[name]} {value.date().isoformat()}")
+            else:
+                parts.append(f"{labels[name]} {str(value).replace('_', ' ').title() if name.startswith('ocr') else value}")
+        return ", ".join(parts)
+
     def values(self) -> tuple[tuple[tuple[str, Any], ...], list[str]]:
         """The filters as X1 parameters, and what is wrong with them (then nothing is sent)."""
         out: list[tuple[str, Any]] = []

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.containers import Horizontal
+from textual.containers import Grid
 from textual.widgets import Input, Select
 
 from corpdir.spec.enums import UserType
 from corpdir.tui.widgets import tcss_beside
 
 
-class UserFilters(Horizontal):
-    """The U1 filters. Built the first time they are shown (``toggle``): most visits never
+class UserFilters(Grid):
+    """The U1 filters, two to a row (readable in the list's width at 80 columns). Built the first time they are shown (``toggle``): most visits never
     open them, and five more inputs with a select cost the first paint their styling."""
 
     DEFAULT_CSS = tcss_beside(__file__)
@@ -25,15 +25,37 @@ class UserFilters(Horizontal):
         self.toggle_class("-shown")
         return self.has_class("-shown")
 
+    LABELS = {"userType": "type", "employeeNum": "employee no.", "phoneNum": "phone", "email1": "e-mail",
+              "loginIds": "login ID"}
+
     @staticmethod
     def _fields() -> list[Input | Select]:
         return [
-            Select([(t.value.replace("_", " ").title(), t.value) for t in UserType], prompt="Any type", id="filter-userType"),
-            Input(placeholder="Employee no.", id="filter-employeeNum"),
-            Input(placeholder="Phone", id="filter-phoneNum"),
-            Input(placeholder="E-mail", id="filter-email1"),
-            Input(placeholder="Login ID", id="filter-loginIds"),
+            Select([(t.value.replace("_", " ").title(), t.value) for t in UserType], prompt="Any type", id="filter-userType",
+                   compact=True),
+            Input(placeholder="Employee no.", id="filter-employeeNum", compact=True),
+            Input(placeholder="Phone", id="filter-phoneNum", compact=True),
+            Input(placeholder="E-mail", id="filter-email1", compact=True),
+            Input(placeholder="Login ID", id="filter-loginIds", compact=True),
         ]
+
+    def clear(self) -> None:
+        """Every filter back to "any"."""
+        for select in self.query(Select):
+            select.clear()
+        for field in self.query(Input):
+            field.value = ""
+
+    def summary(self) -> str:
+        """The filters in force, in words: 'type Regular User, phone 03'."""
+        parts = []
+        for name, value in self.values():
+            if name == "userType":
+                value = value.replace("_", " ").title()
+            elif isinstance(value, list):
+                value = ", ".join(value)
+            parts.append(f"{self.LABELS[name]} {value}")
+        return ", ".join(parts)
 
     def values(self) -> tuple[tuple[str, Any], ...]:
         """The filters as U1 parameters (an empty field or "Any type" is no filter)."""

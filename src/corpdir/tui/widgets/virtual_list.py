@@ -53,16 +53,32 @@ class ListSource(Generic[T]):
 class RankedRows(Generic[T]):
     """The rows of a search: ids in rank order, known at once, and records read a page at
     a time when painted (a keystroke reads the ~40 rows on screen, not all 200 hits).
-    Records given as ``known`` (the service's fresher answer) are used as they are."""
+    Records given as ``known`` (the service's fresher answer) are used as they are.
+
+    ``more`` (when the service has further pages) gives the same answer with its next page
+    (an object with ``ids``, ``known`` and ``more``): the list calls :meth:`grow` when its
+    last row is painted, so every match is shown as the user scrolls."""
 
     def __init__(self, ids: Sequence[int], load: Callable[[Sequence[int]], Awaitable[Sequence[T]]],
-                 key: Callable[[T], int], known: Iterable[T] = ()) -> None:
+                 key: Callable[[T], int], known: Iterable[T] = (),
+                 more: Callable[[], Awaitable[Any]] | None = None) -> None:
         self.ids = list(ids)
         self._load, self._key = load, key
         self._known = {key(r): r for r in known}
+        self.more = more
+        self.error: Exception | None = None
 
     async def count(self) -> int:
         return len(self.ids)
+
+    async def grow(self) -> None:
+        """Take the next page of the answer: more ids, their records, and what follows."""
+        if self.more is None:
+            return
+        answer = await self.more()
+        self.ids = list(answer.ids)
+        self._known.update((self._key(r), r) for r in answer.known)
+        self.more, self.error = answer.more, answer.error
 
     def at_hand(self, offset: int, limit: int) -> Sequence[T] | None:
         """The rows from ``offset`` if every record is already known, else None."""
@@ -156,6 +172,7 @@ class VirtualList(ScrollView, can_focus=True):
         self._pages: OrderedDict[int, Sequence[Any]] = OrderedDict()
         self._pending: set[int] = set()
         self._generation = 0
+        self._growing = False
         self._paint: _Paint | None = None
 
     # -- the source (attributes down) ------------------------------------------------------
@@ -167,6 +184,7 @@ class VirtualList(ScrollView, can_focus=True):
     def source(self, source: RowSource[Any] | None) -> None:
         self._source = source
         self._generation += 1
+        self._growing = False
         self._pages.clear()
         self._pending.clear()
         if isinstance(source, ListSource):  # rows already in memory: paint them now, no worker hops
@@ -179,6 +197,31 @@ class VirtualList(ScrollView, can_focus=True):
             self._counted(len(source.ids))
         else:
             self._load_count(self._generation)
+
+    @property
+    def has_more(self) -> bool:
+        """Whether the source has more rows to take (paged in as the user scrolls)."""
+        return getattr(self._source, "more", None) is not None
+
+    def _grow_at(self, index: int) -> None:
+        """The last row is painted: take the source's next rows, once at a time."""
+        if index >= self.row_count - 1 and not self._growing and self.has_more:
+            self._growing = True
+            self._grow(self._generation)
+
+    @work(group="virtual-list-grow", exclusive=True)
+    async def _grow(self, generation: int) -> None:
+        source = self._source
+        try:
+            await source.grow()
+        finally:
+            self._growing = False
+        if generation != self._generation:
+            return
+        last = max(self.row_count - 1, 0) // PAGE
+        for page in [p for p in self._pages if p >= last]:  # the last page was partial: read it again
+            del self._pages[page]
+        self._counted(await source.count())
 
     def reload(self, keep_cursor: bool = True) -> None:
         """Fetch the rows again from the same source (after a refresh of the cache)."""
@@ -270,6 +313,7 @@ class VirtualList(ScrollView, can_focus=True):
         if index >= self.row_count:
             return Strip.blank(width, base)
         row = self.row(index)
+        self._grow_at(index)
         style = paint.odd if index % 2 else base
         if index == self.cursor:
             style += paint.cursor
