@@ -49,7 +49,7 @@ class CorpdirApp(App[None]):
     BINDINGS = [
         *[Binding(key, f"switch_mode('{mode}')", title, id=f"app.{mode}") for mode, key, title, _ in SCREENS_BY_KEY],
         Binding("ctrl+s", "sync", "Sync", id="app.sync"),
-        Binding("f9", "focus_ring", "Ringing call", show=False, id="app.ring"),
+        Binding("f9", "focus_ring", "Ringing call", show=False, priority=True, id="app.ring"),  # forms too
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
     ]
 

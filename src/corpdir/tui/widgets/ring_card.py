@@ -45,7 +45,7 @@ def duration_text(seconds: int | None) -> str:
 
 class RingCard(Vertical, can_focus=True):
     DEFAULT_CSS = """
-    RingCard { height: auto; width: 1fr; border: round $warning; background: $surface; padding: 0 1; margin-bottom: 1; }
+    RingCard { height: auto; width: 1fr; max-width: 60; border: round $warning; background: $surface; padding: 0 1; }
     RingCard:focus { border: double $accent; }
     RingCard.-ended { border: round $panel-lighten-2; }
     RingCard #ring-head { height: 1; color: $text-muted; }
@@ -152,7 +152,7 @@ class RingCard(Vertical, can_focus=True):
             if text:
                 text.append("  ")
             text.append("⏎" if key == "enter" else key, style="bold")
-            text.append(f" {label}")
+            text.append(f"\u00a0{label}")  # a line may wrap between keys, never inside one
         return text
 
     def _choose(self, action: str) -> None:

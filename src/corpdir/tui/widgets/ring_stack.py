@@ -1,6 +1,11 @@
-"""The pop-up: every call that is ringing (or just ended) as a card, stacked at the top
-right over whatever screen is open. The desk phone mounts it on the current screen and
-moves it when the screen changes; the cards are rebuilt from the rings it keeps."""
+"""The pop-up: every call that is ringing (or just ended) as a card, side by side in a
+band under the title bar of whatever screen is open. The desk phone mounts it on the current
+screen and moves it when the screen changes; the cards are rebuilt from the rings it keeps.
+
+A band docked in the layout, not a floating layer: Textual's compositor cuts every line
+at the edges of all the widgets on it, underneath ones included, and a double-width
+character on a cut is painted as two spaces. Over a list of Japanese names a floating
+card lost characters of its own text; a docked band has nothing underneath it."""
 
 from __future__ import annotations
 
@@ -13,14 +18,12 @@ from corpdir.tui.widgets.ring_card import RingCard
 if TYPE_CHECKING:
     from corpdir.tui.desk_phone import Ring
 
-MAX_SHOWN = 4
+MAX_SHOWN = 3  # side by side: three fit 120 columns, two stay readable at 80
 
 
 class RingStack(Vertical):
     DEFAULT_CSS = """
-    RingStack { dock: right; layer: _toastrack; width: 50; height: auto; max-height: 100%; margin: 1 1 0 0;
-                background: transparent; overflow-y: auto; }
-    Screen.-narrow RingStack { width: 46; }
+    RingStack { dock: top; margin-top: 1; layout: horizontal; width: 100%; height: auto; max-height: 50%; background: $background; }
     """
 
     def show(self, rings: list[Ring]) -> None:

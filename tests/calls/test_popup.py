@@ -1,0 +1,106 @@
+"""The pop-up as a receptionist meets it: over a form without taking its keys, stacked
+when several ring, the keys on a card (message, save as contact, dismiss), nothing that
+writes in a kiosk, and a malformed event skipped without harm."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+
+from textual.widgets import Input
+
+from call_helpers import card_text, cards, desk_app, feed_ready
+from corpdir.calls.ring_socket import ring, runtime_dir
+from corpdir.tui.forms.model_form import ModelForm
+from form_helpers import open_form, save, type_into
+from tui_helpers import wait_for
+
+
+async def ring_in(number: str, **fields: str) -> None:
+    sent, problems = await asyncio.to_thread(ring, {"number": number, **fields})
+    assert sent == 1, problems
+
+
+async def test_a_ring_during_typing_leaves_the_keys_with_the_form(service, demo_user):
+    app = desk_app(service)
+    async with app.run_test(size=(120, 36)) as pilot:
+        assert await feed_ready(pilot, "ring")
+        await pilot.press("f3")
+        await pilot.press("n")
+        form = await open_form(pilot, app)
+        await type_into(pilot, form, "note", "Tana")
+        await ring_in(demo_user.phoneNum)
+        assert await wait_for(pilot, lambda: demo_user.fullname in card_text(app))
+        await pilot.press(*"ka bcd")  # b, c, d would be the card's keys: they are the form's
+        assert form.widget("note").value == "Tanaka bcd"
+        assert isinstance(app.focused, Input) and isinstance(app.screen, ModelForm)
+        assert len(cards(app)) == 1
+        await pilot.press("f9")  # now to the pop-up
+        await pilot.press("d")
+        assert await wait_for(pilot, lambda: not cards(app))
+        assert form.widget("note").value == "Tanaka bcd"
+
+
+async def test_several_rings_stack_newest_first(service):
+    users = [u for u in await service.users_window(None, limit=60) if u.phoneNum][:3]
+    app = desk_app(service)
+    async with app.run_test(size=(120, 36)) as pilot:
+        assert await feed_ready(pilot, "ring")
+        for user in users:
+            await ring_in(user.phoneNum)
+        assert await wait_for(pilot, lambda: len(cards(app)) == 3)
+        assert [c.ring.caller.record.userId for c in cards(app)] == [u.userId for u in reversed(users)]
+        await pilot.press("f2")  # another screen: the stack follows
+        assert await wait_for(pilot, lambda: len(cards(app)) == 3 and users[0].fullname in card_text(app))
+
+
+async def test_a_message_and_an_unknown_number_saved_as_a_contact(service):
+    app = desk_app(service)
+    async with app.run_test(size=(120, 36)) as pilot:
+        assert await feed_ready(pilot, "ring")
+        await ring_in("0357001234", display_name="ヤマモト商事")
+        assert await wait_for(pilot, lambda: "Unknown number" in card_text(app))
+        assert "03-5700-1234" in card_text(app) and "ヤマモト商事" in card_text(app)
+        await pilot.press("f9", "m")
+        assert await wait_for(pilot, lambda: app.screen.__class__.__name__ == "TakeMessage")
+        await pilot.press(*"折り返し希望", "enter")
+        assert await wait_for(pilot, lambda: "Message: 折り返し希望" in card_text(app))
+        app.set_focus(cards(app)[0])
+        await pilot.press("s")
+        form = await open_form(pilot, app)
+        assert form.widget("phoneNum").value == "0357001234" and form.widget("fullname").value == "ヤマモト商事"
+        await save(pilot, form)
+        assert await wait_for(pilot, lambda: not isinstance(app.screen, ModelForm), tries=500)
+        await ring_in("03-5700-1234")  # the next call from it: a known contact
+        assert await wait_for(pilot, lambda: any(c.ring.caller.kind == "contact" for c in cards(app)))
+
+
+async def test_a_kiosk_card_offers_nothing_that_writes(service, demo_user):
+    app = desk_app(service, read_only=True)
+    async with app.run_test(size=(120, 36)) as pilot:
+        assert await feed_ready(pilot, "ring")
+        await ring_in("0357009999")
+        assert await wait_for(pilot, lambda: "Unknown number" in card_text(app))
+        assert "message" not in card_text(app) and "save" not in card_text(app) and "copy" in card_text(app)
+        await pilot.press("f9", "m", "s")
+        await pilot.pause()
+        assert app.screen.__class__.__name__ not in ("TakeMessage", "ModelForm")
+        assert app.desk_phone.recorder is None  # nothing is ever written from a kiosk
+
+
+async def test_a_malformed_ring_is_skipped_and_the_next_one_shows(service, demo_user):
+    app = desk_app(service)
+    async with app.run_test(size=(120, 36)) as pilot:
+        assert await feed_ready(pilot, "ring")
+        [path] = list(runtime_dir().glob("ring-*.sock"))
+
+        def send_garbage() -> bytes:
+            with socket.socket(socket.AF_UNIX) as sock:
+                sock.connect(str(path))
+                sock.sendall(b"{not json\n")
+                return sock.recv(100)
+
+        assert (await asyncio.to_thread(send_garbage)).startswith(b"error: not JSON")
+        assert app.desk_phone.hub.status["ring"].skipped == 1
+        await ring_in(demo_user.phoneNum)
+        assert await wait_for(pilot, lambda: demo_user.fullname in card_text(app))
