@@ -1,11 +1,13 @@
 """Cache benchmarks (issue 5): search per keystroke, caller-ID in-process and as a whole
 process, over a cache of 100k users + 100k contacts built from the demo generator.
 
-    python bench/cache_bench.py [--size 100000] [--rebuild] [--process-only]
+    python bench/cache_bench.py [--size 100000] [--rebuild] [--process-only] [--against SRC]
 
 Goals: keystroke search p95 < 10 ms; `corpdir lookup` process median < 120 ms;
 in-process lookup < 1 ms. Baselines measured in the same run: a LIKE scan over the same
-terms (search), `python -c pass` (process start).
+terms (search), `python -c pass` (process start). ``--against SRC`` also times the lookup
+process with another checkout's ``src`` first on PYTHONPATH, run for run in turn with this
+one, so a change is measured before and after under the same load.
 """
 
 from __future__ import annotations
@@ -109,7 +111,7 @@ def bench_lookup_in_process(store: CacheStore, rng: random.Random) -> list[str]:
     return forms
 
 
-def bench_lookup_process(db: Path, forms: list[str], runs: int) -> None:
+def bench_lookup_process(db: Path, forms: list[str], runs: int, against: Path | None = None) -> None:
     base_url, key = "http://127.0.0.1:9/v1", "bench-key"
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "CORPDIR_BASE_URL": base_url, "CORPDIR_API_KEY": key, "CORPDIR_CACHE_DIR": tmp,
@@ -128,25 +130,31 @@ def bench_lookup_process(db: Path, forms: list[str], runs: int) -> None:
         cached_env = {**env, "PYTHONPYCACHEPREFIX": os.path.join(tmp, "pycache")}
         cached_env.pop("PYTHONDONTWRITEBYTECODE", None)
         subprocess.run(command + [forms[0]], env=cached_env, capture_output=True, check=False)  # writes the bytecode
-        times, baseline, cached, failed = [], [], [], []
+        other_env = {**env, "PYTHONPATH": str(against)} if against else None
+        times, baseline, cached, failed, other = [], [], [], [], []
         load = os.getloadavg()[0]
-        for i in range(runs):
+
+        def timed(samples: list[float], argv: list[str], run_env: dict[str, str] | None, answers: bool = True) -> None:
             started = time.perf_counter()
-            done = subprocess.run(command + [forms[i % len(forms)]], env=env, capture_output=True, check=False)
-            times.append(time.perf_counter() - started)
-            if done.returncode != 0 or b"\tnot found" in done.stdout:
+            done = subprocess.run(argv, env=run_env, capture_output=True, check=False)
+            samples.append(time.perf_counter() - started)
+            if answers and (done.returncode != 0 or b"\tnot found" in done.stdout):
                 failed.append(done)  # every form is a cached number: each run must answer it (exit 0: found)
-            started = time.perf_counter()
-            subprocess.run([sys.executable, "-c", "pass"], capture_output=True, check=False)
-            baseline.append(time.perf_counter() - started)
-            started = time.perf_counter()
-            subprocess.run(command + [forms[i % len(forms)]], env=cached_env, capture_output=True, check=False)
-            cached.append(time.perf_counter() - started)
+
+        for i in range(runs):
+            argv = command + [forms[i % len(forms)]]
+            pair = [(times, env), (other, other_env)] if other_env is not None else [(times, env)]
+            for samples, run_env in pair if i % 2 == 0 else reversed(pair):  # neither always goes first
+                timed(samples, argv, run_env)
+            timed(baseline, [sys.executable, "-c", "pass"], None, answers=False)
+            timed(cached, argv, cached_env)
         if failed:
             raise SystemExit(f"{len(failed)} lookups did not answer from the cache: {failed[0]}")
         report(f"`{os.path.basename(command[0])} lookup` whole process", times, baseline)
         report("baseline: python -c pass", baseline)
         report("  the same, corpdir's bytecode cached", cached, baseline)
+        if other:
+            report(f"  the same, with {against}", other, baseline)
         print(f"load average (1 min) {load:.2f} before, {os.getloadavg()[0]:.2f} after; "
               f"PYTHONDONTWRITEBYTECODE={os.environ.get('PYTHONDONTWRITEBYTECODE', '')!r}", flush=True)
 
@@ -158,6 +166,7 @@ def main() -> None:
     parser.add_argument("--words", type=int, default=200)
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--process-only", action="store_true", help="skip the keystroke search figures")
+    parser.add_argument("--against", type=Path, help="another checkout's src: its lookup process is timed in turn with this one")
     args = parser.parse_args()
     OUT.mkdir(exist_ok=True)
     db = OUT / f"cache-{args.size}.sqlite3"
@@ -173,7 +182,7 @@ def main() -> None:
         bench_search(store, keystrokes(store, rng, args.words))
     forms = bench_lookup_in_process(store, rng)
     store.close()
-    bench_lookup_process(db, forms, args.runs)
+    bench_lookup_process(db, forms, args.runs, args.against.resolve() if args.against else None)
 
 
 if __name__ == "__main__":
