@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import argparse
 
-COMMANDS = ("lookup", "sync", "server", "ssh-server", "web", "bulk", "export", "gateway", "ring")
+COMMANDS = ("lookup", "sync", "server", "ssh-server", "web", "bulk", "export", "gateway", "ldap-sync", "ring")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:

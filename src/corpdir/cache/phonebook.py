@@ -19,8 +19,9 @@ _WHO = (
     "SELECT p.kind, p.id, p.field, p.number, COALESCE(u.data, c.data) FROM phones p"
     " LEFT JOIN users u ON p.kind = 'user' AND u.id = p.id"
     " LEFT JOIN contacts c ON p.kind = 'contact' AND c.id = p.id"
-    " WHERE p.key = ? ORDER BY p.kind DESC, p.id"
+    " WHERE p.key = ? ORDER BY p.kind DESC, p.id LIMIT ?"
 )
+MAX_HOLDERS = 20  # a company's main number is on hundreds of contacts: an answer needs the first few
 # Everyone with a number, in reading order (kana, else the name): users, and the contacts
 # of the shared folders (a personal folder is one person's, not the company's phonebook).
 _ORDER = (
@@ -47,11 +48,11 @@ def data_version(conn: sqlite3.Connection) -> int:
 
 
 def who_has(conn: sqlite3.Connection, key: str) -> list[tuple[str, int, str, str, dict[str, Any]]]:
-    """(kind, id, field, number as stored, record) for every record holding the number
-    whose match key is ``key``; users first."""
+    """(kind, id, field, number as stored, record) for the records holding the number
+    whose match key is ``key`` (at most MAX_HOLDERS); users first."""
     out = []
     seen: set[tuple[str, int]] = set()
-    for kind, rid, field, number, blob in conn.execute(_WHO, (key,)):
+    for kind, rid, field, number, blob in conn.execute(_WHO, (key, MAX_HOLDERS)):
         if blob is not None and (kind, rid) not in seen:
             seen.add((kind, rid))
             out.append((kind, rid, field, number, json.loads(blob)))

@@ -45,11 +45,22 @@ class Shown:
         self.name, self.family, self.given, self.company, self.division = (
             printable(v) for v in (self.name, self.family, self.given, self.company, self.division))
 
+    @property
+    def caller(self) -> str:
+        """Who is calling, as a phone display should say it: a company's or a division's
+        main number is the company (and division), not the first of its many contacts."""
+        matched = self.entry.matched
+        if matched == "companyDelegatedPhoneNum" and self.company:
+            return self.company
+        if matched == "divisionDelegatedPhoneNum" and self.company:
+            return f"{self.company} {self.division}".strip()
+        return self.name
+
     def fields(self, record_url: str) -> dict[str, Any]:
         e = self.entry
         number = next((n for f, n in e.numbers if f == e.matched), "")
         return {
-            "name": self.name, "lastName": self.family, "firstName": self.given, "company": self.company,
+            "name": self.name, "callerName": self.caller, "lastName": self.family, "firstName": self.given, "company": self.company,
             "division": self.division, "type": e.kind, "id": e.ref, "phoneType": PHONE_LABELS.get(e.matched, ""),
             "phoneBusiness": printable(number) if e.matched and e.matched not in MOBILE_FIELDS else "",
             "phoneMobile": printable(number) if e.matched in MOBILE_FIELDS else "",
@@ -60,7 +71,7 @@ class Shown:
 
 def text(answer: Lookup, ascii: bool = False) -> str:
     """The whole body is the name ('' for nobody): no newline, which FreeSWITCH would keep."""
-    return Shown(answer.entries[0], ascii).name if answer.found else ""
+    return Shown(answer.entries[0], ascii).caller if answer.found else ""
 
 
 def key_values(answer: Lookup, ascii: bool = False) -> str:
@@ -70,7 +81,7 @@ def key_values(answer: Lookup, ascii: bool = False) -> str:
     if not answer.found:
         return ""
     shown = Shown(answer.entries[0], ascii)
-    pairs = {"name": shown.name, "company": shown.company or shown.division, "division": shown.division,
+    pairs = {"name": shown.caller, "company": shown.company or shown.division, "division": shown.division,
              "type": answer.entries[0].kind, "id": answer.entries[0].ref}
     return "&".join(f"{k}={quote(v, safe='')}" for k, v in pairs.items())
 

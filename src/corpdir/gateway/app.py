@@ -135,16 +135,29 @@ def build_app(service: Any, settings: GatewaySettings) -> Any:
     async def everyone() -> list[Entry]:
         return (await gw.phonebook.window())[1]
 
+    async def streamed(head: str, rows: Callable[[list[Entry]], Any], tail: str, q: str = "") -> AsyncIterator[bytes]:
+        """A whole directory, written as the phonebook reads it out a batch at a time."""
+        yield head.encode()
+        if q:
+            yield "".join(rows(await gw.phonebook.search(q, limit=200))).encode()
+        else:
+            async for batch in gw.phonebook.batches():
+                yield "".join(rows(batch)).encode()
+        yield tail.encode()
+
     async def yealink_directory(request: Request) -> Response:
-        q = request.query_params.get("q", "").strip()
-        entries = await gw.phonebook.search(q, limit=200) if q and q != "#SEARCH" else await everyone()
-        return StreamingResponse(_iterate(yealink.directory(entries, TITLE, _ascii(request))), media_type=MEDIA_TYPE)
+        q, ascii = request.query_params.get("q", "").strip(), _ascii(request)
+        body = streamed(yealink.directory_head(TITLE), lambda batch: yealink.directory_rows(batch, ascii),
+                        yealink.DIRECTORY_TAIL, "" if q == "#SEARCH" else q)
+        return StreamingResponse(body, media_type=MEDIA_TYPE)
 
     async def yealink_phonebook(request: Request) -> Response:
         return StreamingResponse(_iterate(yealink.phonebook(await everyone(), TITLE, _ascii(request))), media_type=MEDIA_TYPE)
 
     async def grandstream_phonebook(request: Request) -> Response:
-        return StreamingResponse(_iterate(grandstream.address_book(await everyone(), _ascii(request))), media_type=MEDIA_TYPE)
+        ascii = _ascii(request)
+        body = streamed(grandstream.HEAD, lambda batch: grandstream.contacts(batch, ascii), grandstream.TAIL)
+        return StreamingResponse(body, media_type=MEDIA_TYPE)
 
     def pager(request: Request, path: str, search_path: str) -> Callable[[int | None], str]:
         base, ascii = gw.base(request), _ascii(request)

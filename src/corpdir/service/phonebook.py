@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, AsyncIterator, Iterable
 
 from corpdir.cache import phonebook as reads
 from corpdir.phone import match_key
@@ -191,6 +191,13 @@ class Phonebook:
     async def window(self, offset: int = 0, limit: int | None = None) -> tuple[int, list[Entry]]:
         """(how many entries in all, the entries from ``offset``), in reading order."""
         return await self._run(self._window, offset, limit)
+
+    async def batches(self, size: int = 2000) -> AsyncIterator[list[Entry]]:
+        """Every entry in reading order, ``size`` at a time (a whole directory, streamed)."""
+        total, entries = await self.window(0, size)
+        yield entries
+        for offset in range(size, total, size):
+            yield (await self.window(offset, size))[1]
 
     async def search(self, text: str, limit: int = 32) -> list[Entry]:
         """Entries whose name, reading or number matches ``text`` (the cache's search), with a number."""

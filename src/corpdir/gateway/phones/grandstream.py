@@ -12,8 +12,11 @@ from corpdir.gateway.xml import PROLOG, element
 from corpdir.service.phonebook import MOBILE_FIELDS, Entry
 
 
-def address_book(entries: Iterable[Entry], ascii: bool) -> Iterator[str]:
-    yield PROLOG + "<AddressBook>\n"
+HEAD = PROLOG + "<AddressBook>\n"
+TAIL = "</AddressBook>\n"
+
+
+def contacts(entries: Iterable[Entry], ascii: bool) -> Iterator[str]:
     for entry in entries:
         shown = Shown(entry, ascii)
         phones = "".join(
@@ -22,4 +25,3 @@ def address_book(entries: Iterable[Entry], ascii: bool) -> Iterator[str]:
             for field, number in entry.numbers if field != "faxNum")
         yield (f"<Contact>{element('LastName', shown.family or shown.name)}{element('FirstName', shown.given)}"
                f"{element('Company', shown.company)}{element('Department', shown.division)}{phones}</Contact>\n")
-    yield "</AddressBook>\n"

@@ -20,12 +20,17 @@ from corpdir.gateway.xml import PROLOG, attr, display_name, element
 from corpdir.service.phonebook import MOBILE_FIELDS, Entry
 
 
-def directory(entries: Iterable[Entry], title: str, ascii: bool) -> Iterator[str]:
-    yield PROLOG + "<YealinkIPPhoneDirectory>\n" + element("Title", title) + "\n"
+def directory_head(title: str) -> str:
+    return PROLOG + "<YealinkIPPhoneDirectory>\n" + element("Title", title) + "\n"
+
+
+def directory_rows(entries: Iterable[Entry], ascii: bool) -> Iterator[str]:
     for entry in entries:
         numbers = "".join(element("Telephone", n, label=label) for label, n in entry.dialable_numbers())
         yield f"<DirectoryEntry>{element('Name', display_name(entry, ascii))}{numbers}</DirectoryEntry>\n"
-    yield "</YealinkIPPhoneDirectory>\n"
+
+
+DIRECTORY_TAIL = "</YealinkIPPhoneDirectory>\n"
 
 
 def _slots(entry: Entry) -> tuple[str, str, str]:
