@@ -34,6 +34,7 @@ from pydantic import SecretStr
 from corpdir.client._answers import decode, transport_error, without_body
 from corpdir.client._args import Body, Query, Record, given, merge
 from corpdir.client._checks import InsecureTransportWarning, check_api_key, check_base_url, is_loopback, redact_headers
+from corpdir.client._redact import hide_in_logs
 from corpdir.client.errors import BadResponse, Invalid, NotFound, OperationNotAvailable, ReadOnly, error_from_response
 from corpdir.client.pagination import pages
 from corpdir.client.ratelimit import BucketSnapshot, Clock, Listener, Sleep, TokenBucket
@@ -93,6 +94,7 @@ class BaseClient:
         self.base_url = check_base_url(base_url or s.base_url)
         key = api_key if api_key is not None else s.resolve_api_key()
         self._api_key: SecretStr | None = check_api_key(key)
+        hide_in_logs(self._secrets())
         self.variant: Variant = get_variant(variant or s.variant)
         if routing is None:
             routing = RoutingProfile.from_toml(s.routing_file) if s.routing_file else RoutingProfile.default()
@@ -293,10 +295,10 @@ class BaseClient:
             status = response.status_code
             wait = None
             if status == 429:
-                wait = error_from_response(response, op.code).retry_after
+                wait = error_from_response(response, op.code, secrets=self._secrets()).retry_after
                 if wait is None:
                     wait = self._bucket.refill_wait(op.code, response.headers)
-            error = error_from_response(response, op.code, retry_after=wait)
+            error = error_from_response(response, op.code, retry_after=wait, secrets=self._secrets())
             if error.retry_after is not None and error.retry_after > policy.max_retry_after:
                 raise error  # fail fast: the UI shows "retry in N s" instead of hanging
             if attempt < policy.max_retries and policy.retry_status(op, status):
@@ -309,6 +311,13 @@ class BaseClient:
                 attempt += 1
                 continue
             raise error
+
+    def _secrets(self) -> tuple[str, ...]:
+        """The API key as it may come back in an answer: as sent, and percent-encoded."""
+        if self._api_key is None:
+            return ()
+        key = self._api_key.get_secret_value()
+        return (key, quote(key, safe=""))
 
     async def _attempt(
         self, op: Operation, build: Callable[[], httpx.Request]

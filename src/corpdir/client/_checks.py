@@ -13,9 +13,8 @@ from urllib.parse import urlsplit
 
 from pydantic import SecretStr
 
+from corpdir.client._redact import REDACTED
 from corpdir.client.errors import ConfigError
-
-REDACTED = "[redacted]"
 
 
 class InsecureTransportWarning(UserWarning):
@@ -53,6 +52,12 @@ def check_base_url(url: str | None) -> str:
         raise ConfigError(
             f"The directory service address {shown!r} is not usable: it must look like https://host/prefix "
             "(http:// or https://, a host name, an optional port, no query)."
+        )
+    if "@" in parts.netloc:  # httpx would send it as Basic auth in place of the API key
+        shown = f"{parts.scheme}://{parts.netloc.rsplit('@', 1)[-1]}{parts.path}"
+        raise ConfigError(
+            f"The directory service address {shown!r} must not carry a user name or password (user:password@host): "
+            "the service is reached with the API key (api_key, CORPDIR_API_KEY or api_key_file)."
         )
     return url.rstrip("/")
 

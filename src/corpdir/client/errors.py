@@ -13,12 +13,14 @@ factory (:func:`error_from_response`), never by the caller.
 
 from __future__ import annotations
 
+import functools
 import html
 import json
 import math
 import re
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable
 
+from corpdir.client._redact import redact
 from corpdir.spec.errors import ErrorDetail
 
 if TYPE_CHECKING:
@@ -260,10 +262,13 @@ _TAG = re.compile(r"<(script|style)\b.*?</\1\s*>|<[^>]*>", re.S | re.I)
 _SPACE = re.compile(r"\s+")
 
 
-def trim_text(text: str, cap: int = MESSAGE_CAP) -> str:
+def trim_text(text: str, cap: int = MESSAGE_CAP, secrets: Iterable[str] = ()) -> str:
     """Markup-free, single-line, capped text of an error page: tags stripped, entities
-    decoded, control characters dropped, whitespace collapsed."""
-    text = html.unescape(_TAG.sub(" ", text))
+    decoded, control characters dropped, whitespace collapsed, and ``secrets`` removed
+    (before and after decoding, and before capping, so no part of one is left): a proxy's
+    error page may quote the request's headers, the API key with them."""
+    secrets = tuple(secrets)
+    text = redact(html.unescape(_TAG.sub(" ", redact(text, secrets))), secrets)
     text = "".join(ch if ch.isprintable() else " " for ch in text)
     text = _SPACE.sub(" ", text).strip()
     return text if len(text) <= cap else text[: cap - 1].rstrip() + "…"
@@ -300,10 +305,14 @@ def parse_retry_after(headers: httpx.Headers) -> float | None:
 
 
 def error_from_response(
-    response: httpx.Response, operation: str | None = None, *, retry_after: float | None = None
+    response: httpx.Response, operation: str | None = None, *, retry_after: float | None = None,
+    secrets: Iterable[str] = (),
 ) -> ApiError:
     """Build the error for a non-success answer, whatever its body: the spec's JSON error
-    object, an HTML page, truncated JSON or nothing. Never raises a decode error."""
+    object, an HTML page, truncated JSON or nothing. Never raises a decode error. Every
+    text taken from the answer has ``secrets`` (the API key) removed."""
+    secrets = tuple(secrets)
+    trim = functools.partial(trim_text, secrets=secrets)
     code = response.status_code
     status, message, details = "", "", []
     raw = response.content
@@ -313,21 +322,21 @@ def error_from_response(
         payload = None
     if isinstance(payload, dict) and isinstance(payload.get("error"), dict):
         err = payload["error"]
-        status = trim_text(str(err.get("status") or ""), 60)
-        message = trim_text(str(err.get("message") or ""))
+        status = trim(str(err.get("status") or ""), 60)
+        message = trim(str(err.get("message") or ""))
         listed = err.get("details")
         for d in listed if isinstance(listed, list) else []:
             if isinstance(d, dict):
                 try:
                     details.append(ErrorDetail.model_validate(
-                        {k: trim_text(str(v)) for k, v in d.items() if k in ("field", "code", "description") and v is not None}
+                        {k: trim(str(v)) for k, v in d.items() if k in ("field", "code", "description") and v is not None}
                     ))
                 except ValueError:
                     continue
     elif raw:
-        message = trim_text(raw.decode("utf-8", errors="replace"))
+        message = trim(raw.decode("utf-8", errors="replace"))
     if not message:
-        message = response.reason_phrase or ""
+        message = trim(response.reason_phrase or "")
     cls = error_class(code, status)
     if retry_after is None and (code in (429, 503) or "retry-after" in response.headers):  # also L1's 409
         retry_after = parse_retry_after(response.headers)
