@@ -78,14 +78,17 @@ class FieldKind:
         if self.kind == "choices":
             return SelectionList[str](*[(c, c) for c in self.choices], id=wid, classes="choices")
         if self.kind in ("lines", "rows"):
-            area = TextArea(id=wid, classes="lines", soft_wrap=False, show_line_numbers=True)
+            # numbered lines only where an error names a line of several columns; a gutter
+            # beside a list of ids reads as a value
+            area = TextArea(id=wid, classes="lines", soft_wrap=False, show_line_numbers=self.kind == "rows")
             area.border_subtitle = literal(placeholder)
             return area
         hint = {"date": "YYYY-MM-DD", "datetime": "YYYY-MM-DDTHH:MM:SS+09:00"}.get(self.kind, placeholder)
         if self.kind == "phone":
-            return PhoneInput(placeholder=hint, id=wid)
+            return PhoneInput(placeholder=hint, id=wid, select_on_focus=False)
+        # the text is never selected on focus: one key typed would replace a whole name
         return Input(placeholder=hint, id=wid, type="integer" if self.kind == "int" else "text",
-                     disabled=self.kind == "readonly")
+                     disabled=self.kind == "readonly", select_on_focus=False)
 
     def write(self, widget: Widget, value: Any) -> None:
         """Show a loaded (request-form JSON) value in the widget."""

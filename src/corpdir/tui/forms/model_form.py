@@ -170,7 +170,17 @@ class ModelForm(ModalScreen[Any]):
         self.call_after_refresh(self._arm)
         first = next((w for w in self.query("Input, Select, Switch, TextArea, SelectionList") if not w.disabled), None)
         if first is not None:
-            first.focus()
+            self._focus_field(first)
+
+    @staticmethod
+    def _focus_field(widget: Widget) -> None:
+        """Focus a field with the cursor after its text (its inputs never select on focus):
+        the first key typed adds to a name instead of replacing it."""
+        widget.focus()
+        if isinstance(widget, Input):
+            widget.cursor_position = len(widget.value)
+        elif isinstance(widget, TextArea):
+            widget.move_cursor(widget.document.end)
 
     def _arm(self) -> None:
         self._ready = True
@@ -260,6 +270,17 @@ class ModelForm(ModalScreen[Any]):
             self.query_one(f"#row-{kind.widget_id}").set_class(bool(text), "-invalid")
         self.show_message("\n".join([message, *general]).strip())
 
+    def _needing_attention(self) -> str:
+        """The fields with errors, by their labels: 'check Name, Extension'."""
+        names = [self._label(key) for key in self.kinds if key in self.errors]
+        return f"check {', '.join(names)}" if names else "see the message at the top"
+
+    def focus_first_error(self) -> None:
+        """The focus goes to the first field (in form order) that needs attention."""
+        key = next((k for k in self.kinds if k in self.errors), None)
+        if key is not None and not self.widget(key).disabled:
+            self._focus_field(self.widget(key))
+
     def show_message(self, text: str) -> None:
         shown = self.query_one("#form-message", Static)
         shown.update(literal_lines(text))
@@ -336,8 +357,8 @@ class ModelForm(ModalScreen[Any]):
         body, details = self.check()
         if body is None:
             self.show_errors(details, "Not saved: the marked fields need attention.")
-            self.notify(f"Not saved: {len(details)} {'field needs' if len(details) == 1 else 'fields need'} attention",
-                        severity="warning", timeout=4)
+            self.notify(f"Not saved: {self._needing_attention()}", severity="warning", timeout=6)
+            self.focus_first_error()
             return
         self.show_errors([])
         if self.spec.editing and not body:
@@ -357,12 +378,14 @@ class ModelForm(ModalScreen[Any]):
         except Invalid as exc:
             self.show_errors(exc.details, f"Not saved: {exc.summary.lower()} (the service said so)."
                              if not exc.local else "Not saved: the marked fields need attention.")
-            self.notify(explain(exc), severity="error", timeout=8)
+            self.notify(f"{explain(exc)} ({self._needing_attention()})", severity="error", timeout=8)
+            self.focus_first_error()
             return
         except ApiError as exc:
             # the service's details beside their fields: "loginId ... is already used" (409), an unknown ID (422)
             if exc.details and not isinstance(exc, PermissionDenied):
                 self.show_errors(exc.details, f"Not saved: {exc.summary.lower()} (the service said so).")
+                self.focus_first_error()
             else:
                 self.show_message(f"Not saved. {explain(exc)}")
             self.notify(explain(exc), title="Not saved", severity="error", timeout=8)

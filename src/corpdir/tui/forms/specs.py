@@ -47,7 +47,8 @@ def user_form(user: Any | None, variant: str = "C") -> FormSpec:
         labels={k: USER_LABELS.get(k, k) for k in USER_ORDER if k not in absent},
         readonly=frozenset({"loginId"}) if user is not None else frozenset(),
         initial={"userType": UserType.REGULAR_USER.value} if user is None else {},
-        hints={"divisionIds": "one division ID a line", "password": "leave empty to keep it"},
+        hints={"divisionIds": "one division ID a line",
+               **({"password": "leave empty to keep it"} if user is not None else {})},  # a new user has none to keep
         context=lambda values: {"user_type": _user_type(values, stored)},
         restricted=lambda values: not_settable_fields(_user_type(values, stored)),
         restricted_note=lambda values: f"Greyed fields cannot be set for a {_user_type(values, stored)} user.",

@@ -1,0 +1,67 @@
+"""How a form greets and helps the user (issue 13, items 12-15): the cursor after the
+first field's text, a failed save that names the fields and goes to the first, no
+"keep" hint for a password a new user never had, no line numbers beside division ids."""
+
+from textual.widgets import Input, TextArea
+
+from corpdir.tui.forms.model_form import ModelForm
+from form_helpers import open_form, save, type_into
+from forms.write_helpers import select_row
+from tui_helpers import screen_text, wait_for
+
+
+async def test_an_edit_form_opens_with_the_cursor_after_the_first_fields_text(admin, recorder, app_for):
+    app = app_for(admin)
+    async with app.run_test(size=(100, 40)) as pilot:
+        user = await select_row(pilot, app, "#users", lambda u: u.userType == "REGULAR_USER" and u.fullname)
+        await pilot.press("E")
+        form = await open_form(pilot, app)
+        first = app.focused
+        assert isinstance(first, Input) and first.value == user.fullname
+        assert first.selection.is_empty and first.cursor_position == len(user.fullname)
+        await pilot.press("x")  # one key adds to the name, it does not replace it
+        assert first.value == user.fullname + "x"
+
+
+async def test_a_failed_save_names_the_fields_and_focuses_the_first(admin, recorder, app_for):
+    app = app_for(admin)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await select_row(pilot, app, "#users", lambda u: u.userType == "REGULAR_USER")
+        await pilot.press("E")
+        form = await open_form(pilot, app)
+        await type_into(pilot, form, "level", "11")  # out of range
+        await type_into(pilot, form, "extensionNum", "12a4")  # bad characters
+        form.widget("fullname").focus()
+        await pilot.pause()
+        notes = []
+        app.notify = lambda message, **kw: notes.append(message)  # what the user is told
+        await save(pilot, form)
+        assert isinstance(app.screen, ModelForm)
+        # the fields in form order: the extension comes before the level
+        assert app.focused is form.widget("extensionNum")
+        assert notes and "Extension" in notes[-1] and "Level" in notes[-1], notes
+
+
+async def test_the_new_user_form_says_nothing_about_keeping_a_password(admin, recorder, app_for):
+    app = app_for(admin)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await select_row(pilot, app, "#users")
+        await pilot.press("n")
+        form = await open_form(pilot, app)
+        assert form.widget("password").placeholder == ""
+        assert "keep" not in screen_text(app)
+        await pilot.press("escape")
+        assert await wait_for(pilot, lambda: not isinstance(app.screen, ModelForm))
+        await pilot.press("E")
+        form = await open_form(pilot, app)
+        assert "keep" in form.widget("password").placeholder  # an edit: empty keeps the one they have
+
+
+async def test_the_division_editor_has_no_line_numbers(admin, recorder, app_for):
+    app = app_for(admin)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await select_row(pilot, app, "#users", lambda u: u.userType == "REGULAR_USER")
+        await pilot.press("E")
+        form = await open_form(pilot, app)
+        divisions = form.widget("divisionIds")
+        assert isinstance(divisions, TextArea) and not divisions.show_line_numbers

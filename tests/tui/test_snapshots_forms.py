@@ -1,0 +1,57 @@
+"""SVG snapshots of the write forms (new, edit, with errors) at 80x24 and 120x36, on the
+still pictures of test_snapshots.py (frozen clock, time zone, no cursor blink)."""
+
+from __future__ import annotations
+
+import pytest
+
+from corpdir.tui.forms.model_form import ModelForm
+from tui.test_snapshots import NARROW, WIDE, _still, synced_app  # noqa: F401  (_still: autouse fixture)
+from tui_helpers import listed, settle
+
+
+async def _form(pilot, key: str, screen_key: str = "", list_id: str = "#users") -> ModelForm:
+    if screen_key:
+        await pilot.press(screen_key)
+    await settle(pilot, listed(pilot, list_id))
+    await pilot.press(key)
+    await settle(pilot, lambda: isinstance(pilot.app.screen, ModelForm) and pilot.app.screen._ready)
+    return pilot.app.screen
+
+
+async def user_new(pilot) -> None:
+    await _form(pilot, "n")
+
+
+async def user_edit(pilot) -> None:
+    await _form(pilot, "E")
+
+
+async def user_errors(pilot) -> None:
+    form = await _form(pilot, "E")
+    form.widget("extensionNum").value = "12a4"
+    form.widget("level").value = "11"
+    await pilot.press("ctrl+s")
+    await settle(pilot, lambda: form.errors)
+
+
+async def contact_new(pilot) -> None:
+    await _form(pilot, "n", "f2", "#contacts")
+
+
+async def contact_edit(pilot) -> None:
+    await _form(pilot, "E", "f2", "#contacts")
+
+
+async def division_new(pilot) -> None:
+    await _form(pilot, "N")
+
+
+SCENES = {name: scene for name, scene in globals().items()
+          if name.startswith(("user_", "contact_", "division_"))}
+
+
+@pytest.mark.parametrize("size", [WIDE, NARROW], ids=["120x36", "80x24"])
+@pytest.mark.parametrize("scene", list(SCENES))
+def test_form(scene, size, snap_compare, tmp_path):
+    assert snap_compare(synced_app(tmp_path / "cache.sqlite3"), run_before=SCENES[scene], terminal_size=size)
