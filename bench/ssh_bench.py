@@ -1,15 +1,17 @@
 """SSH server benchmark (issue 8): figures, not a timed test.
 
-    python bench/ssh_bench.py [--sessions 20] [--size 500]
+    python bench/ssh_bench.py [--counts 1,5,20] [--size 500]
 
 Starts `corpdir ssh-server` in-process on 127.0.0.1 (demo tenant, cache synced once
 beforehand) and opens N sessions at once with asyncssh, each reading its screen through
 a terminal emulator (pyte). Per session:
   connect  - from opening the TCP connection to the first screen holding the user list;
   search   - from the last key of a romaji search to the screen showing the person.
-Then the resident memory of the N session processes (each app and anything it started),
-summed, and per session, and each app's CPU time up to its first screen (independent of
-what else the machine is doing). Baseline: a single session alone, the same way.
+Then each session's memory: RSS, and USS (its private pages: what one more session
+really costs, since a session forked from the warm template shares the rest with it), and
+each app's CPU time up to its first screen (independent of what else the machine is doing).
+Each count is run twice: sessions forked from the warm template (the default), and the
+baseline of a fresh `python -m corpdir.cli` process per session (``warm=False``).
 """
 
 from __future__ import annotations
@@ -35,6 +37,18 @@ def cpu_seconds(pid: int) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def private_kib(pid: int) -> int:
+    """USS: the pages only this process has (private clean + dirty), KiB."""
+    total = 0
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith(("Private_Clean:", "Private_Dirty:")):
+                total += int(line.split()[1])
+    except OSError:
+        pass
+    return total
 
 
 def rss_kib(pid: int) -> int:
@@ -80,7 +94,7 @@ async def one_session(port: int, key, target: dict, started: asyncio.Event, resu
     results.setdefault("terms", []).append((conn, term))
 
 
-async def run(sessions: int, home: Path) -> dict:
+async def run(sessions: int, home: Path, warm: bool) -> dict:
     import asyncssh
 
     from corpdir.server.demo import generate_tenant
@@ -90,7 +104,7 @@ async def run(sessions: int, home: Path) -> dict:
     key = asyncssh.generate_private_key("ssh-ed25519")
     (home / "authorized_keys").write_bytes(key.export_public_key())
     server = DirectoryServer(ServerConfig(keys=KeyRing.load(home / "authorized_keys"), host_key=home / "host_key", port=0,
-                                          max_sessions=sessions, idle_timeout=None))
+                                          max_sessions=sessions, idle_timeout=None, warm=warm))
     await server.start()
     users = [u for u in generate_tenant(size=int(os.environ["CORPDIR_DEMO_SIZE"]), seed=1).users
              if u.get("fullnameAlphabet") and u.get("userType") == "REGULAR_USER"]
@@ -103,6 +117,7 @@ async def run(sessions: int, home: Path) -> dict:
             if t.done() and t.exception():
                 raise t.exception()
     results["rss"] = [rss_kib(s.child.pid) for s in server.sessions]
+    results["uss"] = [private_kib(s.child.pid) for s in server.sessions]
     results["cpu"] = [cpu_seconds(s.child.pid) for s in server.sessions]  # start to first screen, idle since
     started.set()
     await asyncio.gather(*tasks)
@@ -114,28 +129,29 @@ async def run(sessions: int, home: Path) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--sessions", type=int, default=20)
+    parser.add_argument("--counts", default="1,5,20", help="sessions opened at once, comma-separated (default 1,5,20)")
     parser.add_argument("--size", type=int, default=500, help="demo tenant users (default 500, the embedded demo)")
     args = parser.parse_args()
+    counts = [int(n) for n in args.counts.split(",")]
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp)
         os.environ["CORPDIR_DEMO_SIZE"] = str(args.size)
         t = time.perf_counter()
         prepare_demo_home(home)
         print(f"demo tenant of {args.size} users generated and synced in {time.perf_counter() - t:.1f} s; "
-              f"{os.cpu_count()} CPUs", flush=True)
+              f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}", flush=True)
         os.environ.update(demo_home_env(home))
-        base = asyncio.run(run(1, home))
-        many = asyncio.run(run(args.sessions, home))
-    n = args.sessions
-    report("1 session: connect to first screen", base["connect"], unit="s")
-    report("1 session: search to result", base["search"], unit="s")
-    report(f"{n} sessions at once: connect to first screen", many["connect"], base["connect"], unit="s")
-    report(f"{n} sessions at once: search to result", many["search"], base["search"], unit="s")
-    report("CPU time of a session's app to its first screen", many["cpu"], base["cpu"], unit="s")
-    total = sum(many["rss"])
-    print(f"RSS of the {n} session processes: {total / 1024:.0f} MiB total, {total / 1024 / n:.1f} MiB per session "
-          f"(1 session alone: {base['rss'][0] / 1024:.1f} MiB)", flush=True)
+        for n in counts:
+            cold = asyncio.run(run(n, home, warm=False))
+            warm = asyncio.run(run(n, home, warm=True))
+            report(f"{n} at once, fresh process: first screen", cold["connect"], unit="s")
+            report(f"{n} at once, warm fork: first screen", warm["connect"], cold["connect"], unit="s")
+            report(f"{n} at once, warm fork: search to result", warm["search"], cold["search"], unit="s")
+            report(f"{n} at once, CPU of an app to its first screen", warm["cpu"], cold["cpu"], unit="s")
+            for name, result in (("fresh process", cold), ("warm fork", warm)):
+                print(f"  {name}: RSS {sum(result['rss']) / 1024 / n:.1f} MiB a session, USS (private, what one "
+                      f"more session adds) {sum(result['uss']) / 1024 / n:.1f} MiB a session; load "
+                      f"{os.getloadavg()[0]:.1f}", flush=True)
 
 
 if __name__ == "__main__":

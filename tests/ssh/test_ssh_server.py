@@ -40,7 +40,7 @@ async def test_a_session_shows_the_directory_searches_resizes_and_ends_with_its_
     assert await term.wait_for(lambda: len([u for u in people() if u["fullname"] in term.text()]) >= 3)
     (session,) = server.sessions
     pid = session.child.pid
-    assert session.child.process.returncode is None
+    assert session.child.returncode is None
 
     # search for someone not on the first screen, by romaji, and see them
     target = next(u for u in reversed(people()) if u.get("fullnameAlphabet") and u["fullname"] not in term.text())
@@ -89,7 +89,6 @@ async def test_a_kiosk_session_opens_no_form_file_picker_or_shell(start_server, 
         assert await term.wait_for(lambda: len([u for u in people() if u["fullname"] in term.text()]) >= 3
                                    and "by name" in term.text())
         (session,) = server.sessions
-        assert b"--read-only" in Path(f"/proc/{session.child.pid}/cmdline").read_bytes()
         assert "read-only" in term.lines()[0]  # the title says so
         before = term.text()
         # new, edit, profile, photo, delete photo, new division, bulk CSV, export, delete, Ctrl+X, Ctrl+Z; then
@@ -234,10 +233,10 @@ async def test_a_keys_profile_reaches_its_service_and_no_secret_reaches_the_log(
                                    and len([u for u in people() if u["fullname"] in term.text()]) >= 3), term.text()
         (session,) = server.sessions
         pid = session.child.pid
-        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-        environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
-        assert secret.encode() not in cmdline and b"--read-only" in cmdline
-        assert f"CORPDIR_API_KEY={secret}".encode() in environ  # the key reaches the app through its environment only
+        # the key reached the app (it lists the service's people) through its environment only: not on its
+        # command line, and not even in /proc's copy of its environment (a fork of the warm template)
+        assert secret.encode() not in Path(f"/proc/{pid}/cmdline").read_bytes() and "read-only" in term.text()
+        assert secret.encode() not in Path(f"/proc/{pid}/environ").read_bytes()
     assert await wait_gone(pid)
     messages = [r.getMessage() for r in caplog.records]
     ours = [m for r, m in zip(caplog.records, messages) if r.name == "corpdir.ssh"]

@@ -1,7 +1,8 @@
 """The SSH server: public-key login, one read-only directory app per session, nothing else.
 
-Each session runs ``python -m corpdir.cli --read-only`` (or what the key's profile says)
-in its own process on its own PTY (:mod:`corpdir.ssh.session`). Refused: passwords,
+Each session runs ``corpdir --read-only`` (or what the key's profile says) in its own
+process on its own PTY (:mod:`corpdir.ssh.session`), forked from a warm template process
+that has already imported the app (:mod:`corpdir.ssh.template`). Refused: passwords,
 keyboard-interactive, host-based and GSS login; exec and subsystem requests (so no
 sftp/scp), port and socket forwarding, agent and X11 forwarding. A session without a
 PTY is told to use ``ssh -t`` and closed.
@@ -28,6 +29,7 @@ import platformdirs
 from corpdir.ssh.authorized import AuthorizedKey, KeyRing, SessionProfile, key_id
 from corpdir.ssh.hostkey import load_or_create_host_key
 from corpdir.ssh.session import PtyChild
+from corpdir.ssh.template import AppTemplate, TemplateError
 
 log = logging.getLogger("corpdir.ssh")
 
@@ -53,6 +55,7 @@ class ServerConfig:
     max_startups: int = 10  # connections not yet logged in; more are dropped at once (sshd's MaxStartups)
     login_timeout: float = 30.0
     child_argv: Sequence[str] = (sys.executable, "-m", "corpdir.cli")
+    warm: bool = True  # fork sessions from a pre-imported template process (corpdir.ssh.template)
     base_env: Mapping[str, str] | None = None  # None: this process's environment
     close_grace: float = 2.0  # seconds the app gets to exit after SIGHUP, then SIGTERM
 
@@ -79,9 +82,12 @@ class DirectoryServer:
         self.unauthenticated = 0  # connections that have not finished logging in
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self.port: int | None = None
+        self.template: AppTemplate | None = None
 
     async def start(self) -> None:
         c = self.config
+        if c.warm and tuple(c.child_argv) == (sys.executable, "-m", "corpdir.cli"):
+            await self.start_template()
         self._acceptor = await asyncssh.create_server(
             lambda: _Connection(self), c.host, c.port,
             server_host_keys=[load_or_create_host_key(c.host_key)],
@@ -102,6 +108,35 @@ class DirectoryServer:
             await self._acceptor.wait_closed()
         await asyncio.gather(*(s.end("the directory server is shutting down") for s in list(self.sessions)),
                              return_exceptions=True)
+        if self.template is not None:
+            await self.template.close()
+
+    async def start_template(self) -> None:
+        """The warm process sessions fork from; without it (it failed, or ended) each session
+        starts a fresh process, as before, and the log says so."""
+        env = dict(os.environ if self.config.base_env is None else self.config.base_env)
+        for name in (*NEVER_INHERITED, *SERVICE_ENV):
+            env.pop(name, None)  # the template holds no session's service or secret
+        try:
+            self.template = await AppTemplate.start(env)
+        except (TemplateError, OSError) as exc:
+            log.warning("no warm template (%s): each session starts a fresh process", exc)
+            return
+        log.info("warm template pid=%d%s", self.template.pid,
+                 f" (not preloaded: {', '.join(self.template.missing)})" if self.template.missing else "")
+
+    async def start_child(self, profile: SessionProfile, env: Mapping[str, str], size: tuple[int, int],
+                          on_output: Any, on_exit: Any) -> PtyChild:
+        """A session's app: forked from the template when it is there, else a fresh process."""
+        args = profile.child_args()
+        if self.template is not None and self.template.alive:
+            try:
+                return await PtyChild.fork(self.template, args, env, *size, on_output=on_output, on_exit=on_exit,
+                                           cwd=env["CORPDIR_STATE_DIR"])
+            except (TemplateError, OSError) as exc:
+                log.warning("the warm template could not fork a session (%s): starting a fresh process", exc)
+        return await PtyChild.start([*self.config.child_argv, *args], env, *size, on_output=on_output,
+                                    on_exit=on_exit, cwd=env["CORPDIR_STATE_DIR"])
 
     def child_env(self, profile: SessionProfile, fingerprint: str, term: str) -> dict[str, str]:
         base = dict(os.environ if self.config.base_env is None else self.config.base_env)
@@ -288,9 +323,7 @@ class TuiSession(asyncssh.SSHServerSession):
         assert c.profile is not None and self.chan is not None
         try:
             env = self.server.child_env(c.profile, c.fingerprint, self.term)
-            argv = [*self.server.config.child_argv, *c.profile.child_args()]
-            self.child = await PtyChild.start(argv, env, *self.size, on_output=self._output, on_exit=self._child_exited,
-                                              cwd=env["CORPDIR_STATE_DIR"])
+            self.child = await self.server.start_child(c.profile, env, self.size, self._output, self._child_exited)
         except Exception as exc:  # noqa: BLE001 - told to the user and logged, never a traceback to the client
             log.error("session failed to start user=%s key=%s peer=%s: %s", c.username, c.fingerprint, c.peer,
                       type(exc).__name__)

@@ -7,6 +7,10 @@ starts at the size the SSH client asked for. The parent keeps only the master: w
 the app draws is read from it and handed to ``on_output``; what the user types is
 written to it. ``close()`` ends the child's whole process group (SIGHUP, then SIGTERM,
 then SIGKILL) and reaps it.
+
+The child is either a fresh ``python -m corpdir.cli`` (:meth:`PtyChild.start`) or a fork of
+the server's warm template process (:meth:`PtyChild.fork`, see :mod:`corpdir.ssh.template`),
+which starts in a fraction of the time; both look the same from here.
 """
 
 from __future__ import annotations
@@ -17,7 +21,10 @@ import os
 import signal
 import struct
 import termios
-from typing import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Awaitable, Callable, Mapping, Sequence
+
+if TYPE_CHECKING:
+    from corpdir.ssh.template import AppTemplate
 
 READ_SIZE = 65536
 
@@ -41,13 +48,37 @@ def _become_session_leader() -> None:  # runs in the child between fork and exec
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
+def _open_pty(cols: int, rows: int) -> tuple[int, int]:
+    master, slave = os.openpty()
+    set_winsize(slave, cols, rows)  # before the app starts: it reads its size once, at once
+    quiet_terminal(slave)
+    os.set_blocking(master, False)
+    return master, slave
+
+
+async def _template_child_exit(template: AppTemplate, pid: int) -> int | None:
+    """The exit status the template reports; if the template itself ends first, the child
+    is no longer anyone's to reap here, so its end is watched for instead (status unknown)."""
+    from corpdir.ssh.template import TemplateError
+
+    try:
+        return await template.wait(pid)
+    except TemplateError:
+        while True:
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                return None
+            await asyncio.sleep(0.1)
+
+
 class PtyChild:
     """A process on a new PTY. Use ``await PtyChild.start(...)``."""
 
-    def __init__(self, process: asyncio.subprocess.Process, master: int, on_output: Callable[[bytes], None],
+    def __init__(self, pid: int, exited: Awaitable[int | None], master: int, on_output: Callable[[bytes], None],
                  on_exit: Callable[[int | None], None]) -> None:
-        self.process = process
-        self.pid = process.pid
+        self.pid = pid
+        self._exited = exited
         self.master = master
         self._on_output = on_output
         self._on_exit = on_exit
@@ -63,11 +94,9 @@ class PtyChild:
     async def start(cls, argv: Sequence[str], env: Mapping[str, str], cols: int, rows: int, *,
                     on_output: Callable[[bytes], None], on_exit: Callable[[int | None], None],
                     cwd: str | None = None) -> PtyChild:
-        master, slave = os.openpty()
+        """A fresh process running ``argv``."""
+        master, slave = _open_pty(cols, rows)
         try:
-            set_winsize(slave, cols, rows)  # before the app starts: it reads its size once, at once
-            quiet_terminal(slave)
-            os.set_blocking(master, False)
             process = await asyncio.create_subprocess_exec(
                 *argv, stdin=slave, stdout=slave, stderr=slave, env=dict(env), cwd=cwd,
                 preexec_fn=_become_session_leader, close_fds=True,
@@ -77,7 +106,21 @@ class PtyChild:
             raise
         finally:
             os.close(slave)  # the parent keeps only the master
-        return cls(process, master, on_output, on_exit)
+        return cls(process.pid, process.wait(), master, on_output, on_exit)
+
+    @classmethod
+    async def fork(cls, template: AppTemplate, args: Sequence[str], env: Mapping[str, str], cols: int, rows: int, *,
+                   on_output: Callable[[bytes], None], on_exit: Callable[[int | None], None], cwd: str) -> PtyChild:
+        """``corpdir ARGS`` forked from the warm template (raises TemplateError if it cannot)."""
+        master, slave = _open_pty(cols, rows)
+        try:
+            pid = await template.spawn(args, env, slave, cwd)
+        except BaseException:
+            os.close(master)
+            raise
+        finally:
+            os.close(slave)
+        return cls(pid, _template_child_exit(template, pid), master, on_output, on_exit)
 
     # -- output: app -> client -------------------------------------------------------------
     def pause_output(self) -> None:
@@ -142,7 +185,7 @@ class PtyChild:
             pass
 
     async def _wait(self) -> None:
-        self.returncode = await self.process.wait()
+        self.returncode = await self._exited
         # drain what the app drew last (its goodbye), then report
         if not self._closed:
             while True:
