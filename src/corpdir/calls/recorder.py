@@ -108,7 +108,8 @@ class CallRecorder:
 
     async def flush(self) -> int:
         """Send what is queued; how many were recorded. A failure leaves the rest queued."""
-        from corpdir.service.calls import ServiceRefused, ServiceUnreachable
+        from corpdir.service.errors import ApiError as ServiceRefused
+        from corpdir.service.errors import TransportError as ServiceUnreachable
 
         done = 0
         async with self._lock:

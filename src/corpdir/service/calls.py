@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from corpdir.client.errors import ApiError as ServiceRefused  # noqa: F401 - handed to calls/, which never imports client/
-from corpdir.client.errors import TransportError as ServiceUnreachable  # noqa: F401
+from corpdir.division_path import division_path
 from corpdir.phone import for_display, match_key
 from corpdir.spec.phone_fields import CONTACT_PHONE_FIELDS, USER_PHONE_FIELDS
 
@@ -90,7 +89,7 @@ class CallDesk:
         key = match_key(number, self.region)
         matched = next((f for f in fields if getattr(record, f, None) and match_key(getattr(record, f), self.region) == key), "")
         if kind == "user":
-            affiliation = " / ".join(self.division_path(record))
+            affiliation = self.division_path(record)
             kana = record.fullnameKana or ""
         else:
             affiliation = " · ".join(x for x in (record.companyName, record.divisionName) if x)
@@ -99,25 +98,30 @@ class CallDesk:
                       PHONE_LABELS.get(matched, matched), getattr(record, matched, "") if matched else item["phoneNum"],
                       len(items) - 1, calls)
 
-    def division_path(self, user: Any) -> list[str]:
-        """The user's first division with its parents, top first ('本社 / 営業部 / 第一課'):
-        divisions of the same name under different parents are the normal case."""
+    def division_path(self, user: Any) -> str:
+        """The user's first division as its path ('本社 › 営業部 › 1課'): divisions of the
+        same name under different parents are the normal case."""
         refs = user.divisions or []
         if not refs:
-            return []
-        path: list[str] = []
-        division_id: int | None = refs[0].divisionId
-        seen: set[int] = set()
-        while division_id and division_id not in seen:
-            seen.add(division_id)
-            cached = self.service.store.division(division_id)
-            if cached is None:
-                if not path and refs[0].divisionName:
-                    path.append(refs[0].divisionName)
-                break
-            path.append(cached.record.divisionName or "")
-            division_id = cached.record.parentDivisionId
-        return list(reversed(path))
+            return ""
+        paths = self.service.store.division_paths([refs[0].divisionId])
+        return division_path(paths.get(refs[0].divisionId) or [refs[0].divisionName])
+
+    async def record_for(self, who: dict[str, Any]) -> Any:
+        """The cached User or Contact an identification item names (None: unknown)."""
+        if who.get("userId"):
+            cached = await self.service.user(who["userId"])
+        elif who.get("contactId"):
+            cached = await self.service.contact(who["contactId"])
+        else:
+            return None
+        return cached.record if cached is not None else None
+
+    async def to_return(self) -> set[int]:
+        """Ids of the missed calls in the cache not yet called back (see :func:`calls_to_return`)."""
+        incoming = await self.service.calls("incoming")
+        outgoing = await self.service.calls("outgoing")
+        return calls_to_return(incoming, outgoing, self.region)
 
     def _recent(self, number: str, limit: int) -> list[IncomingCall]:
         if limit <= 0:
@@ -171,3 +175,44 @@ class CallDesk:
         if snap is None or not snap.rate:
             return None
         return float(snap.rate), float(snap.capacity or 0)
+
+
+# -- the desk's views of its history ------------------------------------------------------------
+def calls_to_return(incoming: list[Any], outgoing: list[Any], region: str) -> set[int]:
+    """Ids of missed incoming calls not yet called back: no call to that number since,
+    and no answered call from it since (the caller got through after all)."""
+    last_contact: dict[str, Any] = {}
+
+    def note(number: str | None, at: Any) -> None:
+        if number and at is not None:
+            key = match_key(number, region)
+            if key not in last_contact or at > last_contact[key]:
+                last_contact[key] = at
+
+    for call in outgoing:
+        note(call.toNum, call.callingAt)
+    for call in incoming:
+        if call.answered:
+            note(call.fromNum, call.calledAt)
+    pending = set()
+    for call in incoming:
+        if call.answered is False and call.fromNum and call.calledAt is not None:
+            since = last_contact.get(match_key(call.fromNum, region))
+            if since is None or since < call.calledAt:
+                pending.add(call.incomingCallHistoryId)
+    return pending
+
+
+def daily_counts(incoming: list[Any], today: Any, days: int = 30) -> list[tuple[Any, int, int]]:
+    """(day, answered, missed) for each of the last ``days`` days up to ``today``, in local time."""
+    from datetime import timedelta
+
+    first = today - timedelta(days=days - 1)
+    counts = {first + timedelta(days=i): [0, 0] for i in range(days)}
+    for call in incoming:
+        if call.calledAt is None or call.answered is None:
+            continue
+        day = call.calledAt.astimezone().date()
+        if day in counts:
+            counts[day][0 if call.answered else 1] += 1
+    return [(day, answered, missed) for day, (answered, missed) in counts.items()]

@@ -11,3 +11,16 @@ CONTACT_PHONE_FIELDS = (
     "phoneNum", "companyMobileNum", "personalMobileNum", "mobileNum", "faxNum",
     "companyDelegatedPhoneNum", "divisionDelegatedPhoneNum",
 )
+
+# The number a receptionist dials first, in this order (the extension, the desk phone ...).
+PHONE_PRIORITY = ("extensionNum", "phoneNum", "companyMobileNum", "mobileNum", "personalMobileNum",
+                  "companyDelegatedPhoneNum", "divisionDelegatedPhoneNum", "faxNum")
+
+
+def first_phone(record: object) -> str:
+    """The number a receptionist dials first: the extension, else the first phone there is."""
+    for field in PHONE_PRIORITY:
+        value = getattr(record, field, None)
+        if value:
+            return value
+    return ""

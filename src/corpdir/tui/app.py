@@ -50,6 +50,9 @@ class CorpdirApp(App[None]):
         *[Binding(key, f"switch_mode('{mode}')", title, id=f"app.{mode}") for mode, key, title, _ in SCREENS_BY_KEY],
         Binding("ctrl+s", "sync", "Sync", id="app.sync"),
         Binding("f9", "focus_ring", "Ringing call", show=False, priority=True, id="app.ring"),  # forms too
+        Binding("f5", "call_selected", "Call", show=False, id="app.call"),
+        Binding("f8", "people_at_hand", "Favourites & recent", show=False, id="app.people"),
+        Binding("asterisk", "favourite", "Favourite", show=False, id="app.favourite"),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
     ]
 
@@ -75,7 +78,7 @@ class CorpdirApp(App[None]):
         self.theme = wanted if wanted in self.available_themes else DEFAULT_THEME
         for mode, *_ in SCREENS_BY_KEY:
             self.add_mode(mode, partial(self._mode_screen, mode))
-        self.desk_phone = DeskPhone(self, calls) if calls is not None else None  # the pop-up (corpdir.tui.desk_phone)
+        self.desk_phone = DeskPhone(self, calls)  # the pop-up, dialing, people at hand (corpdir.tui.desk_phone)
 
     def _mode_screen(self, mode: str) -> Screen:
         """Each mode's screen is ``corpdir.tui.screens.<mode>.<Mode>Screen``, imported when first opened."""
@@ -92,8 +95,7 @@ class CorpdirApp(App[None]):
         for problem in self._theme_problems:
             self.notify(problem, severity="warning")
         self.switch_mode("directory")
-        if self.desk_phone is not None:
-            self.run_worker(self.desk_phone.start(), group="desk-phone", exit_on_error=False)
+        self.run_worker(self.desk_phone.start(), group="desk-phone", exit_on_error=False)
 
     @on(ListScreen.FirstRowsShown)
     def _first_rows_shown(self) -> None:
@@ -113,16 +115,28 @@ class CorpdirApp(App[None]):
 
     @on(RingCard.Chosen)
     def _ring_chosen(self, message: RingCard.Chosen) -> None:
-        if self.desk_phone is not None:
-            self.desk_phone.choose(message)
+        self.desk_phone.choose(message)
 
     def action_focus_ring(self) -> None:
-        if self.desk_phone is not None:
-            self.desk_phone.focus_first()
+        self.desk_phone.focus_first()
+
+    def action_call_selected(self) -> None:
+        """F5 on any screen: call the selected call's number, person's or contact's first number."""
+        from corpdir.tui.labels import first_phone
+
+        selected = getattr(self.screen, "selected", None)
+        self.desk_phone.dial(getattr(selected, "number", None) if hasattr(selected, "direction") else first_phone(selected))
+
+    def action_people_at_hand(self) -> None:
+        self.desk_phone.show_people()
+
+    def action_favourite(self) -> None:
+        """``*`` on a list: the selected person or contact (a call's, on the Calls screen)
+        becomes a favourite, or stops being one."""
+        self.desk_phone.toggle_favourite(getattr(self.screen, "selected", None))
 
     async def on_unmount(self) -> None:
-        if self.desk_phone is not None:
-            await self.desk_phone.stop()
+        await self.desk_phone.stop()
         if self.owns_service:  # closed on the loop its connections belong to
             await self.service.close()
 

@@ -43,10 +43,17 @@ class Ring:
 
 
 class DeskPhone:
-    def __init__(self, app: CorpdirApp, settings: CallsSettings) -> None:
+    def __init__(self, app: CorpdirApp, settings: CallsSettings | None) -> None:
+        """``settings`` None: no feeds, no ring socket, no dialer (the pop-up never shows),
+        but favourites, recent people and the tel: fallback still work."""
+        from corpdir.config import CallsSettings
+        from corpdir.service.people_at_hand import PeopleAtHand
+
         self.app = app
-        self.settings = settings
+        self.enabled = settings is not None
+        self.settings = settings or CallsSettings.model_construct(feeds=[], dialer=None, ring_socket=False, recent_calls=3)
         self.desk = CallDesk(app.service)
+        self.people = PeopleAtHand(app.state, app.service.settings.profile().cache_path().stem)
         self.rings: list[Ring] = []
         self.hub: CallHub | None = None
         self.recorder: CallRecorder | None = None
@@ -57,6 +64,8 @@ class DeskPhone:
 
     # -- starting and stopping ---------------------------------------------------------------
     async def start(self) -> None:
+        if not self.enabled:
+            return
         from corpdir.calls.dialers import build_dialer
         from corpdir.calls.feeds import build_feeds
         from corpdir.calls.hub import CallHub
@@ -176,17 +185,54 @@ class DeskPhone:
         self.app.notify(f"Copied {ring.caller.formatted}", timeout=2)
 
     def _open(self, ring: Ring) -> None:
+        if ring.caller.known:
+            self.open_record(ring.caller.kind, ring.caller.record)  # type: ignore[arg-type]
+
+    # -- people: open, favourites, recently viewed ---------------------------------------------------
+    def open_record(self, kind: str, record: Any) -> None:
+        """A person's or contact's details full screen; remembered as recently viewed."""
+        from corpdir.service.people_at_hand import ref_of
         from corpdir.tui.screens.detail_screen import DetailScreen
 
-        caller = ring.caller
-        if caller.kind == "user":
+        if kind == "user":
             from corpdir.tui.widgets.user_detail import UserDetail
 
-            self.app.push_screen(DetailScreen(UserDetail(self.app.service, user=caller.record)))
-        elif caller.kind == "contact":
+            self.app.push_screen(DetailScreen(UserDetail(self.app.service, user=record)))
+        else:
             from corpdir.tui.widgets.contact_detail import ContactDetail
 
-            self.app.push_screen(DetailScreen(ContactDetail(self.app.service, caller.record)))
+            self.app.push_screen(DetailScreen(ContactDetail(self.app.service, record)))
+        if (ref := ref_of(record)) is not None:
+            self.people.viewed(ref)
+
+    def open_ref(self, ref: Any) -> None:
+        self.app.run_worker(self._open_ref(ref), group="open-person", exit_on_error=False)
+
+    async def _open_ref(self, ref: Any) -> None:
+        cached = await (self.app.service.user(ref.id) if ref.kind == "user" else self.app.service.contact(ref.id))
+        if cached is None:
+            self.app.notify(f"{printable(ref.name)} is no longer in the directory cache", severity="warning", timeout=4)
+            return
+        self.open_record(ref.kind, cached.record)
+
+    def toggle_favourite(self, selected: Any) -> None:
+        self.app.run_worker(self._toggle_favourite(selected), group="favourite", exit_on_error=False)
+
+    async def _toggle_favourite(self, selected: Any) -> None:
+        from corpdir.service.people_at_hand import ref_of
+
+        who = getattr(selected, "who", None)  # a call row: its person or contact
+        ref = ref_of(await self.desk.record_for(who) if isinstance(who, dict) else selected)
+        if ref is None:
+            self.app.notify("Choose a person or contact first", severity="warning", timeout=2)
+            return
+        now_favourite = self.people.toggle_favourite(ref)
+        self.app.notify(f"{printable(ref.name)} {'added to' if now_favourite else 'removed from'} favourites (F8)", timeout=3)
+
+    def show_people(self) -> None:
+        from corpdir.tui.screens.people_at_hand import PeopleAtHandScreen
+
+        self.app.push_screen(PeopleAtHandScreen(self.people, self))
 
     def _call_back(self, ring: Ring) -> None:
         self.dial(ring.event.number)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from corpdir.spec.phone_fields import PHONE_PRIORITY, first_phone  # noqa: F401 - where the screens look for them
+
 USER_FIELDS: dict[str, str] = {
     "fullnameKana": "Kana",
     "fullnameAlphabet": "Alphabet",
@@ -87,15 +89,3 @@ CONTACT_FIELDS: dict[str, str] = {
     "registeredAt": "Registered",
     "updatedAt": "Updated",
 }
-
-PHONE_PRIORITY = ("extensionNum", "phoneNum", "companyMobileNum", "mobileNum", "personalMobileNum",
-                  "companyDelegatedPhoneNum", "divisionDelegatedPhoneNum", "faxNum")
-
-
-def first_phone(record: object) -> str:
-    """The number a receptionist dials first: the extension, else the first phone there is."""
-    for field in PHONE_PRIORITY:
-        value = getattr(record, field, None)
-        if value:
-            return value
-    return ""

@@ -5,6 +5,11 @@ Who a call was comes from the call record (fromNumContact / toNumContact); when 
 names no one, the number is looked up in the cache's phone index (however it is written),
 else the row says "unknown". The list paints from the cache at once; each direction is
 refreshed from the API once per visit (and on Ctrl+R). Filter and order answer from the cache.
+
+The desk's views: incoming, the missed calls nobody has returned yet come first ("call
+back"); b calls back through the desk's dialer, O opens the caller's person or contact,
+S saves an unknown number as a new contact, * makes the caller a favourite (F8), t shows
+answered and missed calls per day for the last 30 days.
 """
 
 from __future__ import annotations
@@ -40,7 +45,7 @@ CALL_COLUMNS = [
     Column("Time", lambda r: local_time(r.at), width=16),
     Column("Number", lambda r: r.number, width=15),
     Column("Who", lambda r: r.who_text, min_width=10, ratio=3),
-    Column("Outcome", lambda r: r.outcome, width=8),
+    Column("Outcome", lambda r: r.outcome, width=9),
     Column("Dur.", lambda r: minutes(r.record.duration), width=5),
     Column("Note", lambda r: r.record.note, min_width=4, ratio=2),
 ]
@@ -78,11 +83,15 @@ class CallsScreen(ListScreen):
         Binding("a", "cycle_answered", "All/answered/missed", id="calls.answered"),
         Binding("r", "reverse_order", "Newest/oldest", id="calls.order"),
         Binding("c", "copy_number", "Copy no.", id="calls.copy_number"),
+        Binding("b", "call_back", "Call back", id="calls.call_back"),
+        Binding("O", "open_who", "Open person", id="calls.open_who"),
+        Binding("S", "save_contact", "Save as contact", show=False, id="calls.save_contact"),
+        Binding("t", "chart", "Chart", id="calls.chart"),
         Binding("ctrl+r", "refresh", "Refresh", show=False, id="calls.refresh"),
         Binding("n", "new_call", "Add record", show=False, id="calls.new"),
         Binding("E", "edit", "Edit", id="calls.edit"),
     ]
-    WRITES = frozenset({"new_call", "edit"})
+    WRITES = frozenset({"new_call", "edit", "save_contact"})
 
     LIST = "#calls"
 
@@ -119,8 +128,7 @@ class CallsScreen(ListScreen):
     @work(group="calls-load", exclusive=True, exit_on_error=False)
     async def load(self, view: CallView) -> None:
         calls = self.query_one("#calls", VirtualList)
-        records = await self.service.calls(view.direction, answered=view.answered, newest_first=view.newest_first)
-        calls.source = ListSource(await call_rows(self.service, view.direction, records))
+        calls.source = ListSource(await self.rows(view))
         if view.direction in self._refreshed or not self.service.offers(CODES[view.direction]):
             return
         try:
@@ -130,8 +138,17 @@ class CallsScreen(ListScreen):
             return
         self._refreshed.add(view.direction)
         if view == self.view:
-            records = await self.service.calls(view.direction, answered=view.answered, newest_first=view.newest_first)
-            calls.source = ListSource(await call_rows(self.service, view.direction, records))
+            calls.source = ListSource(await self.rows(view))
+
+    async def rows(self, view: CallView) -> list[CallRow]:
+        """The view's calls; incoming, the missed ones not yet called back come first."""
+        records = await self.service.calls(view.direction, answered=view.answered, newest_first=view.newest_first)
+        rows = await call_rows(self.service, view.direction, records)
+        if view.direction != "incoming":
+            return rows
+        pending = await self.app.desk_phone.desk.to_return()  # type: ignore[attr-defined]
+        marked = [replace(r, call_back=True) if r.record.incomingCallHistoryId in pending else r for r in rows]
+        return [r for r in marked if r.call_back] + [r for r in marked if not r.call_back]
 
     @on(VirtualList.Loaded, "#calls")
     def _count_known(self, event: VirtualList.Loaded) -> None:
@@ -170,6 +187,35 @@ class CallsScreen(ListScreen):
 
     def action_copy_number(self) -> None:
         self.copy(self.selected.number if self.selected else None, "number")
+
+    def action_call_back(self) -> None:
+        self.app.desk_phone.dial(self.selected.number if self.selected else "")  # type: ignore[attr-defined]
+
+    @work(group="calls-open", exclusive=True, exit_on_error=False)
+    async def action_open_who(self) -> None:
+        """The caller's (or called) person or contact, full screen."""
+        phone = self.app.desk_phone  # type: ignore[attr-defined]
+        record = await phone.desk.record_for(self.selected.who) if self.selected else None
+        if record is None:
+            self.notify("No one in the directory has this number: S saves it as a new contact", timeout=4)
+            return
+        phone.open_record("user" if self.selected.who.get("userId") else "contact", record)
+
+    def action_save_contact(self) -> None:
+        if self.selected is None or not self.selected.number:
+            self.notify("Choose a call with a number first", severity="warning", timeout=2)
+            return
+        if self.selected.who:
+            self.notify(f"{self.selected.name} already has this number: O opens the record", timeout=4)
+            return
+        from corpdir.tui.desk_phone import new_contact_form
+
+        self.run_worker(new_contact_form(self.app, self.selected.number), group="save-contact", exit_on_error=False)
+
+    def action_chart(self) -> None:
+        from corpdir.tui.screens.calls_chart import CallsChart
+
+        self.app.push_screen(CallsChart(self.service))
 
     # -- writes ------------------------------------------------------------------------------
     def _after_write(self, record: Any) -> None:

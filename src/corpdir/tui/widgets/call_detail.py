@@ -38,6 +38,7 @@ class CallRow:
     record: IncomingCall | OutgoingCall
     who: dict[str, Any] = field(default_factory=dict)  # an identification item (2.9 shape)
     who_source: str = ""  # "record", "cache" or "" (unknown)
+    call_back: bool = False  # a missed call nobody has returned yet
 
     @property
     def number(self) -> str:
@@ -69,6 +70,8 @@ class CallRow:
     def outcome(self) -> str:
         if self.record.answered is None:
             return ""
+        if self.call_back:
+            return "call back"
         return "answered" if self.record.answered else "missed"
 
 
