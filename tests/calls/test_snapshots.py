@@ -18,6 +18,7 @@ from corpdir.calls.events import CallEvent, CallState
 from corpdir.config import CallsSettings
 from corpdir.tui.desk_phone import DeskPhone
 from tui.test_snapshots import NARROW, WIDE, _still, synced_app  # noqa: F401 - _still: no blink, Tokyo time
+from tui.test_snapshots import calls as calls_screen
 from tui_helpers import listed, settle, wait_for
 
 RANG = datetime(2025, 6, 15, 1, 46, tzinfo=timezone.utc)  # 10:46 in Tokyo, the frozen clock's day
@@ -63,15 +64,9 @@ async def message(pilot) -> None:
 
 
 async def chart(pilot) -> None:
-    await pilot.press("f3")
-    await settle(pilot, listed(pilot, "#calls"))
+    await calls_screen(pilot)
     await pilot.press("t")
     await settle(pilot, lambda: pilot.app.screen.__class__.__name__ == "CallsChart")
-
-
-async def desk_calls(pilot) -> None:
-    await pilot.press("f3")
-    await settle(pilot, listed(pilot, "#calls"))
 
 
 async def people_at_hand(pilot) -> None:
@@ -87,7 +82,7 @@ async def people_at_hand(pilot) -> None:
     await settle(pilot, lambda: pilot.app.screen.__class__.__name__ == "PeopleAtHandScreen")
 
 
-SCENES = {"popup": one_ring, "stack": three_rings, "message": message, "chart": chart, "desk_calls": desk_calls,
+SCENES = {"popup": one_ring, "stack": three_rings, "message": message, "chart": chart, "desk_calls": calls_screen,
           "people_at_hand": people_at_hand}
 
 
