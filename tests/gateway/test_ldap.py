@@ -117,3 +117,21 @@ def test_ldap_sync_serves_the_yealink_filters_and_sends_only_changes(world, caps
         f"uid=user-{made},{BASE_DN}": {"displayName": ["新人 二郎"]}}
     third = ldap_sync(slapd, secret, capsys)
     assert third.strip() == f"0 added, 0 modified, 0 deleted, {len(after)} unchanged"
+
+
+def test_exported_ldif_loads_into_slapd_as_the_entries_ldap_sync_keeps(world, capsys, tmp_path):
+    live, slapd, secret = world
+    assert cli.main(["sync", "--quiet"]) == 0
+    target = tmp_path / "phonebook.ldif"
+    assert cli.main(["export", "--format", "ldif", "--base-dn", BASE_DN, "-o", str(target)]) == 0
+    assert oct(target.stat().st_mode & 0o777) == "0o600"  # personal data
+    text = target.read_text(encoding="utf-8")
+    assert text.startswith("version: 1\ndn: uid=user-")
+    slapd.ldapadd(f"dn: {BASE_DN}\nobjectClass: organizationalUnit\nou: phonebook\n")
+    slapd.ldapadd(text)  # ldapadd reads it as it is (base64 for kanji, folded lines)
+    assert_tree_is_the_cache(slapd)
+    capsys.readouterr()
+    again = ldap_sync(slapd, secret, capsys)
+    assert again.strip().startswith("0 added, 0 modified, 0 deleted")
+    assert cli.main(["export", "--format", "ldif", "--phone", "03"]) == 2
+    assert "nothing was exported" in capsys.readouterr().err

@@ -1,17 +1,20 @@
 """`corpdir export users|contacts [--format csv|vcard] [filters...] [-o FILE]`: the list the
-filters select (asked of the service: U1 / X1), as CSV or vCard 4.0."""
+filters select (asked of the service: U1 / X1), as CSV or vCard 4.0. `corpdir export
+--format ldif` writes the cached phonebook (users and shared contacts) as inetOrgPerson
+entries for an LDAP server (:mod:`corpdir.gateway.ldap`)."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any, TextIO
 
-HELP = "export users or contacts (with filters) as CSV or vCard 4.0"
+HELP = "export users or contacts (with filters) as CSV or vCard 4.0, or the phonebook as LDIF"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("kind", choices=("users", "contacts"))
-    parser.add_argument("--format", choices=("csv", "vcard"), default="csv")
+    parser.add_argument("kind", nargs="?", choices=("users", "contacts"), help="what to export (LDIF: both when not given)")
+    parser.add_argument("--format", choices=("csv", "vcard", "ldif"), default="csv")
+    parser.add_argument("--base-dn", default="ou=phonebook,dc=example,dc=com", help="LDIF: the DN the entries go under")
     parser.add_argument("-o", "--output", help="the file to write (default: standard output)")
     parser.add_argument("--search", nargs="*", default=[], help="free words (name, kana, number ...)")
     parser.add_argument("--division", type=int, action="append", default=[], help="users: a division ID (repeatable)")
@@ -128,4 +131,11 @@ def run(args: argparse.Namespace) -> int:
 
     from corpdir.commands.service_run import run_with_service
 
+    if args.format == "ldif":
+        from corpdir.gateway.ldap.export import run_ldif
+
+        return run_with_service(args.base_url, lambda service: run_ldif(service, args, sys.stdout, sys.stderr))
+    if args.kind is None:
+        print("corpdir export: say what to export (users or contacts); only --format ldif exports both", file=sys.stderr)
+        return 2
     return run_with_service(args.base_url, lambda service: run_export(service, args, sys.stdout, sys.stderr))

@@ -11,9 +11,11 @@ from corpdir.service.phonebook import Entry
 
 
 def ldif(phonebook: Iterable[Entry], base_dn: str) -> Iterator[str]:
-    """``version: 1`` then one content record per entry, blank-line separated."""
-    yield "version: 1\n"
+    """``version: 1`` then one content record per entry, blank-line separated (the first
+    right after the version line: slapadd reads a blank line there as an empty record)."""
+    separator = "version: 1\n"
     for dn, attrs in entries(phonebook, base_dn).items():
         raw = {name: [v.encode("utf-8") for v in values] for name, values in attrs.items()}
         lines = operation_to_ldif("searchResponse", [{"type": "searchResEntry", "dn": dn, "raw_attributes": raw}])
-        yield "\n" + "\n".join(line for line in lines if line and not line.startswith("#")) + "\n"
+        yield separator + "\n".join(line for line in lines if line and not line.startswith("#")) + "\n"
+        separator = "\n"
