@@ -1,14 +1,16 @@
 """A face photo or business card in the terminal: half-block pixels (rich-pixels).
 
 Decoding and scaling happen in a thread, and each rendering is kept (~30 ms and ~31 KiB
-for 40x20 cells), so moving through a list never decodes the same image twice.
+for 40x20 cells), so moving through a list never decodes the same image twice. An image
+over the pixel limit is refused from its header, and a JPEG is decoded at the smallest
+scale that fills the cells (:func:`corpdir.service.images.open_image`): a 13000x13000 photo
+once took 920 MB to show, in each SSH session's process.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
-import io
 from collections import OrderedDict
 from typing import TYPE_CHECKING
 
@@ -46,10 +48,11 @@ def render_pixels(jpeg: bytes, width: int, height: int) -> Picture:
     if key in _RENDERED:
         _RENDERED.move_to_end(key)
         return _RENDERED[key]
-    from PIL import Image  # here, in the worker thread: the first screen paints without Pillow
-    from rich_pixels import Pixels
+    from rich_pixels import Pixels  # here, in the worker thread: the first screen paints without Pillow
 
-    with Image.open(io.BytesIO(jpeg)) as image:
+    from corpdir.service.images import open_image
+
+    with open_image(jpeg, fit=(width, height * 2)) as image:
         image = image.convert("RGB")
         image.thumbnail((width, height * 2))
         pixels = Picture(Pixels.from_image(image), image.width)
@@ -74,8 +77,13 @@ class PhotoView(Static):
         if not jpeg:
             self.update(placeholder)
             return
+        from corpdir.service.images import ImageTooLarge
+
         try:
             pixels = await asyncio.to_thread(render_pixels, jpeg, *self.cells)
+        except ImageTooLarge as exc:
+            self.update(f"(not shown: {exc})")
+            return
         except (OSError, ValueError):
             self.update("(image cannot be shown)")
             return
