@@ -16,7 +16,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--demo", action="store_true", help="fill a new data directory with a generated demo tenant")
     parser.add_argument("--size", type=int, default=500, help="demo tenant: number of users (default 500)")
     parser.add_argument("--seed", type=int, default=1, help="demo tenant: random seed (default 1)")
-    parser.add_argument("--no-rate-limit", action="store_true", help="turn the token bucket off")
+    parser.add_argument("--no-rate-limit", action="store_true",
+                        help="turn the limits off: the token bucket and L1's one request per 5 minutes (for test runs)")
     parser.add_argument("--allow", action="append", default=[], metavar="NETWORK", type=_network,
                         help="answer only callers in this network (CIDR, e.g. 192.0.2.0/24 or 127.0.0.1); "
                              "repeatable; others get 403 ACCESS_DENIED. Default: any caller")
@@ -41,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
 
     settings = ServerSettings(
         data=args.data, variant=args.variant, demo=bool(args.demo), demo_size=args.size, demo_seed=args.seed,
-        rate_limit=RateLimitSettings(enabled=not args.no_rate_limit), allowed_networks=list(args.allow),
+        rate_limit=RateLimitSettings(enabled=not args.no_rate_limit, spots_window=not args.no_rate_limit), allowed_networks=list(args.allow),
         public_url=f"http://{args.host}:{args.port}",
     )
     app = create_app(settings)

@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from corpdir.spec.constraints import PUBLISHED_VARIANT
 from corpdir.spec.contact import BUSINESS_CARD_FILE_FIELD
 from corpdir.spec.errors import ErrorObject
 from corpdir.spec.operations import Operation
@@ -35,12 +36,12 @@ def _parameters(op: Operation, schemas: _Schemas) -> list[dict[str, Any]]:
         schemas.components.update(schema.pop("$defs", {}))
         required = set(schema.get("required", []))
         for name, prop in schema.get("properties", {}).items():
+            if prop.get("not") == {}:  # a filter this variant does not have
+                continue
             entry: dict[str, Any] = {"name": name, "in": "query", "required": name in required, "schema": prop}
             if prop.get("type") == "array":
                 entry.update(style="form", explode=True)
             params.append(entry)
-    if op.code == "U6":
-        params.append({"name": "size", "in": "query", "schema": {"enum": ["FULL", "THUMBNAIL"], "default": "FULL"}})
     return params
 
 
@@ -54,7 +55,8 @@ def _request_body(op: Operation, schemas: _Schemas) -> dict[str, Any] | None:
         schemas.components.update(form.pop("$defs", {}))
         form["properties"] = {BUSINESS_CARD_FILE_FIELD: {"type": "string", "format": "binary"}, **form.get("properties", {})}
         form["required"] = [BUSINESS_CARD_FILE_FIELD, *form.get("required", [])]
-        return {"required": True, "content": {"multipart/form-data": {"schema": form}}}
+        encoding = {BUSINESS_CARD_FILE_FIELD: {"contentType": "image/jpeg"}}
+        return {"required": True, "content": {"multipart/form-data": {"schema": form, "encoding": encoding}}}
     return None
 
 
@@ -71,6 +73,16 @@ def _responses(op: Operation, schemas: _Schemas) -> dict[str, Any]:
 
 
 def build_openapi(operations: list[Operation], variant: Variant, title: str = "corpdir reference directory service") -> dict[str, Any]:
+    """The description of ``operations`` with every rule the server enforces that JSON
+    Schema can state, in ``variant``'s form (``corpdir.spec.constraints.PUBLISHED_VARIANT``)."""
+    token = PUBLISHED_VARIANT.set(variant)
+    try:
+        return _build(operations, variant, title)
+    finally:
+        PUBLISHED_VARIANT.reset(token)
+
+
+def _build(operations: list[Operation], variant: Variant, title: str) -> dict[str, Any]:
     schemas = _Schemas()
     paths: dict[str, dict[str, Any]] = {}
     for op in operations:

@@ -26,7 +26,10 @@ class Match:
 class RouteTable:
     def __init__(self, variant: Variant) -> None:
         self.operations = [op for op in OPERATIONS.values() if variant.has(op.code)]
-        self._routes = [(self._compile(op.path), op) for op in self.operations]
+        # literal paths first: /contacts/business-cards is not /contacts/{contactId}, for
+        # any method (a PATCH there is 405, not an edit of contact 'business-cards')
+        ordered = sorted(self.operations, key=lambda op: op.path.count("{"))
+        self._routes = [(self._compile(op.path), op) for op in ordered]
 
     @staticmethod
     def _compile(path: str) -> re.Pattern[str]:
@@ -36,8 +39,10 @@ class RouteTable:
         if path.startswith(VERSION_PREFIX + "/"):
             path = path[len(VERSION_PREFIX):]
         allowed: list[str] = []
+        shape = None  # the first (most literal) path that matches; others are not this resource
         for pattern, op in self._routes:
-            if m := pattern.match(path):
+            if (m := pattern.match(path)) and shape in (None, op.path):
+                shape = op.path
                 if op.method == method:
                     return Match(op, m.groupdict())
                 allowed.append(op.method)

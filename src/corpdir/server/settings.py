@@ -34,6 +34,7 @@ class RateLimitSettings:
     enabled: bool = True
     burst: int = 60
     rate: float = 10.0
+    spots_window: bool = True  # L1's one accepted request per 5 minutes (off for test runs)
 
 
 @dataclass

@@ -250,8 +250,16 @@ def text(max_len: int | None, rule: Charset | Pattern | None = None, *, not_blan
     return Annotated[str, *parts]
 
 
+def _whole_number(value: Any) -> Any:
+    """JSON has one kind of number: 442.0 is the integer 442 (JSON Schema says so too, and
+    some encoders write it); 5.5, "5" and true stay refused."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 def int_range(lo: int, hi: int) -> Any:
-    return Annotated[int, Strict(), Ge(lo), Le(hi)]
+    return Annotated[int, Strict(), Ge(lo), Le(hi), BeforeValidator(_whole_number)]
 
 
 def items(item_type: Any, max_items: int, *, min_items: int = 0, unique: bool = False, keep_first: bool = False) -> Any:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, Mapping
 
 from annotated_types import MaxLen
-from pydantic import AfterValidator, Strict
+from pydantic import AfterValidator, ConfigDict, Strict, WithJsonSchema
 from pydantic_core import PydanticCustomError
 
 from corpdir.spec import constraints as c
@@ -21,7 +21,7 @@ def _not_editable(value: Any) -> Any:
     raise PydanticCustomError("NOT_EDITABLE", "is accepted on create only")
 
 
-NotEditable = Annotated[Any, AfterValidator(_not_editable)]
+NotEditable = Annotated[Any, AfterValidator(_not_editable), WithJsonSchema({"not": {}})]
 # Request values are M365 and GWS (NONE only appears in responses). Plain string literals,
 # so an error lists 'M365' or 'GWS' rather than enum reprs.
 GroupwareRequest = Annotated[Literal[Groupware.M365.value, Groupware.GWS.value], exists_in_variant("groupware")]
@@ -37,6 +37,8 @@ class ChatSetting(RequestModel):
 
 class UserFields(RequestModel):
     """The fields of spec 2.4 accepted on both create (C) and edit (E)."""
+
+    model_config = ConfigDict(json_schema_extra=usertype.publish_rules)
 
     userType: UserType = OMIT
     enabled: c.StrictBool = OMIT

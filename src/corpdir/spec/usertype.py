@@ -6,7 +6,7 @@ fields; REGISTRATION_ONLY_USER may set the second column only; REGULAR_USER all 
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable
 
 from corpdir.spec.enums import UserType
 from corpdir.spec.errors import DetailCode, ErrorDetail
@@ -32,6 +32,19 @@ SETTABLE: dict[UserType, frozenset[str]] = {
 def not_settable_fields(user_type: UserType | str) -> frozenset[str]:
     """The fields a user of ``user_type`` may not have created or changed."""
     return (BASIC_ONLY | BASIC_AND_REGISTRATION) - SETTABLE[UserType(user_type)]
+
+
+def publish_rules(schema: dict[str, Any], model: Any = None) -> None:
+    """The table as JSON Schema (``json_schema_extra`` of the user bodies): when the body
+    names a userType, the fields that type may not set must be absent. (An edit that names
+    no type is held to the stored user's type, which a schema cannot know.)"""
+    rules = schema.setdefault("allOf", [])
+    for user_type in (UserType.FACILITY, UserType.REGISTRATION_ONLY_USER):
+        forbidden = sorted(not_settable_fields(user_type) & set(schema.get("properties", {})))
+        rules.append({
+            "if": {"properties": {"userType": {"const": user_type.value}}, "required": ["userType"]},
+            "then": {"properties": {name: False for name in forbidden}},
+        })
 
 
 def violations(sent: Iterable[str], user_type: UserType | str) -> list[ErrorDetail]:

@@ -19,7 +19,7 @@ from corpdir.spec.errors import ErrorStatus
 def register_spots(call: Call) -> dict:
     entries = call.fields()["locations"]
     now = call.now()
-    accepted, wait = call.storage.register_spots(entries, now)
+    accepted, wait = call.storage.register_spots(entries, now, window=call.settings.rate_limit.spots_window)
     if wait > 0:
         seconds = math.ceil(wait)
         raise ApiError(ErrorStatus.RESOURCE_EXHAUSTED,

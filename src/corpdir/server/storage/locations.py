@@ -38,12 +38,13 @@ class LocationStore:
             return 0.0
         return max(0.0, float(row[0]) + L1_ACCEPT_INTERVAL_SECONDS - now)
 
-    def register_spots(self, entries: list[dict[str, Any]], now: float) -> tuple[int, float]:
+    def register_spots(self, entries: list[dict[str, Any]], now: float, *, window: bool = True) -> tuple[int, float]:
         """(accepted count, 0) when the request is accepted: spots whose bleId is a user's
         location tag are registered. (0, seconds to wait) inside the 5-minute window,
-        checked in the same transaction so two requests cannot both be accepted."""
+        checked in the same transaction so two requests cannot both be accepted.
+        ``window=False`` accepts every request (``corpdir server --no-rate-limit``)."""
         with self.db.write() as conn:
-            if (wait := self.seconds_until_spots_accepted(now)) > 0:
+            if window and (wait := self.seconds_until_spots_accepted(now)) > 0:
                 return 0, wait
             self._expire_spots(conn, now)
             known = {r[0] for r in conn.execute("SELECT DISTINCT ble_id FROM users WHERE ble_id != ''")}
