@@ -3,9 +3,8 @@
 Each subcommand lives in ``corpdir.commands.<name>`` with ``HELP``, ``configure(parser)``
 and ``run(args) -> int``. Those modules import nothing heavy at the top and load their
 dependencies inside ``run``, so a fast command (``lookup``) never pays for Textual,
-FastAPI or the demo generator. A plain ``corpdir lookup NUMBER...`` is parsed without
-argparse (see :func:`corpdir.commands.lookup.parse_plain`); anything else, help and
-errors included, goes through the argparse parser below.
+FastAPI or the demo generator. ``corpdir lookup ...`` goes to lookup's own small parser
+(:func:`corpdir.commands.lookup.parse`); everything else to the parser below.
 """
 
 from __future__ import annotations
@@ -44,8 +43,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     if argv[:1] == ["lookup"]:
         from corpdir.commands import lookup
 
-        if (args := lookup.parse_plain(argv[1:])) is not None:
-            return args
+        return lookup.parse(argv[1:])
     return build_parser(argv[0] if argv and argv[0] in COMMANDS else None).parse_args(argv)
 
 

@@ -19,7 +19,8 @@ from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from corpdir.client.settings import ClientSettings
-from corpdir.paths import DEMO_API_KEY, Profile, read_config_table
+from corpdir.paths import Profile, given, profile_for, read_config_table, service_values
+
 
 class TomlTable(PydanticBaseSettingsSource):
     """One table of the config file, read when settings are built (so CORPDIR_CONFIG set
@@ -43,11 +44,27 @@ def _sources(table: str):  # noqa: ANN202 - pydantic-settings hook
     return classmethod(customise)
 
 
+class ServiceTable(PydanticBaseSettingsSource):
+    """The ``[service]`` settings as :func:`corpdir.paths.service_values` reads them
+    (environment over file, blank = not given): the reader `corpdir lookup` uses too, so
+    the two never disagree on which service, which key, which cache file."""
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        return self().get(field_name), field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        return service_values(self.settings_cls.model_fields)
+
+
+def _service_sources(cls, settings_cls, init_settings, env_settings, dotenv_settings, file_secret_settings):  # noqa: ANN001, ANN202
+    return init_settings, ServiceTable(settings_cls)
+
+
 class ServiceSettings(ClientSettings):
     """The ``[service]`` table: which directory service to talk to, and how."""
 
     model_config = SettingsConfigDict(env_prefix="CORPDIR_", extra="ignore")
-    settings_customise_sources = _sources("service")
+    settings_customise_sources = classmethod(_service_sources)
 
     base_url: str | None = None  # None: the embedded reference server on the demo tenant
     region: str = Field(default="JP", description="default region for phone numbers without a country code")
@@ -57,14 +74,16 @@ class ServiceSettings(ClientSettings):
 
     @property
     def is_demo(self) -> bool:
-        return not self.base_url
+        return given(self.base_url) is None
 
     def profile(self) -> Profile:
-        """This service's identity (base URL and key), e.g. to find its cache file."""
-        if self.is_demo:
-            return Profile(None, DEMO_API_KEY)
-        key = self.resolve_api_key()
-        return Profile(self.base_url, key.get_secret_value() if key else None)
+        """This service's identity (base URL and key), e.g. to find its cache file: the
+        same :func:`corpdir.paths.profile_for` as `corpdir lookup`'s, the keyring after."""
+        profile = profile_for(self.base_url, self.api_key.get_secret_value() if self.api_key else None, self.api_key_file)
+        if profile.is_demo or profile.api_key is not None:
+            return profile
+        key = self.resolve_api_key()  # the keyring, if one is configured
+        return profile._replace(api_key=key.get_secret_value() if key else None)
 
 
 class UiSettings(BaseSettings):
@@ -80,7 +99,7 @@ class UiSettings(BaseSettings):
 
 def load_settings(**service_overrides: Any) -> tuple[ServiceSettings, UiSettings]:
     """Settings from flags (``service_overrides``), environment and file."""
-    overrides = {k: v for k, v in service_overrides.items() if v is not None}
+    overrides = {k: v for k, v in service_overrides.items() if given(v) is not None}
     return ServiceSettings(**overrides), UiSettings()
 
 

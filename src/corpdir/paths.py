@@ -1,9 +1,12 @@
 """Where corpdir keeps things, and which profile a command is for: no pydantic, no httpx.
 
-`corpdir lookup` must start fast, so it resolves its profile and cache file here rather
-than through the full settings object (:mod:`corpdir.config`, which agrees with this
-module; a test holds them together). Every location can be moved by an environment
-variable, which is how tests keep off the real home directory.
+The ``[service]`` settings are read here, once, for everyone: :func:`service_values`
+(environment over config file, a blank value counting as not given) is the source of
+:class:`corpdir.config.ServiceSettings`, and :func:`profile_for` (which service, which
+key, hence which cache file) is what both ``ServiceSettings.profile()`` and `corpdir
+lookup`'s fast :func:`resolve_profile` return. `corpdir lookup` must start fast, so it
+uses these without building the settings object (pydantic). Every location can be moved
+by an environment variable, which is how tests keep off the real home directory.
 
 A cache file is named by a hash of the base URL and a fingerprint of the key, never the
 key itself: two keys for one service keep separate caches (their permission ranges
@@ -15,7 +18,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Iterable, NamedTuple
 
 try:  # the builtin SHA-256: hashlib would load OpenSSL (~5 ms of `corpdir lookup`'s start)
     from _sha256 import sha256 as _sha256  # CPython <= 3.11
@@ -84,14 +87,14 @@ def cache_file(base_url: str, api_key: str, directory: Path | None = None) -> Pa
 
 
 def read_config_table(table: str) -> dict[str, Any]:
-    """One table of the config file ({} when there is no file)."""
+    """One table of the config file ({} when there is no file; a BOM is allowed)."""
     path = config_path()
     if not path.is_file():
         return {}
     import tomllib  # only when there is a file: `corpdir lookup` starts without it
 
     try:
-        return dict(tomllib.loads(path.read_text(encoding="utf-8")).get(table, {}))
+        return dict(tomllib.loads(path.read_text(encoding="utf-8-sig")).get(table, {}))
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"{path}: not valid TOML: {exc}") from None
 
@@ -118,30 +121,76 @@ class Profile(NamedTuple):
         return cache_file(*self.identity)
 
 
-def service_value(name: str, default: Any = None, table: dict[str, Any] | None = None) -> Any:
-    """A ``[service]`` setting: environment (CORPDIR_<NAME>) over config file, as
-    :class:`corpdir.config.ServiceSettings` reads it."""
-    value = os.environ.get(f"CORPDIR_{name.upper()}")
-    if value:
-        return value
+def given(value: Any) -> Any:
+    """A setting as given, or None when it says nothing: absent, empty or only blanks
+    (``CORPDIR_API_KEY="  "`` gives no key). Text loses its surrounding blanks."""
+    if isinstance(value, str):
+        return value.strip() or None
+    return value
+
+
+def service_values(names: Iterable[str], table: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The ``[service]`` settings ``names`` that are given: ``CORPDIR_<NAME>`` from the
+    environment over the config file's ``[service]`` table. The one reader of these
+    settings, for :class:`corpdir.config.ServiceSettings` and `corpdir lookup` alike."""
     table = read_config_table("service") if table is None else table
-    return table.get(name) or default
+    values = {}
+    for name in names:
+        value = given(os.environ.get(f"CORPDIR_{name.upper()}"))
+        if value is None:
+            value = given(table.get(name))
+        if value is not None:
+            values[name] = value
+    return values
+
+
+def service_value(name: str, default: Any = None) -> Any:
+    """One ``[service]`` setting (see :func:`service_values`), or ``default``."""
+    return service_values((name,)).get(name, default)
+
+
+def read_key_file(path: str | Path) -> str | None:
+    """The key in a key file: its first line, without a BOM (Windows Notepad writes one) or
+    surrounding blanks; None for an empty file. OSError/UnicodeDecodeError if unreadable."""
+    lines = Path(path).expanduser().read_text(encoding="utf-8-sig").strip().splitlines()
+    return given(lines[0]) if lines else None
+
+
+def api_key_from(api_key: str | None, api_key_file: str | Path | None) -> str | None:
+    """The API key: ``api_key`` if given, else the key file's (:func:`read_key_file`). A key
+    file that cannot be read gives no key, with a warning that names the file, not the key."""
+    key = given(api_key)
+    if key is not None or api_key_file is None:
+        return key
+    try:
+        return read_key_file(api_key_file)
+    except (OSError, UnicodeDecodeError) as exc:
+        import logging
+
+        logging.getLogger("corpdir.client").warning("cannot read the API key file %s: %s", api_key_file, type(exc).__name__)
+        return None
+
+
+def profile_for(base_url: str | None, api_key: str | None, api_key_file: str | Path | None = None) -> Profile:
+    """The profile of these settings: no base URL is the embedded demo (its reception key),
+    else the service and the key it is called with (None: none configured)."""
+    base_url = given(base_url)
+    if base_url is None:
+        return Profile(None, DEMO_API_KEY)
+    return Profile(base_url, api_key_from(api_key, api_key_file))
+
+
+PROFILE_SETTINGS = ("base_url", "api_key", "api_key_file", "keyring_service")
 
 
 def resolve_profile(base_url: str | None = None) -> Profile | None:
-    """Flags > environment > config file, as :class:`corpdir.config.ServiceSettings` does.
+    """The profile `corpdir` would use, from ``--base-url`` (``base_url``), the environment
+    and the config file, as ``ServiceSettings.profile()`` gives it, without pydantic.
 
     Returns None when the key must come from the system keyring: the caller then builds
     the full settings (the slow, complete path)."""
-    table = read_config_table("service")
-    url = base_url or service_value("base_url", table=table)
-    if not url:
-        return Profile(None, DEMO_API_KEY)
-    key = service_value("api_key", table=table)
-    key_file = service_value("api_key_file", table=table)
-    if not key and key_file:
-        lines = Path(key_file).expanduser().read_text(encoding="utf-8").strip().splitlines()
-        key = lines[0].strip() if lines else None
-    if not key:
+    values = service_values(PROFILE_SETTINGS)
+    profile = profile_for(given(base_url) or values.get("base_url"), values.get("api_key"), values.get("api_key_file"))
+    if not profile.is_demo and profile.api_key is None and values.get("keyring_service"):
         return None
-    return Profile(url, key)
+    return profile

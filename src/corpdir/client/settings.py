@@ -1,7 +1,8 @@
 """Client configuration from the environment (prefix ``CORPDIR_``) or code.
 
 The API key is a ``SecretStr`` from the first of: ``CORPDIR_API_KEY``, the file named by
-``CORPDIR_API_KEY_FILE`` (first line), or the system keyring (``keyring`` is imported
+``CORPDIR_API_KEY_FILE`` (first line, read by :func:`corpdir.paths.api_key_from`, as
+`corpdir lookup` reads it), or the system keyring (``keyring`` is imported
 only when a keyring service is configured and the package is installed; it is not a
 dependency). A SecretStr prints as ``**********``, so the key cannot leak through a repr.
 Surrounding whitespace (a line break pasted with the key) is removed. A key file that
@@ -17,6 +18,8 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from corpdir.paths import api_key_from
 
 log = logging.getLogger("corpdir.client")
 
@@ -48,17 +51,9 @@ class ClientSettings(BaseSettings):
     user_agent: str = "corpdir-client"
 
     def resolve_api_key(self) -> SecretStr | None:
-        if self.api_key is not None and self.api_key.get_secret_value().strip():
-            return SecretStr(self.api_key.get_secret_value().strip())
-        if self.api_key_file is not None:
-            path = self.api_key_file.expanduser()
-            try:
-                text = path.read_text(encoding="utf-8-sig").strip().splitlines()
-            except (OSError, UnicodeDecodeError) as exc:
-                log.warning("cannot read the API key file %s: %s", path, type(exc).__name__)
-                text = []
-            if text and text[0].strip():
-                return SecretStr(text[0].strip())
+        key = api_key_from(self.api_key.get_secret_value() if self.api_key else None, self.api_key_file)
+        if key is not None:
+            return SecretStr(key)
         if self.keyring_service:
             try:
                 import keyring  # optional: only if installed
