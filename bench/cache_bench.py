@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import shutil
 import subprocess
 import sys
@@ -132,12 +133,16 @@ def bench_lookup_process(db: Path, forms: list[str], runs: int, against: Path | 
         subprocess.run(command + [forms[0]], env=cached_env, capture_output=True, check=False)  # writes the bytecode
         other_env = {**env, "PYTHONPATH": str(against)} if against else None
         times, baseline, cached, failed, other = [], [], [], [], []
+        cpu: dict[int, list[float]] = {}  # id(samples) -> the child's CPU seconds: steadier than wall time under load
         load = os.getloadavg()[0]
 
         def timed(samples: list[float], argv: list[str], run_env: dict[str, str] | None, answers: bool = True) -> None:
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             started = time.perf_counter()
             done = subprocess.run(argv, env=run_env, capture_output=True, check=False)
             samples.append(time.perf_counter() - started)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu.setdefault(id(samples), []).append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
             if answers and (done.returncode != 0 or b"\tnot found" in done.stdout):
                 failed.append(done)  # every form is a cached number: each run must answer it (exit 0: found)
 
@@ -155,6 +160,9 @@ def bench_lookup_process(db: Path, forms: list[str], runs: int, against: Path | 
         report("  the same, corpdir's bytecode cached", cached, baseline)
         if other:
             report(f"  the same, with {against}", other, baseline)
+            report("CPU time: `lookup` process", cpu[id(times)], cpu[id(baseline)])
+            report(f"CPU time: the same, with {against}", cpu[id(other)], cpu[id(baseline)])
+            report("CPU time: python -c pass", cpu[id(baseline)])
         print(f"load average (1 min) {load:.2f} before, {os.getloadavg()[0]:.2f} after; "
               f"PYTHONDONTWRITEBYTECODE={os.environ.get('PYTHONDONTWRITEBYTECODE', '')!r}", flush=True)
 
