@@ -198,7 +198,9 @@ def load_slapd(folder: Path, ldif_path: Path) -> tuple[subprocess.Popen, int, fl
     started = time.perf_counter()
     slapd = shutil.which("slapadd") or "/usr/sbin/slapadd"
     subprocess.run([slapd, "-q", "-f", str(conf), "-l", str(suffix)], check=True)
-    subprocess.run([slapd, "-q", "-f", str(conf), "-l", str(ldif_path)], check=True)
+    content = folder / "content.ldif"  # slapadd takes no 'version: 1' line (ldapadd does)
+    content.write_text(ldif_path.read_text(encoding="utf-8").removeprefix("version: 1\n"), encoding="utf-8")
+    subprocess.run([slapd, "-q", "-f", str(conf), "-l", str(content)], check=True)
     loaded = time.perf_counter() - started
     port = free_port()
     process = subprocess.Popen([shutil.which("slapd") or "/usr/sbin/slapd", "-d", "0", "-f", str(conf), "-h",
@@ -266,7 +268,7 @@ def main() -> None:
             results.append(figures("gateway: caller name (plain text)", clients, *asyncio.run(load(http_worker, port, split(reqs, clients)))))
 
         for label, path, runs in (("Cisco directory page (32 rows)", "/cisco/directory.xml?start={start}", 20),
-                                  ("Yealink full directory", "/yealink/directory.xml", 3)):
+                                  ("Yealink full directory", "/yealink/directory.xml", 4)):
             times, size = [], 0
             for i in range(runs):
                 started = time.perf_counter()
@@ -274,7 +276,7 @@ def main() -> None:
                 times.append(time.perf_counter() - started)
                 size = len(body)
             line = (f"{label:<34} median {statistics.median(times) * 1e3:9.1f} ms   max {max(times) * 1e3:9.1f} ms   "
-                    f"size {size / 1024:9.1f} KiB   n={runs} (first after start: {times[0] * 1e3:.1f} ms)")
+                    f"size {size / 1024:9.1f} KiB   n={runs} (first after start, rendering: {times[0] * 1e3:.1f} ms)")
             print(line, flush=True)
             results.append(line)
     finally:

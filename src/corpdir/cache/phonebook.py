@@ -15,11 +15,11 @@ from typing import Any, Iterator
 
 from corpdir.cache.numbers import prime_region_rules
 
-_WHO = (
-    "SELECT p.kind, p.id, p.field, p.number, COALESCE(u.data, c.data) FROM phones p"
+_WHO = (  # the first holders by (kind, id) first, then their records: a company's main number has hundreds
+    "SELECT p.kind, p.id, p.field, p.number, COALESCE(u.data, c.data) FROM"
+    " (SELECT kind, id, field, number FROM phones WHERE key = ? ORDER BY kind DESC, id LIMIT ?) p"
     " LEFT JOIN users u ON p.kind = 'user' AND u.id = p.id"
-    " LEFT JOIN contacts c ON p.kind = 'contact' AND c.id = p.id"
-    " WHERE p.key = ? ORDER BY p.kind DESC, p.id LIMIT ?"
+    " LEFT JOIN contacts c ON p.kind = 'contact' AND c.id = p.id ORDER BY p.kind DESC, p.id"
 )
 MAX_HOLDERS = 20  # a company's main number is on hundreds of contacts: an answer needs the first few
 # Everyone with a number, in reading order (kana, else the name): users, and the contacts
@@ -38,6 +38,7 @@ _ORDER = (
 def open_reader(path: str | Path, region: str) -> sqlite3.Connection:
     """A read-only connection to the cache file (usable from one thread at a time)."""
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+    conn.execute("PRAGMA mmap_size = 268435456")  # records read in place, not copied into SQLite's page cache
     prime_region_rules(conn, region)
     return conn
 

@@ -19,6 +19,7 @@ import asyncio
 import html
 import logging
 import time
+from collections import OrderedDict
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator, Callable
 from urllib.parse import urlencode
@@ -41,6 +42,7 @@ from corpdir.text import printable
 
 log = logging.getLogger("corpdir.gateway")
 TITLE = "Directory"
+DOCUMENTS = 3
 
 
 class Gateway:
@@ -53,6 +55,23 @@ class Gateway:
         self.lookup = CallerLookup(self.phonebook, deadline=settings.deadline_ms / 1000,
                                    strip_prefixes=settings.strip_prefixes, ask_service=service.offers("N1"))
         self._sync: asyncio.Task[None] | None = None
+        self._documents: OrderedDict[tuple[str, bool], tuple[int, bytes]] = OrderedDict()
+        self._rendering = asyncio.Lock()
+
+    async def document(self, key: tuple[str, bool], render: Callable[[], AsyncIterator[bytes]]) -> Response:
+        """A whole directory, rendered once per state of the cache: a phone that downloads
+        200k entries must not make every other phone wait for the same work again. The last
+        DOCUMENTS renderings are kept (tens of MB each at 200k entries)."""
+        async with self._rendering:
+            version = self.phonebook.version()
+            kept = self._documents.get(key)
+            if kept is None or kept[0] != version:
+                kept = (version, b"".join([chunk async for chunk in render()]))
+                self._documents[key] = kept
+            self._documents.move_to_end(key)
+            while len(self._documents) > DOCUMENTS:
+                self._documents.popitem(last=False)
+        return Response(kept[1], media_type=MEDIA_TYPE)
 
     # -- life ------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -132,32 +151,45 @@ def build_app(service: Any, settings: GatewaySettings) -> Any:
     async def cid_json(request: Request) -> Response:
         return await caller(request, "json")
 
-    async def everyone() -> list[Entry]:
-        return (await gw.phonebook.window())[1]
-
     async def streamed(head: str, rows: Callable[[list[Entry]], Any], tail: str, q: str = "") -> AsyncIterator[bytes]:
         """A whole directory, written as the phonebook reads it out a batch at a time."""
+        def written(batch: list[Entry]) -> bytes:
+            return "".join(rows(batch)).encode()
+
+        # each batch is written on a thread: a caller-ID lookup is not kept waiting behind 200k entries
         yield head.encode()
         if q:
-            yield "".join(rows(await gw.phonebook.search(q, limit=200))).encode()
+            yield await asyncio.to_thread(written, await gw.phonebook.search(q, limit=200))
         else:
             async for batch in gw.phonebook.batches():
-                yield "".join(rows(batch)).encode()
+                yield await asyncio.to_thread(written, batch)
         yield tail.encode()
 
     async def yealink_directory(request: Request) -> Response:
         q, ascii = request.query_params.get("q", "").strip(), _ascii(request)
-        body = streamed(yealink.directory_head(TITLE), lambda batch: yealink.directory_rows(batch, ascii),
-                        yealink.DIRECTORY_TAIL, "" if q == "#SEARCH" else q)
-        return StreamingResponse(body, media_type=MEDIA_TYPE)
+        q = "" if q == "#SEARCH" else q
+
+        def render() -> AsyncIterator[bytes]:
+            return streamed(yealink.directory_head(TITLE), lambda batch: yealink.directory_rows(batch, ascii),
+                            yealink.DIRECTORY_TAIL, q)
+
+        if q:
+            return StreamingResponse(render(), media_type=MEDIA_TYPE)
+        return await gw.document(("yealink-directory", ascii), render)
 
     async def yealink_phonebook(request: Request) -> Response:
-        return StreamingResponse(_iterate(yealink.phonebook(await everyone(), TITLE, _ascii(request))), media_type=MEDIA_TYPE)
+        ascii = _ascii(request)
+
+        async def render() -> AsyncIterator[bytes]:
+            entries = (await gw.phonebook.window())[1]
+            yield await asyncio.to_thread(lambda: "".join(yealink.phonebook(entries, TITLE, ascii)).encode())
+
+        return await gw.document(("yealink-phonebook", ascii), render)
 
     async def grandstream_phonebook(request: Request) -> Response:
         ascii = _ascii(request)
-        body = streamed(grandstream.HEAD, lambda batch: grandstream.contacts(batch, ascii), grandstream.TAIL)
-        return StreamingResponse(body, media_type=MEDIA_TYPE)
+        return await gw.document(("grandstream", ascii), lambda: streamed(
+            grandstream.HEAD, lambda batch: grandstream.contacts(batch, ascii), grandstream.TAIL))
 
     def pager(request: Request, path: str, search_path: str) -> Callable[[int | None], str]:
         base, ascii = gw.base(request), _ascii(request)
@@ -261,21 +293,6 @@ class _EmptyErrors:
             await send(message)
 
         await self.app(scope, receive, guarded)
-
-
-async def _iterate(parts: Any) -> AsyncIterator[bytes]:
-    """A generated document in chunks of about 64 KiB, letting other requests in between."""
-    chunk: list[str] = []
-    size = 0
-    for part in parts:
-        chunk.append(part)
-        size += len(part)
-        if size > 65536:
-            yield "".join(chunk).encode()
-            chunk, size = [], 0
-            await asyncio.sleep(0)
-    if chunk:
-        yield "".join(chunk).encode()
 
 
 def _record_page(entry: Entry) -> str:

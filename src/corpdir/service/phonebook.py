@@ -140,6 +140,10 @@ class Phonebook:
         self._point.close()
         self._bulk.close()
 
+    def version(self) -> int:
+        """Changes whenever the cache changed (a sync committed): what was derived from it is stale."""
+        return reads.data_version(self._point)
+
     def _current(self) -> _Divisions:
         version = reads.data_version(self._point)
         if version != self._version:
