@@ -24,14 +24,11 @@ from corpdir.division_path import division_path
 from corpdir.phone import DEFAULT_REGION, RegionRules, match_key, region_rules, use_region_rules
 
 _SQL = (
-    "SELECT p.kind, p.id, p.field, p.number, COALESCE(u.data, c.data) FROM phones p"
+    "SELECT p.kind, p.id, p.field, p.number, COALESCE(u.data, c.data, d.data) FROM phones p"
     " LEFT JOIN users u ON p.kind = 'user' AND u.id = p.id"
     " LEFT JOIN contacts c ON p.kind = 'contact' AND c.id = p.id"
-    " WHERE p.key = ? ORDER BY p.kind DESC, p.id"
-)
-_DIVISION_NUMBERS = (
-    "SELECT id, json_extract(data, '$.divisionPhoneNum') AS number FROM divisions"
-    " WHERE number IS NOT NULL AND number != '' ORDER BY id"
+    " LEFT JOIN divisions d ON p.kind = 'division' AND d.id = p.id"
+    " WHERE p.key = ? ORDER BY p.id"
 )
 SHARED_FIELDS = ("companyDelegatedPhoneNum", "divisionDelegatedPhoneNum")  # many people answer these
 
@@ -62,23 +59,27 @@ def identify(conn: sqlite3.Connection, number: str, region: str = DEFAULT_REGION
     key = match_key(number, region)
     if not key:
         return []
-    users, own, shared = [], [], []
+    users, own, divisions, shared = [], [], [], []
     for kind, rid, field, stored, blob in conn.execute(_SQL, (key,)):
         if blob is not None:
-            target = users if kind == "user" else shared if field in SHARED_FIELDS else own
-            target.append((rid, stored, json.loads(blob)))
+            target = (users if kind == "user" else divisions if kind == "division"
+                      else shared if field in SHARED_FIELDS else own)
+            target.append((rid, stored, blob))
     if users:
-        return [_user_item(conn, *users[0])]
+        rid, stored, blob = users[0]
+        return [_user_item(conn, rid, stored, json.loads(blob))]
     if own:
-        rid, stored, data = own[0]
+        rid, stored, blob = own[0]
+        data = json.loads(blob)
         return [_item(stored, data.get("fullname"), "CONTACT", data.get("companyName"),
                       [data["divisionName"]] if data.get("divisionName") else [], contact_id=rid)]
-    if division := _division_with(conn, key, region):
-        division_id, stored = division
+    if divisions:
+        division_id, stored, _ = divisions[0]
         path = path_names(conn, [division_id])[division_id]
         return [_item(stored, path[-1], "SHARED_NUMBER", None, [division_path(path)])]
     if shared:
-        rid, stored, data = shared[0]
+        _, stored, blob = shared[0]
+        data = json.loads(blob)
         company, division = data.get("companyName"), data.get("divisionName")
         by_division = bool(division and match_key(data.get("divisionDelegatedPhoneNum") or "", region) == key)
         return [_item(stored, (division if by_division else company) or company, "SHARED_NUMBER", company,
@@ -98,12 +99,6 @@ def complete(conn: sqlite3.Connection, item: dict[str, Any], region: str = DEFAU
     row = conn.execute("SELECT data FROM users WHERE id = ?", (item.get("userId"),)).fetchone()
     paths = _user_paths(conn, json.loads(row[0])) if row else item.get("divisionNames") or []
     return {**item, "companyName": None, "divisionNames": paths}
-
-
-def _division_with(conn: sqlite3.Connection, key: str, region: str) -> tuple[int, str] | None:
-    """(divisionId, number) of the first division whose number is ``key`` (divisions are
-    few, and their numbers are not in the phone index)."""
-    return next(((rid, n) for rid, n in conn.execute(_DIVISION_NUMBERS) if match_key(n, region) == key), None)
 
 
 def _user_paths(conn: sqlite3.Connection, data: dict[str, Any]) -> list[str]:

@@ -228,6 +228,11 @@ class CacheStore:
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
             (data["divisionId"], data.get("parentDivisionId") or None, json.dumps(data, ensure_ascii=False),
              data.get("divisionName"), data.get("sortScore") or 0, now, generation))
+        # a division's number in the phone index too: caller-ID names the division (N1's SHARED_NUMBER)
+        conn.execute("DELETE FROM phones WHERE kind = 'division' AND id = ?", (data["divisionId"],))
+        if number := data.get("divisionPhoneNum"):
+            conn.execute("INSERT INTO phones(key, kind, id, field, number) VALUES (?, 'division', ?, 'divisionPhoneNum', ?)",
+                         (match_key(number, self.region), data["divisionId"], number))
 
     def _write_contacts(self, conn: sqlite3.Connection, data: dict[str, Any], now: float, generation: int) -> None:
         cid = data["contactId"]
@@ -293,6 +298,7 @@ class CacheStore:
         with self.transaction() as conn:
             conn.executemany("DELETE FROM divisions WHERE id = ?", [(i,) for i in ids])
             conn.executemany("DELETE FROM user_divisions WHERE division_id = ?", [(i,) for i in ids])
+            conn.executemany("DELETE FROM phones WHERE kind = 'division' AND id = ?", [(i,) for i in ids])
 
     def ids_older_than(self, table: Literal["users", "divisions", "contacts"], generation: int) -> list[int]:
         """Rows not seen by the sync pass ``generation`` (candidates for deletion)."""
