@@ -78,3 +78,27 @@ async def test_narrow_shows_data_literally_and_opens_details_full_screen(make_ap
         assert await wait_for(pilot, lambda: "Contact record" in screen_text(app))
         text = screen_text(app)
         assert "[link=file:///etc/passwd]x" in text and "[red]x[/red]\ufffd]52;c;SGk=\ufffd" in text
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+async def test_mixed_entry_is_answered_row_by_row_beside_the_recent_numbers(make_app, service, size):
+    user = next(u for u in await service.users_window(None, limit=200) if u.phoneNum and u.extensionNum)
+    wide = "".join(chr(ord(ch) + 0xFEE0) if ch.isdigit() else "ー" if ch == "-" else ch for ch in user.phoneNum)
+    typed = f"0756784245 {user.extensionNum} {wide} 999-9999 abc"
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.press("f4")
+        app.screen.query_one("#numbers").insert_text_at_cursor(typed)
+        await pilot.press("enter")
+        results = app.screen.query_one("#results", VirtualList)
+        assert await wait_for(pilot, lambda: results.row_count == 5)
+        rows = [results.row(i) for i in range(5)]
+        assert [r.query for r in rows] == ["0756784245", user.extensionNum, user.phoneNum, "999-9999", "abc"]
+        assert [r.name for r in rows] == ["not found", user.fullname, user.fullname, "not found", "not a number"]
+        assert "5 asked · 2 found · 2 not found · 1 not a number" in screen_text(app)
+        recent = app.screen.query_one("#recent", VirtualList)
+        assert await wait_for(pilot, lambda: recent.row_count >= 4)
+        # the recent numbers stand beside their answers, in the same order
+        assert [recent.row(i) for i in range(4)] == [r.query for r in rows[:4]]
+        text = screen_text(app)
+        assert "not a number" in text and user.fullname in text

@@ -118,6 +118,35 @@ async def lookup(pilot) -> None:
     await settle(pilot, listed(pilot, "#results"))
 
 
+def full_width(number: str) -> str:
+    """A number as a Japanese keyboard types it: full-width digits, 'ー' for the hyphen."""
+    return "".join(chr(ord(ch) + 0xFEE0) if ch.isdigit() else "ー" if ch == "-" else ch for ch in number)
+
+
+async def deep_division_with_number(service, parent=None, depth: int = 0):
+    """A division at least three levels down that has a phone number (None: none such)."""
+    for division in await service.child_divisions(parent):
+        if depth >= 2 and division.divisionPhoneNum:
+            return division
+        if found := await deep_division_with_number(service, division.divisionId, depth + 1):
+            return found
+    return None
+
+
+async def lookup_mixed(pilot) -> None:
+    """Several entries typed on one line, as the issue lists them: a number in full width,
+    an extension, a division's number, an unknown number and a word."""
+    await pilot.press("f4")
+    await settle(pilot, lambda: pilot.app.screen.query("#numbers"))
+    service = pilot.app.service
+    user = next(u for u in await service.users_window(None, limit=200) if u.phoneNum and u.extensionNum and u.divisions)
+    division = await deep_division_with_number(service)
+    typed = f"{full_width(user.phoneNum)} {user.extensionNum} {division.divisionPhoneNum} 999-9999 abc"
+    pilot.app.screen.query_one("#numbers", Input).insert_text_at_cursor(typed)
+    await pilot.press("enter")
+    await settle(pilot, listed(pilot, "#results"))
+
+
 SCENES: dict[str, tuple[Scene, tuple[int, int]]] = {
     "directory": (directory, WIDE),
     "directory_narrow": (directory, NARROW),
@@ -126,6 +155,8 @@ SCENES: dict[str, tuple[Scene, tuple[int, int]]] = {
     "contacts": (contacts, WIDE),
     "calls": (calls, WIDE),
     "lookup": (lookup, WIDE),
+    "lookup_mixed": (lookup_mixed, WIDE),
+    "lookup_mixed_narrow": (lookup_mixed, NARROW),
 }
 
 

@@ -12,9 +12,11 @@ import time
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Iterable
 
+from corpdir.division_path import SEPARATOR, cells, division_path
 from corpdir.phone import DEFAULT_REGION, fold_number, match_key
 
 N1_BATCH = 5
+NOT_A_NUMBER = "not a phone number"
 _NOT_DIALABLE = re.compile(r"[^0-9*#,;+\-]")
 
 
@@ -72,12 +74,20 @@ def cache_age(conn: sqlite3.Connection | None, now: float | None = None) -> floa
     return (now if now is not None else time.time()) - float(row[0]) if row else None
 
 
-def organisation(item: dict[str, Any]) -> str:
+def organisation(item: dict[str, Any], width: int | None = None) -> str:
     """Where the holder of a number belongs, as one text (the third column of `corpdir
     lookup` and of the Lookup screen): the company, then the divisions by path
-    ('テスト商事 · 営業部'; a user: '本社 › 営業本部 › 1課')."""
-    divisions = ", ".join(d for d in item.get("divisionNames") or () if d)
-    return " · ".join(p for p in (item.get("companyName"), divisions) if p)
+    ('テスト商事 · 営業部'; a user: '本社 › 営業本部 › 1課'). Within ``width`` cells, the
+    first path is shortened from the top ('… › 営業本部 › 1課 (+1)')."""
+    company = item.get("companyName") or ""
+    paths = [d for d in item.get("divisionNames") or () if d]
+    text = " · ".join(p for p in (company, ", ".join(paths)) if p)
+    if width is None or not paths or cells(text) <= width:
+        return text
+    prefix = f"{company} · " if company else ""
+    more = f" (+{len(paths) - 1})" if len(paths) > 1 else ""
+    room = width - cells(prefix) - cells(more)
+    return prefix + division_path(paths[0].split(SEPARATOR), room) + more if room >= 4 else text
 
 
 def _identifies(item: dict[str, Any]) -> bool:
@@ -110,7 +120,7 @@ class CallerId:
         answers = [Answer(q) for q in queries]
         for answer in answers:
             if not dialable(answer.query):
-                answer.error = "not a phone number"
+                answer.error = NOT_A_NUMBER
             elif self._cache_lookup is not None:
                 answer.items = self._cache_lookup(answer.query)
                 answer.source = "cache" if answer.items else ""

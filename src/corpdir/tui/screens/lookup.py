@@ -2,11 +2,14 @@
 cache's phone index (however it is written: '+81 3-1234-5678' finds '03-1234-5678'), and
 what the cache does not know goes to N1, five numbers to a request.
 
-How numbers are separated: one number per line, and commas separate numbers on a line.
-A pasted list of lines becomes one line joined by ", ". (A comma is also a dial pause in
-PHONE_CHARS; a number with a pause cannot be looked up here, nor does N1 identify one.)
-Numbers looked up are remembered between runs (the state file) and listed on the left;
-choosing one looks it up again.
+How numbers are separated (:func:`corpdir.phone.split_numbers`): lines, commas and spaces
+between numbers ('0756784245 2310 ０３６４４０２９７９ 999-9999 abc' is five entries; '090 1111
+2222' one number). A pasted list of lines becomes one line joined by ", ". Each entry is
+answered on its own row, in the order typed; an entry that is no number says so on its
+row. (A comma is also a dial pause in PHONE_CHARS; a number with a pause cannot be looked
+up here, nor does N1 identify one.) Numbers looked up are remembered between runs (the
+state file) and listed on the left, the latest first: after a lookup, its numbers stand
+beside their answers; choosing one looks it up again.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from textual.widgets import Input, Static
 
 from corpdir.service.errors import CorpdirError
 from corpdir.phone import split_numbers
-from corpdir.service.callerid import Answer
+from corpdir.service.callerid import NOT_A_NUMBER, Answer
 from corpdir.tui.screens.list_screen import ListScreen
 from corpdir.tui.text import literal
 from corpdir.tui.widgets.answer_detail import AnswerDetail, LookupRow
@@ -34,23 +37,19 @@ if TYPE_CHECKING:
     from corpdir.service.directory import DirectoryService
 
 RESULT_COLUMNS = [
-    Column("Number", lambda r: r.query, width=16),
+    Column("Number", lambda r: r.query, width=15),
     Column("Name", lambda r: r.name, min_width=8, ratio=3),
-    Column("Company / divisions", lambda r: r.affiliation, min_width=8, ratio=2),
-    Column("Type", lambda r: r.item.get("phoneNumContactType") or "", width=8),
+    Column("Organisation", lambda r: r.organisation(), min_width=12, ratio=4, fit=lambda r, width: r.organisation(width)),
+    Column("Type", lambda r: TYPES.get(r.item.get("phoneNumContactType") or "", r.item.get("phoneNumContactType") or ""), width=7),
     Column("From", lambda r: r.source, width=7),
 ]
+TYPES = {"USER": "user", "CONTACT": "contact", "SHARED_NUMBER": "shared"}  # shared: many people answer it
 RECENT_COLUMNS = [Column("Recent lookups", lambda n: n, min_width=6)]
 
 
 def answer_rows(answers: list[Answer]) -> list[LookupRow]:
-    rows: list[LookupRow] = []
-    for answer in answers:
-        if answer.items:
-            rows += [LookupRow(answer.query, item, answer.source) for item in answer.items]
-        else:
-            rows.append(LookupRow(answer.query, {}, answer.source, answer.error))
-    return rows
+    """One row per entry, in the order typed: who has the number, or why nobody does."""
+    return [LookupRow(a.query, a.items[0] if a.items else {}, a.source, None if a.items else a.error) for a in answers]
 
 
 class NumbersInput(Input):
@@ -81,7 +80,7 @@ class LookupScreen(ListScreen):
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
-        yield NumbersInput(placeholder="Numbers to look up, separated by commas (or paste lines) — Enter", id="numbers")
+        yield NumbersInput(placeholder="Numbers to look up, with commas, spaces or lines between them — Enter", id="numbers")
         yield Static(id="caption")
         with Horizontal(id="lookup-body"):
             yield VirtualList(RECENT_COLUMNS, empty_text="None yet.", id="recent")
@@ -118,13 +117,16 @@ class LookupScreen(ListScreen):
         results = self.query_one("#results", VirtualList)
         results.source = ListSource(answer_rows(answers))
         found = sum(1 for a in answers if a.found)
-        failed = sum(1 for a in answers if a.error)
-        parts = [f"{len(answers)} asked", f"{found} found", f"{len(answers) - found - failed} not found"]
+        not_numbers = sum(1 for a in answers if a.error == NOT_A_NUMBER)
+        failed = sum(1 for a in answers if a.error and a.error != NOT_A_NUMBER and not a.found)
+        parts = [f"{len(answers)} asked", f"{found} found", f"{len(answers) - found - failed - not_numbers} not found"]
+        if not_numbers:
+            parts.append(f"{not_numbers} not {'a number' if not_numbers == 1 else 'numbers'}")
         if failed:
             parts.append(f"{failed} failed")
         caption.update(literal(" · ".join(parts), "dim"))
         for answer in reversed(answers):
-            if answer.error != "not a phone number":
+            if answer.error != NOT_A_NUMBER:
                 self.app.state.remember_lookup(answer.query)
         self._show_recent()
         results.focus()

@@ -15,6 +15,7 @@ from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from corpdir.service.callerid import NOT_A_NUMBER, organisation
 from corpdir.tui.labels import CONTACT_FIELDS, USER_FIELDS
 from corpdir.tui.text import joined, literal
 from corpdir.tui.widgets.record_fields import fields_table
@@ -36,15 +37,15 @@ class LookupRow:
 
     @property
     def name(self) -> str:
+        if self.error == NOT_A_NUMBER:
+            return "not a number"
         if self.error:
             return f"error: {self.error}"
         return self.item.get("displayName") or ("not found" if not self.item else "(no name)")
 
-    @property
-    def affiliation(self) -> str:
-        company = self.item.get("companyName") or ""
-        return joined([company if company != self.item.get("displayName") else "",
-                       joined(self.item.get("divisionNames") or [])], " · ")
+    def organisation(self, width: int | None = None) -> str:
+        """The company and divisions by path, as `corpdir lookup` prints them (within ``width``)."""
+        return organisation(self.item, width)
 
     @property
     def number(self) -> str:

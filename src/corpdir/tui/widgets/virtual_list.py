@@ -100,6 +100,7 @@ class Column:
     width: int = 0  # 0: share the remaining width by ``ratio``
     min_width: int = 6
     ratio: int = 1
+    fit: Callable[[Any, int], object] | None = None  # the value for a width (text that shortens itself)
 
 
 class _Paint:
@@ -320,7 +321,7 @@ class VirtualList(ScrollView, can_focus=True):
         if row is None:
             self._want(index)
             return Strip([Segment("…", paint.loading)]).crop_extend(0, width, style)
-        return self._line(paint, [c.value(row) for c in self.columns], style)
+        return self._line(paint, [c.fit(row, w) if c.fit else c.value(row) for c, w in zip(self.columns, paint.widths)], style)
 
     def on_resize(self, event: events.Resize) -> None:
         self.virtual_size = Size(self.line_width, self.row_count + 1)
