@@ -39,9 +39,12 @@ def test_a_file_over_the_cap_is_refused_without_being_read(tmp_path):
     with path.open("wb") as f:  # 200 MB, sparse: what it holds does not matter, only its size
         f.write(HEADER.encode())
         f.truncate(200 * 10**6)
-    code = ("import resource, sys; from corpdir.cli import main\n"
+    # VmHWM, not ru_maxrss: Linux carries ru_maxrss across fork and exec, so a child of a
+    # large pytest worker reported the worker's peak (300 MB under -n 2), not its own
+    code = ("import re, sys; from corpdir.cli import main\n"
             "try: code = main()\nexcept SystemExit as e: code = e.code\n"
-            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr); sys.exit(code)")
+            "peak = re.search(r'VmHWM:\\s*(\\d+)', open('/proc/self/status').read()).group(1)\n"
+            "print(peak, file=sys.stderr); sys.exit(code)")
     env = {**os.environ, "CORPDIR_BASE_URL": "http://127.0.0.1:9/v1", "CORPDIR_API_KEY": "demo-admin"}
     result = subprocess.run([sys.executable, "-c", code, "bulk", "destinations", str(path), "--check"],
                             capture_output=True, text=True, env=env, timeout=120)
