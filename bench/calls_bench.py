@@ -1,0 +1,240 @@
+"""Call pop-up benchmarks (issue 14): figures, not timed tests.
+
+    python bench/calls_bench.py [--runs 100] [--sip-runs 15] [--size 100000] [--only event|sip]
+
+(a) event: a feed's event to the pop-up painted, over a 100k-user cache (run_test,
+    headless, 120x36, on the directory screen): from the moment a feed hands the event to
+    the desk phone until the compositor renders the new card. Numbers drawn from the cache
+    (nine in ten) and unknown ones. Goal p95 < 100 ms. Baseline in the same run: the
+    cache's part alone (who has the number, the last calls from it) for the same numbers.
+(b) sip: a real call: SIPp sends an INVITE to baresip (ctrl_tcp) and corpdir's baresip
+    feed pops the caller up: from SIPp's "message sent" time stamp of the INVITE to the
+    card painted (wall clock, one machine). Goal median < 250 ms. Baseline in the same run:
+    INVITE sent to baresip's CALL_INCOMING read by a bare socket (no corpdir).
+The load average is printed before and after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import socket
+import sys
+import tempfile
+import time
+from datetime import datetime
+from pathlib import Path
+
+HERE = Path(__file__).parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "tests"))
+from _stats import report  # noqa: E402
+
+COLUMNS, LINES = 120, 36
+
+
+def load() -> str:
+    return "load average %.2f %.2f %.2f" % os.getloadavg()
+
+
+class Unanswered:
+    """An httpx transport that never answers: the pop-up must need no request at all."""
+
+    async def handle_async_request(self, request):  # noqa: ANN001, ANN201
+        await asyncio.Event().wait()
+
+    async def aclose(self) -> None:
+        pass
+
+
+def paint_spy(clock=time.perf_counter):  # noqa: ANN001, ANN201
+    """Patch RingCard.render_line: the first line rendered of each card is when it is painted."""
+    from corpdir.tui.widgets.ring_card import RingCard
+
+    painted: dict[str, float] = {}
+    original = RingCard.render_line
+
+    def render_line(self, y):  # noqa: ANN001, ANN202
+        painted.setdefault(self.ring.event.call_id, clock())
+        return original(self, y)
+
+    RingCard.render_line = render_line
+    return painted
+
+
+def open_app(db: Path, calls: dict):  # noqa: ANN201
+    from corpdir.cache.store import CacheStore
+    from corpdir.client import DirectoryClient
+    from corpdir.config import CallsSettings, ServiceSettings
+    from corpdir.service.directory import DirectoryService
+    from corpdir.state import State
+    from corpdir.tui.app import CorpdirApp
+
+    settings = ServiceSettings(base_url="http://unanswered.test/v1", api_key="bench", max_retries=0)
+    service = DirectoryService(DirectoryClient(settings, transport=Unanswered()), CacheStore(str(db)), settings)
+    app = CorpdirApp(service, state=State(Path(tempfile.mkdtemp()) / "state.json"), sync_on_start=False,
+                     calls=CallsSettings(ring_socket=False, **calls))
+    return service, app
+
+
+def numbers(store, rng: random.Random, count: int) -> list[str]:  # noqa: ANN001
+    rows = store._rows("SELECT data FROM users ORDER BY random() LIMIT ?", (count,))
+    known = [json.loads(blob).get("phoneNum") for (blob,) in rows]
+    return [n if n and rng.random() < 0.9 else f"0{rng.randint(3, 9)}{rng.randint(10_000_000, 99_999_999)}" for n in known]
+
+
+async def wait_until(predicate, tries: int = 20_000) -> bool:  # noqa: ANN001
+    for _ in range(tries):
+        if predicate():
+            return True
+        await asyncio.sleep(0.0005)
+    return False
+
+
+async def bench_event(db: Path, runs: int) -> None:
+    from corpdir.calls.events import CallEvent, CallState
+    from corpdir.service.calls import CallDesk
+
+    painted = paint_spy()
+    service, app = open_app(db, {})
+    times, base = [], []
+    async with app.run_test(size=(COLUMNS, LINES)) as pilot:
+        for _ in range(500):
+            await pilot.pause(0.01)
+            if app.screen.query("#users") and app.desk_phone.hub is not None:
+                break
+        print(f"    cache: {service.store.count_users()} users")
+        desk = CallDesk(service)
+        for i, number in enumerate(numbers(service.store, random.Random(14), runs)):
+            call_id = f"bench-{i}"
+            started = time.perf_counter()
+            app.desk_phone.on_event(CallEvent("bench", call_id, CallState.RINGING, number))
+            if not await wait_until(lambda: call_id in painted):
+                print(f"    {call_id}: never painted")
+                continue
+            times.append(painted[call_id] - started)
+            t0 = time.perf_counter()
+            await service.cache.run(desk._caller, number, 3)
+            base.append(time.perf_counter() - t0)
+            for ring in list(app.desk_phone.rings):  # dismissed: the next call is a new card
+                app.desk_phone._dismiss(ring)
+            await pilot.pause(0.02)
+    await service.close()
+    print(f"(a) feed event to pop-up painted, {len(times)} calls over the {db.name} cache")
+    report("event to card painted", times, base)
+    report("baseline: the cache's part alone", base)
+    print(f"    within 100 ms: {sum(t < 0.1 for t in times)}/{len(times)}")
+
+
+def sipp_sent_at(log: Path) -> float | None:
+    """The wall-clock time SIPp logged for sending its first INVITE."""
+    text = log.read_text(errors="replace") if log.exists() else ""
+    m = re.search(r"-{10,} (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+)\s*\n\s*UDP message sent[^\n]*\n\s*\nINVITE ", text)
+    return datetime.strptime(m.group(1), "%Y-%m-%d %H:%M:%S.%f").timestamp() if m else None
+
+
+async def one_sip_call(baresip, folder: Path, number: str, seen) -> float | None:  # noqa: ANN001
+    """Place one call; ``seen()`` returns the wall time corpdir (or the baseline) saw it."""
+    from sip_helpers import sipp_call
+
+    folder.mkdir(parents=True, exist_ok=True)
+    caller = await sipp_call(baresip, folder, "山田 太郎", number)
+    try:
+        if not await wait_until(lambda: seen() is not None):
+            return None
+        sent = sipp_sent_at(folder / "messages.log")
+        for _ in range(200):
+            if sent is not None:
+                break
+            await asyncio.sleep(0.01)
+            sent = sipp_sent_at(folder / "messages.log")
+        return None if sent is None else seen() - sent
+    finally:
+        if caller.returncode is None:
+            caller.terminate()
+        await caller.wait()
+
+
+async def bench_sip(db: Path, runs: int) -> None:
+    from corpdir.calls.feeds.baresip import send_command
+    from corpdir.calls.netstring import Decoder
+    from sip_helpers import BARESIP, SIPP, Baresip
+
+    if not (BARESIP and SIPP):
+        print("(b) skipped: baresip and sipp are needed")
+        return
+    work = Path(tempfile.mkdtemp(prefix="calls-bench-"))
+    phone = Baresip(work / "baresip")
+    rng = random.Random(15)
+    try:
+        # baseline: a bare socket reading ctrl_tcp events
+        base = []
+        reader, writer = await asyncio.open_connection("127.0.0.1", phone.ctrl_port)
+        decoder, incoming = Decoder(), [None]
+
+        async def read() -> None:
+            while data := await reader.read(65536):
+                for payload in decoder.feed(data):
+                    if b"CALL_INCOMING" in payload:
+                        incoming[0] = time.time()
+
+        reading = asyncio.create_task(read())
+        for i in range(runs):
+            incoming[0] = None
+            took = await one_sip_call(phone, work / f"base-{i}", "0312345678", lambda: incoming[0])
+            if took is not None:
+                base.append(took)
+        reading.cancel()
+        writer.close()
+
+        painted = paint_spy(time.time)
+        service, app = open_app(db, {"feeds": [{"kind": "baresip", "name": "soft phone", "port": phone.ctrl_port}]})
+        times = []
+        async with app.run_test(size=(COLUMNS, LINES)) as pilot:
+            for _ in range(1000):
+                await pilot.pause(0.01)
+                status = app.desk_phone.hub.status.get("soft phone") if app.desk_phone.hub else None
+                if status is not None and status.state == "connected":
+                    break
+            for i, number in enumerate(numbers(service.store, rng, runs)):
+                before = set(painted)
+                took = await one_sip_call(phone, work / f"call-{i}", re.sub(r"\D", "", number),
+                                          lambda: next((painted[k] for k in painted if k not in before), None))
+                if took is not None:
+                    times.append(took)
+                await send_command("127.0.0.1", phone.ctrl_port, "hangup", "")
+                for ring in list(app.desk_phone.rings):
+                    app.desk_phone._dismiss(ring)
+                await pilot.pause(0.05)
+        await service.close()
+        print(f"(b) SIPp INVITE sent to pop-up painted through baresip, {len(times)} calls")
+        report("INVITE sent to card painted", times, base)
+        report("baseline: INVITE sent to CALL_INCOMING read", base)
+    finally:
+        phone.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=100)
+    parser.add_argument("--sip-runs", type=int, default=15)
+    parser.add_argument("--size", type=int, default=100_000)
+    parser.add_argument("--only", choices=("event", "sip"))
+    args = parser.parse_args()
+    from tui_bench import big_cache
+
+    print(load())
+    db = big_cache(args.size)
+    if args.only in (None, "event"):
+        asyncio.run(bench_event(db, args.runs))
+    if args.only in (None, "sip"):
+        asyncio.run(bench_sip(db, args.sip_runs))
+    print(load())
+
+
+if __name__ == "__main__":
+    main()
