@@ -204,6 +204,19 @@ class CallsSettings(BaseSettings):
         return feeds
 
 
+class CallsConfigError(ValueError):
+    """The ``[calls]`` table is wrong: each line names the field and the rule."""
+
+
 def load_calls_settings() -> CallsSettings:
-    """The ``[calls]`` table; a mistake names the field and the rule (pydantic's message)."""
-    return CallsSettings()
+    """The ``[calls]`` table; a mistake raises CallsConfigError naming the field and the rule."""
+    from pydantic import ValidationError
+
+    try:
+        return CallsSettings()
+    except ValidationError as exc:
+        lines = []
+        for error in exc.errors():
+            where = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in error["loc"]).lstrip(".")
+            lines.append(f"[calls] {where}: {error['msg']}")
+        raise CallsConfigError("\n".join(lines)) from None
