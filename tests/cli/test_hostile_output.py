@@ -10,7 +10,9 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -117,3 +119,35 @@ def test_export_to_a_file_from_a_terminal_shows_a_progress_bar(hostile_cache, tm
     shown = in_terminal("export", "users", "--from", "cache", "-o", str(tmp_path / "out.csv"))
     assert b"exporting users" in shown and f"{len(HOSTILE)}/{len(HOSTILE)}".encode() in shown
     assert f"{len(HOSTILE)} users written to".encode() in shown
+
+
+class Hostile500(BaseHTTPRequestHandler):
+    """A service whose every answer is a 500 with hostile text in the spec's error object."""
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        message = HOSTILE["link"] + HOSTILE["osc52"] + HOSTILE["bidi"] + HOSTILE["c1"] + "\nsecond line"
+        body = json.dumps({"error": {"status": "INTERNAL", "message": message}}).encode()
+        self.send_response(500)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_a_failed_sync_quotes_the_service_literally_and_inertly():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Hostile500)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        env = {**os.environ, "CORPDIR_BASE_URL": f"http://127.0.0.1:{server.server_address[1]}/v1",
+               "CORPDIR_API_KEY": KEY, "CORPDIR_MAX_RETRIES": "0", "TERM": "xterm", "COLUMNS": "300"}
+        result = subprocess.run([sys.executable, "-m", "corpdir.cli", "sync", "--quiet"], capture_output=True, env=env,
+                                timeout=120)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert result.returncode == 2
+    assert b"sync failed" in result.stderr and b"[link=file:///etc/passwd]x[/link]" in result.stderr
+    assert_inert(result.stderr)

@@ -46,7 +46,12 @@ async def main(args: argparse.Namespace) -> int:
             for task in tasks.values():
                 progress.update(task, total=progress.tasks[task].completed)
     except CorpdirError as exc:
-        console.print(f"[bold red]sync failed:[/] {exc}", markup=True, highlight=False)
+        from rich.text import Text
+
+        from corpdir.text import printable
+
+        # the message quotes the service: Text, never markup, and neutralised
+        console.print(Text.assemble(("sync failed: ", "bold red"), printable(exc, keep_newlines=True)), highlight=False)
         return 2
     finally:
         await service.close()

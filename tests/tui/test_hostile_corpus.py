@@ -1,0 +1,49 @@
+"""The whole hostile corpus (tests/hostile_text.py) through the TUI's surfaces: the list, the
+detail pane, the division tree and notifications. The records come straight into the
+cache, as a non-conforming service could deliver them; what Textual would write to the
+terminal (its SVG export of the screen) must hold no control, C1, bidi or invisible
+character, and markup must show as typed."""
+
+from __future__ import annotations
+
+from corpdir.tui.widgets.user_detail import UserDetail
+from corpdir.tui.widgets.virtual_list import VirtualList
+from hostile_text import HOSTILE, assert_inert
+from tui_helpers import screen_text, wait_for
+
+DIVISION = 9000
+
+
+async def test_the_corpus_is_inert_in_list_detail_tree_and_notifications(service, make_app):
+    template = (await service.users_window(None, limit=1))[0].model_dump(mode="json", exclude_none=True)
+    service.store.put_divisions([{"divisionId": DIVISION, "divisionCode": "HOSTILE", "sortScore": 0,
+                                  "divisionName": HOSTILE["bidi"] + HOSTILE["osc52"] + HOSTILE["markup"]}])
+    service.store.put_users([{**template, "userId": 9100 + i, "fullname": value, "fullnameKana": "テスト",
+                              "position": value, "email1": f"x{i}@example.jp", "phoneNum": f"03-5555-{i:04d}",
+                              "divisions": [{"divisionId": DIVISION, "divisionName": value}]}
+                             for i, value in enumerate(HOSTILE.values())])
+    app = make_app()
+    async with app.run_test(size=(160, 60), notifications=True) as pilot:
+        tree = app.screen.query_one("#tree")
+        assert await wait_for(pilot, lambda: any(n.data is not None and n.data.divisionId == DIVISION
+                                                 for n in tree.root.children))
+        tree.select_node(next(n for n in tree.root.children if n.data is not None and n.data.divisionId == DIVISION))
+        users = app.screen.query_one("#users", VirtualList)
+        assert await wait_for(pilot, lambda: users.row_count == len(HOSTILE)
+                              and all(users.row(i) is not None for i in range(users.row_count)))
+        assert "abc<U+202E>dcba.exe" in screen_text(app)  # tree label and list row, shown not obeyed
+        assert_inert(app.export_screenshot())
+        detail = app.screen.query_one(UserDetail)
+        for row in range(users.row_count):
+            users.cursor = row
+            wanted = users.row(row).userId
+            assert await wait_for(pilot, lambda: detail.user is not None and detail.user.userId == wanted)
+            await pilot.pause()
+            assert_inert(app.export_screenshot())
+            if users.row(row).fullname in (HOSTILE["markup"], HOSTILE["link"]):  # the detail pane: as typed
+                assert await wait_for(pilot, lambda: users.row(row).fullname in screen_text(app))
+        for name in ("link", "osc8", "c1", "isolates", "zero_width"):  # five toasts fit on the screen
+            app.notify(f"Saved {HOSTILE[name]}", title=HOSTILE[name])
+        await pilot.pause()
+        assert "Saved [link=file:///etc/passwd]x[/link]" in screen_text(app)
+        assert_inert(app.export_screenshot())
