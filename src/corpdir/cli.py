@@ -18,6 +18,27 @@ if TYPE_CHECKING:
 
 COMMANDS = ("lookup", "sync", "server", "ssh-server", "web", "bulk", "export", "gateway", "ldap-sync", "ring")
 
+# Every exit status of every command, written once: shown by --help and listed in README.
+# 2 is also argparse's status for a command line it cannot parse.
+EXIT_STATUS: dict[str, str] = {
+    "": "0 the TUI was quit; 2 a bad command line or settings",
+    "lookup": "0 every number found; 1 some not found; 2 an error (not a number, the service failed, a bad command line)",
+    "sync": "0 the cache is up to date; 2 the service failed or refused (the next sync resumes)",
+    "server": "0 stopped; 2 the port is taken or the settings are bad",
+    "ssh-server": "0 stopped; 2 the port is taken, or a key or setting is bad",
+    "web": "0 stopped; 2 the port is taken or the settings are bad",
+    "bulk": "0 sent (or, with --check, every row valid); 1 rows with problems, nothing sent; "
+            "2 the service failed or refused, or the file cannot be read; 3 spots: the 5-minute window is not over",
+    "export": "0 written; 2 the service failed, the file cannot be written, or a bad filter",
+    "gateway": "0 stopped; 2 the port is taken or the settings are bad",
+    "ldap-sync": "0 the LDAP tree matches the cache; 2 the LDAP server or the cache failed",
+    "ring": "0 rang at least one running TUI; 1 no TUI of this user is running",
+}
+
+
+def _exit_text(name: str) -> str:
+    return "exit status: " + EXIT_STATUS[name]
+
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser; with ``only``, just that subcommand is configured (a command line that
@@ -26,16 +47,23 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
     from corpdir.commands import tui
 
+    from importlib.metadata import version
+
     parser = argparse.ArgumentParser(
         prog="corpdir",
         description="Corporate phone directory: TUI, caller-ID lookup and reference service. "
         "Without a COMMAND the TUI starts (on the embedded demo tenant when no service is configured).",
+        epilog=_exit_text("") + " (each COMMAND's --help lists its own)",
     )
+    parser.add_argument("--version", action="version", version=f"corpdir {version('corpdir')}",
+                        help="print corpdir's version and exit")
     tui.configure(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in (only,) if only else COMMANDS:
         module = import_module(f"corpdir.commands.{name.replace('-', '_')}")
-        module.configure(sub.add_parser(name, help=module.HELP, description=module.HELP))
+        command = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        module.configure(command)
+        command.epilog = f"{command.epilog}\n\n{_exit_text(name)}" if command.epilog else _exit_text(name)
     return parser
 
 

@@ -13,18 +13,19 @@ HELP = "export users or contacts (with filters) as CSV or vCard 4.0, or the phon
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("kind", nargs="?", choices=("users", "contacts"), help="what to export (LDIF: both when not given)")
-    parser.add_argument("--format", choices=("csv", "vcard", "ldif"), default="csv")
+    parser.add_argument("--format", choices=("csv", "vcard", "ldif"), default="csv", help="the file format (default: csv)")
     parser.add_argument("--base-dn", default="ou=phonebook,dc=example,dc=com", help="LDIF: the DN the entries go under")
     parser.add_argument("-o", "--output", help="the file to write (default: standard output)")
-    parser.add_argument("--search", nargs="*", default=[], help="free words (name, kana, number ...)")
+    parser.add_argument("--search", type=str.split, action="extend", default=[],
+                        help="free words (name, kana, number ...); repeat it or quote several words")
     parser.add_argument("--division", type=int, action="append", default=[], help="users: a division ID (repeatable)")
     parser.add_argument("--sub", action="store_true", help="users: include sub-divisions")
     parser.add_argument("--type", dest="userType", choices=("REGULAR_USER", "REGISTRATION_ONLY_USER", "FACILITY"),
                         help="users: one user type")
-    parser.add_argument("--employee-num", dest="employeeNum")
-    parser.add_argument("--phone", dest="phoneNum")
+    parser.add_argument("--employee-num", dest="employeeNum", help="users: an employee number")
+    parser.add_argument("--phone", dest="phoneNum", help="a phone number (however written)")
     parser.add_argument("--email", help="users: email1; contacts: e-mail")
-    parser.add_argument("--login-id", dest="loginId")
+    parser.add_argument("--login-id", dest="loginId", help="users: a login ID")
     parser.add_argument("--directory", choices=("SHARED", "PERSONAL"), help="contacts: one directory")
     parser.add_argument("--folder", type=int, action="append", default=[], help="contacts: a folder number (repeatable)")
     parser.add_argument("--name", dest="fullname", help="contacts: part of the name")

@@ -26,7 +26,9 @@ def parse(argv: list[str]) -> argparse.Namespace:
     """``corpdir lookup ARGS`` by a parser of its own: a PBX runs this once per call, and
     the whole `corpdir` parser (every subcommand's options, the TUI's flags) is not
     needed to read a few numbers. Help and errors name ``corpdir lookup``."""
-    parser = argparse.ArgumentParser(prog="corpdir lookup", description=HELP)
+    from corpdir.cli import EXIT_STATUS
+
+    parser = argparse.ArgumentParser(prog="corpdir lookup", description=HELP, epilog="exit status: " + EXIT_STATUS["lookup"])
     configure(parser)
     args = parser.parse_args(argv)
     args.command = "lookup"

@@ -12,7 +12,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("number", help="the caller's number, as the phone system gives it")
     parser.add_argument("--name", default="", help="the name the phone system sent (shown when the directory does not know the number)")
     parser.add_argument("--line", default="", help="the line or extension it rings on")
-    parser.add_argument("--state", choices=("ringing", "answered", "ended"), default="ringing")
+    parser.add_argument("--state", choices=("ringing", "answered", "ended"), default="ringing",
+                        help="the call's state: a ringing call pops up, answered or ended updates it (default: ringing)")
     parser.add_argument("--call-id", default="", help="the same id on later states of one call")
 
 

@@ -9,8 +9,8 @@ HELP = "run the reference directory service (FastAPI + SQLite)"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8765, help="the TCP port to listen on (default: 8765)")
     parser.add_argument("--data", default=None, help="data directory (SQLite database); default: in memory")
     parser.add_argument("--variant", default="C", choices=["A", "B", "C"], help="interface variant to serve (default C)")
     parser.add_argument("--demo", action="store_true", help="fill a new data directory with a generated demo tenant")

@@ -19,7 +19,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="connections that have not finished logging in, at once; more are dropped (default 10, like sshd's MaxStartups)")
     parser.add_argument("--login-timeout", type=float, default=30, metavar="S",
                         help="drop a connection that has not logged in after S seconds (default 30)")
-    parser.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
+    parser.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"],
+                        help="how much the server logs (default: INFO)")
 
 
 def run(args: argparse.Namespace) -> int:
