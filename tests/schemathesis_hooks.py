@@ -25,3 +25,4 @@ JPEGS = st.builds(_jpeg, st.tuples(st.integers(1, 64), st.integers(1, 64)),
                   st.tuples(*[st.integers(0, 255)] * 3))
 
 schemathesis.openapi.media_type("image/jpeg", JPEGS)
+

@@ -45,6 +45,13 @@ def _parameters(op: Operation, schemas: _Schemas) -> list[dict[str, Any]]:
     return params
 
 
+def _inline(prop: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    ref = prop.get("$ref")
+    if ref is None:
+        return prop
+    return {**defs[ref.rsplit("/", 1)[1]], **{k: v for k, v in prop.items() if k != "$ref"}}
+
+
 def _request_body(op: Operation, schemas: _Schemas) -> dict[str, Any] | None:
     if op.body_kind == "json" and op.body is not None:
         return {"required": True, "content": {"application/json": {"schema": schemas.of(op.body)}}}
@@ -52,8 +59,11 @@ def _request_body(op: Operation, schemas: _Schemas) -> dict[str, Any] | None:
         return {"required": True, "content": {"image/jpeg": {"schema": {"type": "string", "format": "binary"}}}}
     if op.body_kind == "multipart" and op.query is not None:
         form = op.query.model_json_schema(ref_template=_REF)
-        schemas.components.update(form.pop("$defs", {}))
-        form["properties"] = {BUSINESS_CARD_FILE_FIELD: {"type": "string", "format": "binary"}, **form.get("properties", {})}
+        defs = form.pop("$defs", {})
+        # form fields are inlined: a form part is text, and schemathesis sent empty parts
+        # for enumerations behind a $ref
+        properties = {name: _inline(prop, defs) for name, prop in form.get("properties", {}).items()}
+        form["properties"] = {BUSINESS_CARD_FILE_FIELD: {"type": "string", "format": "binary"}, **properties}
         form["required"] = [BUSINESS_CARD_FILE_FIELD, *form.get("required", [])]
         encoding = {BUSINESS_CARD_FILE_FIELD: {"contentType": "image/jpeg"}}
         return {"required": True, "content": {"multipart/form-data": {"schema": form, "encoding": encoding}}}
