@@ -11,6 +11,7 @@ from __future__ import annotations
 from xml.sax.saxutils import escape, quoteattr
 
 from corpdir.gateway.answers import Shown
+from corpdir.gateway.ascii import romanise
 from corpdir.service.phonebook import Entry
 from corpdir.text import printable
 
@@ -35,7 +36,11 @@ def display_name(entry: Entry, ascii: bool) -> str:
     """The name and what tells two people of that name apart: the division (a user's own
     division, the last of its path) or the company (a contact's)."""
     shown = Shown(entry, ascii)
-    where = shown.company or (shown.division.split(" > " if ascii else " › ")[-1] if shown.division else "")
+    where = shown.company or (entry.division[-1] if entry.division else "")
+    if ascii and where and not entry.company:
+        alphabet = entry.division_alphabet[-1] if entry.division_alphabet else ""
+        where = alphabet if alphabet and alphabet.isascii() else romanise(where)
+    where = printable(where)
     return f"{shown.name} ({where})" if where else shown.name
 
 

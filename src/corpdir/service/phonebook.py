@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, AsyncIterator, Iterable
 
 from corpdir.cache import phonebook as reads
+from corpdir.division_path import division_path
 from corpdir.phone import match_key
 from corpdir.spec.phone_fields import CONTACT_PHONE_FIELDS, USER_PHONE_FIELDS
 
@@ -33,7 +34,6 @@ PHONE_LABELS = {
     "divisionDelegatedPhoneNum": "Division",
 }
 MOBILE_FIELDS = frozenset({"companyMobileNum", "mobileNum", "personalMobileNum"})
-PATH_SEPARATOR = " › "
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +63,7 @@ class Entry:
 
     @property
     def division_path(self) -> str:
-        return PATH_SEPARATOR.join(self.division)
+        return division_path(self.division)
 
     def dialable_numbers(self) -> list[tuple[str, str]]:
         """(label, number) of the numbers a phone can call (no fax)."""
