@@ -86,15 +86,44 @@ class ServiceSettings(ClientSettings):
         return profile._replace(api_key=key.get_secret_value() if key else None)
 
 
+def dotted(table: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """A table with its nested tables flattened to dotted names: ``directory.search = "f6"``
+    written without quotes is, to TOML, a table ``directory`` holding ``search``."""
+    flat: dict[str, Any] = {}
+    for name, value in table.items():
+        if isinstance(value, dict):
+            flat.update(dotted(value, f"{prefix}{name}."))
+        else:
+            flat[f"{prefix}{name}"] = value
+    return flat
+
+
+class KeymapTable(PydanticBaseSettingsSource):
+    """The ``[keymap]`` table as the ``keymap`` field of :class:`UiSettings`."""
+
+    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
+        return self().get(field_name), field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        table = read_config_table("keymap")
+        return {"keymap": dotted(table)} if table else {}
+
+
+def _ui_sources(cls, settings_cls, init_settings, env_settings, dotenv_settings, file_secret_settings):  # noqa: ANN001, ANN202
+    return init_settings, env_settings, TomlTable(settings_cls, "ui"), KeymapTable(settings_cls)
+
+
 class UiSettings(BaseSettings):
-    """The ``[ui]`` table."""
+    """The ``[ui]`` table, and the ``[keymap]`` table (binding id -> keys)."""
 
     model_config = SettingsConfigDict(env_prefix="CORPDIR_UI_", extra="ignore")
-    settings_customise_sources = _sources("ui")
+    settings_customise_sources = classmethod(_ui_sources)
 
     theme: str | None = None  # None: the last theme chosen in the app, else corpdir-dark
     read_only: bool = False
     photos: bool = True
+    # checked by the app (corpdir.tui.keymap): a bad entry is a notification, never a start that fails
+    keymap: dict[str, Any] = Field(default_factory=dict, description="binding id -> keys, e.g. directory.search = \"f6\"")
 
 
 def load_settings(**service_overrides: Any) -> tuple[ServiceSettings, UiSettings]:

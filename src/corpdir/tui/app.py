@@ -22,6 +22,7 @@ from textual.worker import Worker, WorkerState
 from corpdir.service.errors import CorpdirError
 from corpdir.state import State
 from corpdir.text import printable
+from corpdir.tui import keymap
 from corpdir.tui.desk_phone import DeskPhone
 from corpdir.tui.readonly import action_writes
 from corpdir.tui.screens.list_screen import ListScreen
@@ -76,6 +77,10 @@ class CorpdirApp(App[None]):
             self.register_theme(theme)
         wanted = (ui.theme if ui else None) or self.state.get("theme") or DEFAULT_THEME
         self.theme = wanted if wanted in self.available_themes else DEFAULT_THEME
+        # The user's [keymap] before the first screen's bindings are read (corpdir.tui.keymap).
+        self.user_keymap, self._keymap_problems = keymap.checked(ui.keymap if ui else {})
+        if self.user_keymap:
+            self.set_keymap(self.user_keymap)
         for mode, *_ in SCREENS_BY_KEY:
             self.add_mode(mode, partial(self._mode_screen, mode))
         self.desk_phone = DeskPhone(self, calls)  # the pop-up, dialing, people at hand (corpdir.tui.desk_phone)
@@ -92,8 +97,10 @@ class CorpdirApp(App[None]):
         return screen
 
     def on_mount(self) -> None:
-        for problem in self._theme_problems:
-            self.notify(problem, severity="warning")
+        for problem in [*self._theme_problems, *self._keymap_problems]:
+            self.notify(problem, severity="warning", timeout=10)
+        if self.user_keymap:
+            self._check_keymap_ids()
         self.switch_mode("directory")
         self.run_worker(self.desk_phone.start(), group="desk-phone", exit_on_error=False)
 
@@ -116,6 +123,14 @@ class CorpdirApp(App[None]):
     @on(RingCard.Chosen)
     def _ring_chosen(self, message: RingCard.Chosen) -> None:
         self.desk_phone.choose(message)
+
+    @work(thread=True, group="keymap", exit_on_error=False)
+    def _check_keymap_ids(self) -> None:
+        """Keymap ids no binding has, and keys taken from other bindings, told once the first
+        screen is up: knowing every binding means importing every screen, which the start
+        does not wait for."""
+        for problem in keymap.later_problems(self.user_keymap):
+            self.call_from_thread(self.notify, problem, severity="warning", timeout=10)
 
     def action_focus_ring(self) -> None:
         self.desk_phone.focus_first()
