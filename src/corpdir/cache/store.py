@@ -382,6 +382,18 @@ class CacheStore:
             [*params, limit, offset])
         return [User.model_validate_json(r[0]) for r in rows]
 
+    def user_ids(self, division_id: int | None = None, *, include_sub: bool = False) -> list[int]:
+        """Every user's id (of a division) in name order. A whole-list reader (an export)
+        sorts the ids once and reads the records a batch at a time with :meth:`users`,
+        rather than sorting the table again for each window of :meth:`list_users`."""
+        where, params = self._member_filter(division_id, include_sub)
+        return [r[0] for r in self._rows(f"SELECT id FROM users u {where} ORDER BY fullname, id", params)]
+
+    def contact_ids(self, directory: str | None = None, folder_num: int | None = None) -> list[int]:
+        """Every contact's id (of a directory or folder) in name order; see :meth:`user_ids`."""
+        where, params = self._folder_filter(directory, folder_num)
+        return [r[0] for r in self._rows(f"SELECT id FROM contacts {where} ORDER BY fullname, id", params)]
+
     def count_contacts(self, directory: str | None = None, folder_num: int | None = None) -> int:
         where, params = self._folder_filter(directory, folder_num)
         return self._one(f"SELECT COUNT(*) FROM contacts {where}", params)[0]

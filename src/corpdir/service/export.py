@@ -162,7 +162,7 @@ class Records:
 
 async def windows(fetch: Callable[[int, int], Awaitable[Sequence[Any]]], total: int,
                   size: int = BATCH) -> AsyncIterator[Sequence[Any]]:
-    """``total`` rows of a windowed list (the cache's, or a screen's) ``size`` at a time."""
+    """``total`` rows of a windowed list (the cache's ids, or a screen's) ``size`` at a time."""
     for offset in range(0, total, size):
         rows = await fetch(offset, min(size, total - offset))
         if not rows:
@@ -179,24 +179,23 @@ def cache_answers(service: Any, kind: str, query: dict[str, Any]) -> bool:
 
 async def records(service: Any, kind: str, query: dict[str, Any], *, limit: int, source: str | None = None) -> Records:
     """The records ``query`` selects (U1 / X1 filters), at most ``limit``: read from the
-    cache when it can answer (or ``source="cache"``), else page by page from the service."""
+    cache when it can answer (or ``source="cache"``: the ids in name order once, then the
+    records a batch at a time), else page by page from the service."""
     use_cache = source == "cache" or (source is None and cache_answers(service, kind, query))
     if use_cache:
+        store = service.store
         if kind == "users":
             division = (query.get("divisionIds") or [None])[0]
-            sub = bool(query.get("includeSubDepartment"))
-            total = await service.count_users(division, sub)
-
-            async def fetch(offset: int, count: int) -> Sequence[Any]:
-                return await service.users_window(division, include_sub=sub, offset=offset, limit=count)
+            ids = await service.cache.run(store.user_ids, division, include_sub=bool(query.get("includeSubDepartment")))
+            read = store.users
         else:
-            directory, folder = query.get("directory"), (query.get("folderNums") or [None])[0]
-            total = await service.count_contacts(directory, folder)
+            ids = await service.cache.run(store.contact_ids, query.get("directory"), (query.get("folderNums") or [None])[0])
+            read = store.contacts
+        ids = ids[:limit]
 
-            async def fetch(offset: int, count: int) -> Sequence[Any]:
-                return await service.contacts_window(directory, folder, offset=offset, limit=count)
-        total = min(total, limit)
-        return Records("cache", total, windows(fetch, total))
+        async def fetch(offset: int, count: int) -> Sequence[Any]:
+            return await service.cache.run(read, ids[offset:offset + count])
+        return Records("cache", len(ids), windows(fetch, len(ids)))
     if kind == "users":
         return Records("service", None, _pages(service, "U1", query, limit))
     return Records("service", None, _pages(service, "X1", {"orderBy": "fullname", **query}, limit))

@@ -1,0 +1,112 @@
+"""Export benchmark (issue 17.4): `corpdir export users --format vcard|csv --from cache -o FILE`
+as a whole process over a warm cache of 100k users, its seconds and peak RSS.
+
+    python bench/export_bench.py [--size 100000] [--runs 3] [--rebuild]
+
+Goal: 100k users to vCard within 30 s and 150 MB peak RSS. Baseline measured in the same
+run: the same process shape copying the cache's stored records to a file unformatted
+(one sqlite SELECT, a write per row): the floor of reading the cache and writing a file.
+The cache (bench/out/users-SIZE.sqlite3: the demo generator's users, no contacts) is built
+once through the cache's public API and read through a copy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _stats import report  # noqa: E402
+
+from corpdir.paths import Profile  # noqa: E402
+
+OUT = Path(__file__).parent / "out"
+BASE_URL, KEY = "http://127.0.0.1:9/v1", "bench-key"
+FLOOR = """
+import sqlite3, sys
+conn = sqlite3.connect(sys.argv[1])
+with open(sys.argv[2], "w", encoding="utf-8") as out:
+    for (data,) in conn.execute("SELECT data FROM users"):
+        out.write(data + "\\n")
+"""
+
+
+def timed(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """(seconds, peak RSS in MiB) of one process."""
+    started = time.perf_counter()
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - started
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    error = proc.stderr.read().decode() if proc.stderr else ""
+    if proc.returncode != 0:
+        raise SystemExit(f"{argv[:6]} failed ({proc.returncode}): {error[-2000:]}")
+    return seconds, usage.ru_maxrss / 1024
+
+
+def build(path: Path, size: int) -> None:
+    from cache_bench import as_responses
+
+    from corpdir.cache.store import CacheStore
+    from corpdir.server.demo import generate_tenant
+
+    users, _ = as_responses(generate_tenant(size=size, contacts=0, seed=1))
+    for old in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        old.unlink(missing_ok=True)
+    store = CacheStore(path)
+    started = time.perf_counter()
+    for i in range(0, len(users), 1000):
+        store.put_users(users[i:i + 1000])
+    store.mark_synced("users")
+    store.close()
+    print(f"built a cache of {len(users)} users in {time.perf_counter() - started:.1f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--size", type=int, default=100_000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--rebuild", action="store_true")
+    args = parser.parse_args()
+    OUT.mkdir(exist_ok=True)
+    db = OUT / f"users-{args.size}.sqlite3"
+    if args.rebuild or not db.exists():
+        build(db, args.size)
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "CORPDIR_BASE_URL": BASE_URL, "CORPDIR_API_KEY": KEY, "CORPDIR_CACHE_DIR": tmp,
+               "CORPDIR_CONFIG": os.path.join(tmp, "none.toml")}
+        os.environ["CORPDIR_CACHE_DIR"] = tmp
+        target = Profile(BASE_URL, KEY).cache_path()
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(db, target)
+        load = os.getloadavg()[0]
+        figures: dict[str, tuple[list[float], list[float]]] = {"vcard": ([], []), "csv": ([], []), "floor": ([], [])}
+        for _ in range(args.runs):
+            for fmt in ("vcard", "csv"):
+                seconds, rss = timed([sys.executable, "-m", "corpdir.cli", "export", "users", "--from", "cache",
+                                      "--format", fmt, "--limit", str(args.size), "-o", os.path.join(tmp, f"out.{fmt}")], env)
+                figures[fmt][0].append(seconds)
+                figures[fmt][1].append(rss)
+            seconds, rss = timed([sys.executable, "-c", FLOOR, str(target), os.path.join(tmp, "floor.jsonl")], env)
+            figures["floor"][0].append(seconds)
+            figures["floor"][1].append(rss)
+        cards = Path(tmp, "out.vcard").read_text(encoding="utf-8").count("BEGIN:VCARD")
+        if cards != args.size:
+            raise SystemExit(f"the vCard export holds {cards} cards, not {args.size}")
+        baseline = figures["floor"][0]
+        for fmt, label in (("vcard", "vCard 4.0"), ("csv", "CSV")):
+            report(f"export {args.size} users to {label} (whole process)", figures[fmt][0], baseline, unit="s")
+            print(f"  peak RSS {max(figures[fmt][1]):.0f} MiB (runs: {', '.join(f'{r:.0f}' for r in figures[fmt][1])})")
+        report("baseline: the stored records copied to a file", baseline, unit="s")
+        print(f"  peak RSS {max(figures['floor'][1]):.0f} MiB")
+        print(f"load average (1 min) {load:.2f} before, {os.getloadavg()[0]:.2f} after", flush=True)
+
+
+if __name__ == "__main__":
+    main()
