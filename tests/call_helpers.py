@@ -18,7 +18,7 @@ def desk_app(service: Any, *, read_only: bool = False, **calls: Any) -> Any:
 def cards(app: Any) -> list[Any]:
     from corpdir.tui.widgets.ring_card import RingCard
 
-    return list(app.screen.query(RingCard))
+    return [card for card in app.screen.query(RingCard) if card.ring is not None]  # the filled ones
 
 
 def card_text(app: Any) -> str:

@@ -85,6 +85,7 @@ class DeskPhone:
         self.hub = CallHub(feeds, self.on_event, self.on_status)
         self.hub.start()
         self.app.screen_change_signal.subscribe(self.app, self._screen_changed)
+        self.show()  # the first screen's (hidden) stack, before any call
 
     async def stop(self) -> None:
         if self.hub is not None:
@@ -139,6 +140,8 @@ class DeskPhone:
 
     # -- the pop-up ----------------------------------------------------------------------------
     def _stack(self, screen: Screen | None = None) -> RingStack:
+        """The screen's stack; every screen gets its own (empty, hidden) when it is first
+        shown, so a ring fills cards that already exist."""
         screen = screen or self.app.screen
         found = screen.query(RingStack)
         if found:
@@ -148,17 +151,14 @@ class DeskPhone:
         return stack
 
     def show(self) -> None:
-        if not self.rings and not self.app.screen.query(RingStack):
-            return
-        self._stack().show(self.rings)
+        stack = self._stack()
+        if stack.is_mounted and stack.children:
+            stack.show(self.rings)
+        else:  # just mounted: its cards exist after this refresh
+            self.app.call_after_refresh(self.show)
 
     def _screen_changed(self, screen: Screen) -> None:
-        for other in self.app.screen_stack:
-            if other is not screen:
-                for stack in other.query(RingStack):
-                    stack.remove()
-        if self.rings:
-            self.app.call_later(self.show)
+        self.app.call_later(self.show)
 
     def focus_first(self) -> None:
         stack = self.app.screen.query(RingStack)

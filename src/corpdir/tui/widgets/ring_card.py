@@ -8,7 +8,7 @@ actions post :class:`RingCard.Chosen` upwards; the app's desk phone carries them
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.console import Group
 from rich.text import Text
@@ -67,39 +67,48 @@ class RingCard(Vertical, can_focus=True):
             self.ring = ring
             self.action = action
 
-    def __init__(self, ring: Ring) -> None:
-        super().__init__(id=f"ring-{ring.uid}")
-        self.ring = ring
+    def __init__(self, slot: int) -> None:
+        """An empty card (hidden): the stack mounts its cards before any call, so a ring
+        only fills one in (building and styling widgets took most of the time to paint)."""
+        super().__init__(id=f"ring-slot-{slot}")
+        self.ring: Ring | None = None
+        self.display = False
 
     def compose(self) -> ComposeResult:
         yield Static(id="ring-head")
         with Horizontal(id="ring-who"):
-            if self.ring.caller.kind == "user":
-                yield PhotoView(cells=(8, 4), id="ring-photo")
+            yield PhotoView(cells=(8, 4), id="ring-photo")
             yield Static(id="ring-identity")
         yield Static(id="ring-more")
         yield Static(id="ring-keys")
 
-    def on_mount(self) -> None:
-        self.paint()
-        if self.ring.caller.kind == "user":
-            self.load_photo()
-
-    @work(group="ring-photo", exit_on_error=False)
-    async def load_photo(self) -> None:
+    @work(group="ring-photo", exclusive=True, exit_on_error=False)
+    async def load_photo(self, ring: Ring) -> None:
         photo = self.query_one("#ring-photo", PhotoView)
         try:
-            jpeg = await self.app.service.photo(self.ring.caller.record_id)  # type: ignore[attr-defined]
+            jpeg = await self.app.service.photo(ring.caller.record_id)  # type: ignore[attr-defined]
         except Exception:  # noqa: BLE001 - no photo is not worth a notification on a ringing call
             jpeg = None
-        await photo.show(jpeg, placeholder="")
+        if self.ring is not None and self.ring.uid == ring.uid:
+            await photo.show(jpeg, placeholder="")
 
-    def update_ring(self, ring: Ring) -> None:
-        self.ring = ring
-        if self.is_mounted:  # else on_mount paints it
-            self.paint()
+    def show_ring(self, ring: Ring | None) -> None:
+        """Fill the card with ``ring`` (None: hide it)."""
+        previous, self.ring = self.ring, ring
+        self.display = ring is not None
+        if ring is None:
+            return
+        photo = self.query_one("#ring-photo", PhotoView)
+        is_user = ring.caller.kind == "user"
+        if previous is None or previous.uid != ring.uid or previous.caller.record_id != ring.caller.record_id:
+            photo.update("")
+            photo.display = is_user
+            if is_user:
+                self.load_photo(ring)
+        self.paint()
 
     def paint(self) -> None:
+        assert self.ring is not None
         ring, caller, event = self.ring, self.ring.caller, self.ring.event
         self.set_class(event.state.value == "ended", "-ended")
         head = Text(STATE_TITLES[event.state.value], style="bold")
@@ -145,18 +154,24 @@ class RingCard(Vertical, can_focus=True):
         for key, action, label in KEYS:
             if read_only and action in self.WRITES:
                 continue
-            if action == "save_contact" and self.ring.caller.known:
-                continue
-            if action == "open" and not self.ring.caller.known:
+            if not self.offers(action):
                 continue
             if text:
                 text.append("  ")
             text.append("⏎" if key == "enter" else key, style="bold")
-            text.append(f"\u00a0{label}")  # a line may wrap between keys, never inside one
+            text.append(f" {label}")
         return text
 
+    def offers(self, action: str) -> bool:
+        """Open needs a known caller, save an unknown one."""
+        if self.ring is None:
+            return False
+        known = self.ring.caller.known
+        return not ((action == "save_contact" and known) or (action == "open" and not known))
+
     def _choose(self, action: str) -> None:
-        self.post_message(self.Chosen(self.ring, action))
+        if self.ring is not None:
+            self.post_message(self.Chosen(self.ring, action))
 
     def action_open(self) -> None:
         self._choose("open")
@@ -177,13 +192,6 @@ class RingCard(Vertical, can_focus=True):
         self._choose("dismiss")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "save_contact" and self.ring.caller.known:
-            return False
-        if action == "open" and not self.ring.caller.known:
-            return False
-        return True
+        return self.offers(action) if action in ("open", "save_contact") else self.ring is not None
 
 
-def describe(ring: Any) -> str:
-    """One line for the log and notifications."""
-    return f"{ring.caller.name or ring.caller.formatted} ({ring.event.state.value})"

@@ -26,23 +26,22 @@ class RingStack(Vertical):
     RingStack { dock: top; margin-top: 1; layout: horizontal; width: 100%; height: auto; max-height: 50%; background: $background; }
     """
 
+    def compose(self):  # noqa: ANN201
+        for slot in range(MAX_SHOWN):
+            yield RingCard(slot)
+
+    def on_mount(self) -> None:
+        self.display = False
+
     def show(self, rings: list[Ring]) -> None:
-        """Make the cards match ``rings`` (newest first): update the ones already shown,
-        add new ones at the top, remove the dismissed. Nothing here waits for anything."""
-        shown = {card.ring.uid: card for card in self.query(RingCard)}
+        """Fill the cards with ``rings`` (newest first) and hide the rest. A card keeps its
+        call while it stays on screen, so its photo is not fetched again; the focus stays
+        on the card it was on. Nothing here waits for anything."""
+        cards = list(self.query(RingCard))
         wanted = rings[:MAX_SHOWN]
-        for ring in wanted:
-            card = shown.pop(ring.uid, None)
-            if card is not None:
-                card.update_ring(ring)
-        for card in shown.values():
-            card.remove()
-        new = [RingCard(ring) for ring in wanted if not self.query(f"#ring-{ring.uid}")]
-        if new:
-            first = self.children[0] if self.children else None
-            self.mount(*new, before=first) if first is not None else self.mount(*new)
+        for card, ring in zip(cards, wanted + [None] * (len(cards) - len(wanted))):
+            card.show_ring(ring)
         self.display = bool(wanted)
 
     def first_card(self) -> RingCard | None:
-        cards = self.query(RingCard)
-        return cards.first() if cards else None
+        return next((card for card in self.query(RingCard) if card.ring is not None), None)

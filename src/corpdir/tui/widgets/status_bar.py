@@ -11,6 +11,8 @@ from textual import work
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from corpdir.text import printable
+
 if TYPE_CHECKING:
     from corpdir.service.directory import DirectoryService
 
@@ -68,7 +70,8 @@ class StatusBar(Static):
             text.append("  ·  DEMO", style="bold magenta")
         phone = getattr(self.app, "desk_phone", None)
         if phone is not None and (phone_status := phone.status_text()):
-            text.append("  ·  " + phone_status, style="" if "reconnecting" not in phone_status else "bold yellow")
+            # a feed's error can quote what a PBX sent: shown literally, one line
+            text.append("  ·  " + printable(phone_status), style="" if "reconnecting" not in phone_status else "bold yellow")
         if self.activity:
             text.append("  ·  " + self.activity, style="italic")
         self.update(text, layout=False)  # one line, sampled every second: never a re-layout
