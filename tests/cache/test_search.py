@@ -1,6 +1,7 @@
 import pytest
 
 from corpdir.cache.search import EXACT, PREFIX, SUBSTRING, Searcher, search
+from corpdir.cache.store import CacheStore
 
 
 def ids(hits):
@@ -93,3 +94,34 @@ def test_the_answer_is_the_same_whatever_the_limit_on_the_demo_tenant(tmp_path):
         for limit in (1, 5, 20, 50):
             assert ids(search(s, query, kinds=("user",), limit=limit)) == full[:limit], (query, limit)
     s.close()
+
+
+def test_romaji_matches_within_a_name_part_not_across_parts():
+    s = CacheStore(":memory:")
+    s.put_users([
+        {"userId": 1, "fullname": "田中 太郎", "fullnameKana": "タナカ タロウ", "fullnameAlphabet": "Taro Tanaka"},
+        {"userId": 2, "fullname": "中島 翔太", "fullnameKana": "ナカジマ ショウタ", "fullnameAlphabet": "Shota Nakajima"},
+        {"userId": 3, "fullname": "北田中 健", "fullnameKana": "キタタナカ ケン", "fullnameAlphabet": "Ken Kitatanaka"},
+    ])
+    for typed in ("tanaka", "Tanaka", "たなか"):
+        assert ids(search(s, typed)) == [("user", 1), ("user", 3)]  # 3: inside one part (キタタナカ)
+    assert ids(search(s, "山田太郎")) == []
+    assert ids(search(s, "たなかたろう")) == [("user", 1)]  # the whole name typed without its space
+    s.close()
+
+
+def test_a_division_name_finds_its_people_and_those_of_divisions_under_it(store):
+    # 営業本部 > 第一営業部 > 1課: user 1 is in 第一営業部, user 3 in 1課, user 2 in 第二営業部
+    assert sorted(ids(search(store, "営業本部"))) == [("user", 1), ("user", 2), ("user", 3)]
+    assert sorted(ids(search(store, "第一営業部"))) == [("user", 1), ("user", 3)]
+    assert ids(search(store, "1課")) == [("user", 3)]
+    assert {h.field for h in search(store, "営業本部")} == {"divisions"}
+
+
+def test_a_renamed_or_moved_division_is_searched_by_its_new_place(store):
+    store.put_divisions([{"divisionId": 10, "parentDivisionId": 9, "divisionName": "第一販売部", "childDivisionIds": [12]}])
+    assert sorted(ids(search(store, "第一販売部"))) == [("user", 1), ("user", 3)]
+    assert search(store, "第一営業部") == []
+    store.put_divisions([{"divisionId": 12, "parentDivisionId": 11, "divisionName": "1課"}])  # 1課 moves under 第二営業部
+    assert sorted(ids(search(store, "第二営業部"))) == [("user", 2), ("user", 3)]
+    assert ids(search(store, "第一販売部")) == [("user", 1)]

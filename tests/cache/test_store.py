@@ -78,6 +78,44 @@ def test_an_older_cache_is_migrated_on_open_and_keeps_its_data(tmp_path):
     assert (point.generation, point.next_page, point.page_size) == (3, 7, 100)
 
 
+def test_a_schema_5_cache_moves_its_records_into_the_compact_tables_on_open(tmp_path):
+    """Records, their fetch times and sync generations survive; search and caller-ID work."""
+    import json
+    import sqlite3
+
+    from corpdir.cache.schema import MIGRATIONS
+    from corpdir.cache.search import search
+    from cache_data import CONTACTS, DIVISIONS, USERS
+
+    path = tmp_path / "v5.sqlite3"
+    conn = sqlite3.connect(path)
+    for version in range(1, 6):
+        conn.executescript(MIGRATIONS[version])
+    conn.execute("PRAGMA user_version = 5")
+    for d in DIVISIONS:
+        conn.execute("INSERT INTO divisions(id, parent_id, data, name, fetched_at) VALUES (?, ?, ?, ?, 1.0)",
+                     (d["divisionId"], d.get("parentDivisionId"), json.dumps(d), d["divisionName"]))
+    for u in USERS:
+        conn.execute("INSERT INTO users(id, data, fullname, fetched_at, generation) VALUES (?, ?, ?, ?, ?)",
+                     (u["userId"], json.dumps(u, ensure_ascii=False), u["fullname"], 1000.0 + u["userId"], 4))
+    for c in CONTACTS:
+        conn.execute("INSERT INTO contacts(id, data, fullname, fetched_at, generation) VALUES (?, ?, ?, 2000.0, 2)",
+                     (c["contactId"], json.dumps(c, ensure_ascii=False), c["fullname"]))
+    conn.commit()
+    conn.close()
+    store = CacheStore(path)
+    assert store._one("PRAGMA user_version")[0] == SCHEMA_VERSION
+    assert store.user(2).record.fullname == "山田川 花子" and store.user(2).fetched_at == 1002.0
+    assert store.max_generation("users") == 4 and store.max_generation("contacts") == 2
+    assert [(h.kind, h.id) for h in search(store, "やまだ")][:2] == [("user", 1), ("user", 2)]
+    assert [(item["userId"], item["contactId"]) for item in store.identify("03-1234-5678")] == [(1, None), (None, 7)]
+    assert {r[0] for r in store._rows("SELECT name FROM sqlite_master")}.isdisjoint({"users_v5", "contacts_v5"})
+    store.close()
+    store = CacheStore(path)  # opened again: nothing moved twice
+    assert store.count_users() == len(USERS) and store.count_contacts() == len(CONTACTS)
+    store.close()
+
+
 def test_a_newer_cache_is_refused_with_a_clear_message(tmp_path):
     import sqlite3
 

@@ -19,17 +19,18 @@ import json
 import sqlite3
 from typing import Any
 
+from corpdir.cache.blobs import Codec
 from corpdir.cache.division_paths import path_names
+from corpdir.cache.fields import FIELDS
 from corpdir.division_path import division_path
 from corpdir.phone import DEFAULT_REGION, RegionRules, match_key, region_rules, use_region_rules
 
-_SQL = (
-    "SELECT p.kind, p.id, p.field, p.number, COALESCE(u.data, c.data, d.data) FROM phones p"
-    " LEFT JOIN users u ON p.kind = 'user' AND u.id = p.id"
-    " LEFT JOIN contacts c ON p.kind = 'contact' AND c.id = p.id"
-    " LEFT JOIN divisions d ON p.kind = 'division' AND d.id = p.id"
-    " WHERE p.key = ? ORDER BY p.id"
+_SQL = (  # who holds a number: index rows only; the one record the answer names is read after
+    "SELECT 'user', id, field FROM user_phones WHERE key = ?1"
+    " UNION ALL SELECT 'contact', id, field FROM contact_phones WHERE key = ?1"
+    " UNION ALL SELECT 'division', id, field FROM division_phones WHERE key = ?1 ORDER BY 1 DESC, 2"
 )
+_TABLES = {"user": "users", "contact": "contacts", "division": "divisions"}
 SHARED_FIELDS = ("companyDelegatedPhoneNum", "divisionDelegatedPhoneNum")  # many people answer these
 
 
@@ -53,51 +54,57 @@ def prime_region_rules(conn: sqlite3.Connection, region: str) -> None:
         use_region_rules(region, json.loads(row[0]))
 
 
-def identify(conn: sqlite3.Connection, number: str, region: str = DEFAULT_REGION) -> list[dict[str, Any]]:
+def identify(conn: sqlite3.Connection, number: str, region: str = DEFAULT_REGION, codec: Codec | None = None) -> list[dict[str, Any]]:
     """The identification item (spec 2.9 shape, as a dict) N1 would give for ``number``, in
     a list ([]: nobody the cache knows)."""
     key = match_key(number, region)
     if not key:
         return []
+    try:
+        rows = conn.execute(_SQL, (key,)).fetchall()
+    except sqlite3.OperationalError:  # a cache of an older schema, opened read-only: the service answers
+        return []
     users, own, divisions, shared = [], [], [], []
-    for kind, rid, field, stored, blob in conn.execute(_SQL, (key,)):
-        if blob is not None:
-            target = (users if kind == "user" else divisions if kind == "division"
-                      else shared if field in SHARED_FIELDS else own)
-            target.append((rid, stored, blob))
+    for kind, rid, code in rows:
+        field = FIELDS[code]
+        target = (users if kind == "user" else divisions if kind == "division"
+                  else shared if field in SHARED_FIELDS else own)
+        target.append((kind, rid, field))
+    chosen = next((group[0] for group in (users, own, divisions, shared) if group), None)
+    if chosen is None:
+        return []
+    kind, rid, field = chosen
+    row = conn.execute(f"SELECT data FROM {_TABLES[kind]} WHERE id = ?", (rid,)).fetchone()
+    if row is None:
+        return []
+    data = (codec or Codec(conn)).load(row[0])
+    stored = data.get(field) or number
     if users:
-        rid, stored, blob = users[0]
-        return [_user_item(conn, rid, stored, json.loads(blob))]
+        return [_user_item(conn, rid, stored, data)]
     if own:
-        rid, stored, blob = own[0]
-        data = json.loads(blob)
         return [_item(stored, data.get("fullname"), "CONTACT", data.get("companyName"),
                       [data["divisionName"]] if data.get("divisionName") else [], contact_id=rid)]
     if divisions:
-        division_id, stored, _ = divisions[0]
-        path = path_names(conn, [division_id])[division_id]
+        path = path_names(conn, [rid])[rid]
         return [_item(stored, path[-1], "SHARED_NUMBER", None, [division_path(path)])]
-    if shared:
-        _, stored, blob = shared[0]
-        data = json.loads(blob)
-        company, division = data.get("companyName"), data.get("divisionName")
-        by_division = bool(division and match_key(data.get("divisionDelegatedPhoneNum") or "", region) == key)
-        return [_item(stored, (division if by_division else company) or company, "SHARED_NUMBER", company,
-                      [division] if by_division else [])]
-    return []
+    company, division = data.get("companyName"), data.get("divisionName")
+    by_division = bool(division and match_key(data.get("divisionDelegatedPhoneNum") or "", region) == key)
+    return [_item(stored, (division if by_division else company) or company, "SHARED_NUMBER", company,
+                  [division] if by_division else [])]
 
 
-def complete(conn: sqlite3.Connection, item: dict[str, Any], region: str = DEFAULT_REGION) -> dict[str, Any]:
+def complete(conn: sqlite3.Connection, item: dict[str, Any], region: str = DEFAULT_REGION, codec: Codec | None = None) -> dict[str, Any]:
     """An N1 item as the cache would have answered it: the cache's own item when it knows
     the same holder, else N1's with a user's divisions by path (when the user is cached)
     and no companyName for a user (see the module docstring)."""
-    known = identify(conn, item.get("phoneNum") or "", region)
+    codec = codec or Codec(conn)
+    known = identify(conn, item.get("phoneNum") or "", region, codec)
     if known and all(known[0].get(k) == item.get(k) for k in ("phoneNumContactType", "userId", "contactId", "displayName")):
         return known[0]
     if item.get("phoneNumContactType") != "USER":
         return item
     row = conn.execute("SELECT data FROM users WHERE id = ?", (item.get("userId"),)).fetchone()
-    paths = _user_paths(conn, json.loads(row[0])) if row else item.get("divisionNames") or []
+    paths = _user_paths(conn, codec.load(row[0])) if row else item.get("divisionNames") or []
     return {**item, "companyName": None, "divisionNames": paths}
 
 

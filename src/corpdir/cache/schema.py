@@ -1,16 +1,26 @@
 """The cache's SQLite schema, versioned with PRAGMA user_version and migrated on open.
 
-Records are stored as the service returned them (JSON), with a few columns pulled out
-for ordering and filtering, and the time each was fetched. ``search_terms`` holds one
-folded term per searchable field: a B-tree index on it serves exact and prefix matches
-(any length), and an external-content FTS5 trigram index serves substrings (3+ chars).
+Records are stored as the service returned them, with a few columns pulled out for
+ordering and filtering, and the time each was fetched. Since v6 (issue 17: a cache
+written at the pace of the service and a fifth of the size):
+- users and contacts keep their JSON deflated with a per-cache dictionary (``blobs``),
+  and their search terms as one string (``terms``, see ``indexing``);
+- ``user_terms`` / ``contact_terms`` are B-trees of (term, [score,] id) only: exact and
+  prefix matches of any length, best sortScore first within a term;
+- ``user_fts`` / ``contact_fts`` are contentless FTS5 trigram indexes without positions
+  (detail=none: 125 bytes a record instead of 340), one document a record; a substring
+  is asked as its trigrams and checked against the record's ``terms``;
+- ``user_phones`` / ``contact_phones`` / ``division_phones`` map a number's match key to
+  the record and field;
+- ``reading`` orders "by name" in gojūon order (``reading``).
+All index rows are written in bulk per page by the store, with no triggers.
 """
 
 from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 _V1 = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
@@ -86,7 +96,46 @@ CREATE INDEX search_terms_kind_term ON search_terms(kind, term, sort_score DESC)
 DROP INDEX search_terms_term_score;
 """
 
-MIGRATIONS: dict[int, str] = {1: _V1, 2: _V2, 3: _V3, 4: _V4, 5: _V5}
+# v6: see the module's doc. The records move to the new tables through the store's bulk
+# writer: v5's tables are renamed here and emptied by ``CacheStore`` on open, in one
+# transaction (a cache killed half-way through is taken up again at the next open).
+_V6 = """
+DROP TRIGGER search_terms_ai;
+DROP TRIGGER search_terms_ad;
+DROP TABLE search_fts;
+DROP TABLE search_terms;
+DROP TABLE phones;
+ALTER TABLE users RENAME TO users_v5;
+ALTER TABLE contacts RENAME TO contacts_v5;
+DROP INDEX contacts_folder;
+CREATE TABLE zdicts(id INTEGER PRIMARY KEY, kind TEXT NOT NULL, data BLOB NOT NULL);
+CREATE TABLE users(
+    id INTEGER PRIMARY KEY, data BLOB NOT NULL, terms TEXT NOT NULL, reading TEXT NOT NULL, sort_score INTEGER NOT NULL,
+    employee_num TEXT, fetched_at REAL NOT NULL, generation INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX users_reading ON users(reading);
+CREATE TABLE contacts(
+    id INTEGER PRIMARY KEY, data BLOB NOT NULL, terms TEXT NOT NULL, reading TEXT NOT NULL, directory TEXT,
+    folder_num INTEGER, fetched_at REAL NOT NULL, generation INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX contacts_folder ON contacts(directory, folder_num);
+CREATE INDEX contacts_reading ON contacts(reading);
+CREATE TABLE user_terms(term TEXT NOT NULL, score INTEGER NOT NULL, id INTEGER NOT NULL, field INTEGER NOT NULL,
+    PRIMARY KEY(term, score, id)) WITHOUT ROWID;
+CREATE TABLE contact_terms(term TEXT NOT NULL, id INTEGER NOT NULL, field INTEGER NOT NULL,
+    PRIMARY KEY(term, id)) WITHOUT ROWID;
+CREATE VIRTUAL TABLE user_fts USING fts5(doc, content='', tokenize='trigram', detail=none);
+CREATE VIRTUAL TABLE contact_fts USING fts5(doc, content='', tokenize='trigram', detail=none);
+CREATE TABLE user_phones(key TEXT NOT NULL, id INTEGER NOT NULL, field INTEGER NOT NULL,
+    PRIMARY KEY(key, id, field)) WITHOUT ROWID;
+CREATE TABLE contact_phones(key TEXT NOT NULL, id INTEGER NOT NULL, field INTEGER NOT NULL,
+    PRIMARY KEY(key, id, field)) WITHOUT ROWID;
+CREATE TABLE division_phones(key TEXT NOT NULL, id INTEGER NOT NULL, field INTEGER NOT NULL,
+    PRIMARY KEY(key, id, field)) WITHOUT ROWID;
+CREATE VIEW search_terms(kind, id, field, term, sort_score) AS
+    SELECT 'user', id, field, term, score FROM user_terms UNION ALL SELECT 'contact', id, field, term, 0 FROM contact_terms;
+"""
+LEFTOVERS = ("users_v5", "contacts_v5")  # tables whose records the store moves into v6's
+
+MIGRATIONS: dict[int, str] = {1: _V1, 2: _V2, 3: _V3, 4: _V4, 5: _V5, 6: _V6}
 
 
 def migrate(conn: sqlite3.Connection) -> None:

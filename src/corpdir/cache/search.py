@@ -1,8 +1,10 @@
 """As-you-type search over cached users and contacts.
 
-Every searchable field is a folded term in ``search_terms``. A query is ranked in three
-tiers: exact term, term prefix (B-tree range, any length), term substring (FTS5 trigram
-MATCH, 3+ characters), then by sortScore (higher first). 1-2 character queries match
+Every searchable field is a folded term in ``user_terms`` / ``contact_terms``. A query is
+ranked in three tiers: exact term, term prefix (B-tree range, any length), term
+substring (FTS5 trigram MATCH, 3+ characters, checked against the record's terms), then
+by sortScore (higher first). Name parts are terms of their own and the substring tier
+looks inside one part at a time: 'tanaka' finds 田中 (Tanaka), not 'Shota Nakajima'. 1-2 character queries match
 the start of any name part, field or number, because trigrams need three characters.
 The substring tier is skipped when the first two already fill the answer.
 
@@ -17,7 +19,9 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
+from corpdir.cache.fields import FIELDS
 from corpdir.cache.folding import query_variants
+from corpdir.cache.indexing import decode_terms
 from corpdir.cache.store import CacheStore
 from corpdir.phone import digits, fold_number
 
@@ -48,24 +52,23 @@ def _variants(query: str) -> list[str]:
     return variants
 
 
-def _kind_clause(kinds: Sequence[str], alias: str = "") -> tuple[str, list[str]]:
-    """The kinds filter, with the index on kind disabled (unary +): the term index must
-    drive every tier, or SQLite scans all terms of a kind."""
-    prefix = f"{alias}." if alias else ""
-    return f" AND +{prefix}kind IN ({','.join('?' * len(kinds))})", list(kinds)
+_TERMS = {  # kind -> (its B-tree of terms, its records, score in the B-tree, score in the records, best first)
+    "user": ("user_terms", "users", "score", "sort_score", " ORDER BY score DESC"),
+    "contact": ("contact_terms", "contacts", "0", "0", ""),
+}
 
 
 class _Candidates:
-    """(kind, id) -> best (rank, -sortScore, kind, id, field) tuple, plus whether any tier
-    hit the cap. Plain tuples: thousands are compared per keystroke."""
+    """(kind, id) -> best (rank, -sortScore, kind, id, field code) tuple, plus whether any
+    tier hit the cap. Plain tuples: thousands are compared per keystroke."""
 
     def __init__(self) -> None:
-        self.best: dict[tuple[str, int], tuple[int, int, str, int, str]] = {}
+        self.best: dict[tuple[str, int], tuple[int, int, str, int, int]] = {}
         self.truncated = False
 
-    def add(self, rows: list[tuple[str, int, str, int]], rank: int) -> None:
+    def add(self, kind: str, rows: list[tuple[int, int, int]], rank: int) -> None:
         best = self.best
-        for kind, rid, field, score in rows:
+        for rid, field, score in rows:
             candidate = (rank, -score, kind, rid, field)
             key = (kind, rid)
             current = best.get(key)
@@ -77,25 +80,47 @@ class _Candidates:
     def top(self, limit: int | None = None) -> list[Hit]:
         values = self.best.values()
         chosen = heapq.nsmallest(limit, values) if limit is not None else sorted(values)
-        return [Hit(*c) for c in chosen]
+        return [Hit(rank, neg, kind, rid, FIELDS[field]) for rank, neg, kind, rid, field in chosen]
 
 
 def _index_tiers(store: CacheStore, term: str, kinds: Sequence[str], found: _Candidates) -> None:
-    for kind in kinds:  # one kind at a time: the (kind, term) index never walks the other kind's terms
-        found.add(store._rows(
-            "SELECT kind, id, field, sort_score FROM search_terms WHERE kind = ? AND term = ?"
-            f" ORDER BY sort_score DESC LIMIT {CANDIDATE_CAP}", [kind, term]), EXACT)
-        found.add(store._rows(
-            f"SELECT kind, id, field, sort_score FROM search_terms WHERE kind = ? AND term > ? AND term < ? LIMIT {CANDIDATE_CAP}",
-            [kind, term, term + _MAX_CODEPOINT]), PREFIX)
+    for kind in kinds:  # a B-tree per kind: a search for people never walks contacts' terms
+        table, _, score, _, best_first = _TERMS[kind]
+        found.add(kind, store._rows(
+            f"SELECT id, field, {score} FROM {table} WHERE term = ?{best_first} LIMIT {CANDIDATE_CAP}", [term]), EXACT)
+        found.add(kind, store._rows(
+            f"SELECT id, field, {score} FROM {table} WHERE term > ? AND term < ? LIMIT {CANDIDATE_CAP}",
+            [term, term + _MAX_CODEPOINT]), PREFIX)
+
+
+def _trigrams(term: str) -> str:
+    """An FTS5 query for the records holding every trigram of ``term`` (without positions,
+    the index cannot ask for them in a row: each hit is checked against its terms)."""
+    starts = sorted({*range(0, len(term) - 2, 3), len(term) - 3})
+    return " AND ".join('"' + term[i:i + 3].replace('"', '""') + '"' for i in starts)
+
+
+def _substring_match(term: str, encoded: str) -> int | None:
+    """The field code of the first trigram-indexed term of a record that holds ``term``."""
+    if term not in encoded:
+        return None
+    for line, code, fts in decode_terms(encoded):
+        if fts and term in line:
+            return code
+    return None
 
 
 def _substring_tier(store: CacheStore, term: str, kinds: Sequence[str], found: _Candidates) -> None:
-    t_sql, t_params = _kind_clause(kinds, "t")
-    phrase = '"' + term.replace('"', '""') + '"'
-    found.add(store._rows(
-        "SELECT t.kind, t.id, t.field, t.sort_score FROM search_fts f JOIN search_terms t ON t.rowid = f.rowid"
-        f" WHERE search_fts MATCH ?{t_sql} LIMIT {CANDIDATE_CAP}", [phrase, *t_params]), SUBSTRING)
+    query = _trigrams(term)
+    for kind in kinds:
+        _, records, _, score, _ = _TERMS[kind]
+        rows = store._rows(
+            f"SELECT r.id, r.terms, {score} FROM {kind}_fts f JOIN {records} r ON r.id = f.rowid"
+            f" WHERE {kind}_fts MATCH ? LIMIT {CANDIDATE_CAP}", [query])
+        hits = [(rid, code, sc) for rid, encoded, sc in rows if (code := _substring_match(term, encoded)) is not None]
+        found.add(kind, hits, SUBSTRING)
+        if len(rows) >= CANDIDATE_CAP:
+            found.truncated = True
 
 
 def search(store: CacheStore, query: str, *, kinds: Sequence[str] = ("user", "contact"), limit: int = 50) -> list[Hit]:
@@ -121,27 +146,27 @@ def _candidates(store: CacheStore, query: str, kinds: Sequence[str], limit: int)
 
 
 def _rerank(store: CacheStore, query: str, previous: Sequence[Hit]) -> list[Hit]:
-    """Rank the previous candidates against the longer query, in Python."""
+    """Rank the previous candidates against the longer query, in Python, from their terms."""
     variants = _variants(query)
-    by_key = {(h.kind, h.id): h for h in previous}
     out: list[Hit] = []
     for kind in {h.kind for h in previous}:
+        _, records, _, score, _ = _TERMS[kind]
         ids = [h.id for h in previous if h.kind == kind]
-        best: dict[int, Hit] = {}
         for start in range(0, len(ids), 500):
             chunk = ids[start:start + 500]
-            rows = store._rows(
-                f"SELECT id, field, term, sort_score FROM search_terms WHERE kind = ? AND id IN ({','.join('?' * len(chunk))})",
-                [kind, *chunk])
-            for rid, field, term, score in rows:
-                for v in variants:
-                    rank = EXACT if term == v else PREFIX if term.startswith(v) else SUBSTRING if (len(v) >= 3 and v in term) else None
-                    if rank is None:
-                        continue
-                    hit = Hit(rank, -score, kind, rid, field)
-                    if rid not in best or hit < best[rid]:
-                        best[rid] = hit
-        out.extend(h for rid, h in best.items() if (kind, rid) in by_key)
+            rows = store._rows(f"SELECT id, terms, {score} FROM {records} WHERE id IN ({','.join('?' * len(chunk))})", chunk)
+            for rid, encoded, sc in rows:
+                best: Hit | None = None
+                for term, code, fts in decode_terms(encoded):
+                    for v in variants:
+                        rank = EXACT if term == v else PREFIX if term.startswith(v) else (
+                            SUBSTRING if fts and len(v) >= 3 and v in term else None)
+                        if rank is not None:
+                            hit = Hit(rank, -sc, kind, rid, FIELDS[code])
+                            if best is None or hit < best:
+                                best = hit
+                if best is not None:
+                    out.append(best)
     return sorted(out)
 
 

@@ -14,15 +14,17 @@ import os
 import sqlite3
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ContextManager, Generic, Iterable, Literal, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Iterable, Iterator, Literal, Sequence, TypeVar
 
 from pydantic import BaseModel
 
-from corpdir.cache import indexing, numbers
+from corpdir.cache import blobs, indexing, numbers, reading
 from corpdir.cache.division_paths import path_names
-from corpdir.cache.schema import migrate
+from corpdir.cache.records import Changes, RecordWriter
+from corpdir.cache.schema import LEFTOVERS, migrate
 from corpdir.phone import DEFAULT_REGION, match_key
 from corpdir.spec.division import Division
 from corpdir.spec.user import User
@@ -37,7 +39,7 @@ if TYPE_CHECKING:  # imported where first used: the first screen shows people an
 
 M = TypeVar("M", bound=BaseModel)
 UserOrder = Literal["fullname", "sortScore", "employeeNum"]
-_USER_ORDER_COLUMNS = {"fullname": "fullname", "sortScore": "sort_score", "employeeNum": "employee_num"}
+_USER_ORDER_COLUMNS = {"fullname": "reading", "sortScore": "sort_score", "employeeNum": "employee_num"}  # "by name": by reading
 Direction = Literal["incoming", "outgoing"]
 
 
@@ -53,16 +55,7 @@ class Cached(Generic[M]):
 
 
 Synced = Literal["users", "divisions", "contacts"]
-_ID_FIELDS: dict[str, str] = {"users": "userId", "divisions": "divisionId", "contacts": "contactId"}
-
-
-@dataclass(frozen=True)
-class Changes:
-    added: int = 0
-    changed: int = 0
-
-    def __add__(self, other: Changes) -> Changes:
-        return Changes(self.added + other.added, self.changed + other.changed)
+_KINDS = {"users": indexing.USER, "contacts": indexing.CONTACT}
 
 
 @dataclass(frozen=True)
@@ -110,15 +103,24 @@ class CacheStore:
         self._lock = threading.RLock()
         migrate(self._conn)
         numbers.remember_region_rules(self._conn, region)
+        self.codec = blobs.Codec(self._conn)
+        self._writer = RecordWriter(self.codec, lambda number: match_key(number, region))
+        self._import_leftovers()
 
     def close(self) -> None:
         with self._lock:
             self._conn.close()
 
     # -- plumbing ---------------------------------------------------------------------------
-    def transaction(self) -> ContextManager[sqlite3.Connection]:
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
         """All-or-nothing: a killed process leaves the cache as it was before the block."""
-        return transaction(self._conn, self._lock)
+        try:
+            with transaction(self._conn, self._lock) as conn:
+                yield conn
+        except BaseException:
+            self.codec.forget()  # a compression dictionary made in a rolled-back transaction is gone with it
+            raise
 
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         with self._lock:
@@ -150,26 +152,6 @@ class CacheStore:
         return self._one("SELECT 1 FROM users LIMIT 1") is None and self._one("SELECT 1 FROM contacts LIMIT 1") is None
 
     # -- writes -----------------------------------------------------------------------------
-    def _index(self, conn: sqlite3.Connection, kind: indexing.Kind, rid: int, data: dict[str, Any], sort_score: int) -> None:
-        conn.execute("DELETE FROM search_terms WHERE kind = ? AND id = ?", (kind.name, rid))
-        conn.execute("DELETE FROM phones WHERE kind = ? AND id = ?", (kind.name, rid))
-        terms = {(field, term) for field, term in kind.terms(data) if term}
-        conn.executemany(
-            "INSERT INTO search_terms(kind, id, field, term, sort_score, fts) VALUES (?, ?, ?, ?, ?, ?)",
-            [(kind.name, rid, field.removeprefix(indexing.PART), term, sort_score, not field.startswith(indexing.PART))
-             for field, term in terms],
-        )
-        phones = [(field, data[field]) for field in kind.phone_fields if data.get(field)]
-        conn.executemany(
-            "INSERT INTO phones(key, kind, id, field, number) VALUES (?, ?, ?, ?, ?)",
-            [(match_key(number, self.region), kind.name, rid, field, number) for field, number in phones],
-        )
-
-    def _unindex(self, conn: sqlite3.Connection, kind: str, ids: Sequence[int]) -> None:
-        for rid in ids:
-            conn.execute("DELETE FROM search_terms WHERE kind = ? AND id = ?", (kind, rid))
-            conn.execute("DELETE FROM phones WHERE kind = ? AND id = ?", (kind, rid))
-
     def put_users(self, users: Iterable[User | dict[str, Any]], *, generation: int = 0, fetched_at: float | None = None) -> Changes:
         return self.put("users", users, generation=generation, fetched_at=fetched_at)
 
@@ -186,64 +168,64 @@ class CacheStore:
         sync resumes exactly after the last stored page."""
         rows = [_dump(r) for r in records]
         now = fetched_at if fetched_at is not None else time.time()
-        writer = getattr(self, f"_write_{table}")
         with self.transaction() as conn:
-            changes = self._changes(conn, table, rows)
-            for data in rows:
-                writer(conn, data, now, generation)
+            if table == "divisions":
+                changes = self._write_divisions(conn, rows, now, generation)
+            else:
+                changes = self._writer.put(conn, _KINDS[table], rows, [(now, generation)] * len(rows))
             if checkpoint is not None:
                 checkpoint.save(conn)
         return changes
 
-    def _changes(self, conn: sqlite3.Connection, table: Synced, rows: list[dict[str, Any]]) -> Changes:
-        id_field = _ID_FIELDS[table]
-        ids = [r[id_field] for r in rows]
+    def _write_divisions(self, conn: sqlite3.Connection, rows: list[dict[str, Any]], now: float, generation: int) -> Changes:
+        """Divisions, and the people under any whose name or place changed indexed again
+        (a division's name finds the people of the divisions under it)."""
+        ids = [d["divisionId"] for d in rows]
         before: dict[int, str] = {}
         for start in range(0, len(ids), 500):
             chunk = ids[start:start + 500]
-            before.update(conn.execute(f"SELECT id, data FROM {table} WHERE id IN ({','.join('?' * len(chunk))})", chunk).fetchall())
-        added = sum(1 for i in ids if i not in before)
-        changed = sum(1 for r in rows if r[id_field] in before and json.loads(before[r[id_field]]) != r)
-        return Changes(added=added, changed=changed)
-
-    def _write_users(self, conn: sqlite3.Connection, data: dict[str, Any], now: float, generation: int) -> None:
-        uid = data["userId"]
-        sort_score = data.get("sortScore") or 0
-        conn.execute(
-            "INSERT OR REPLACE INTO users(id, data, fullname, kana, sort_score, employee_num, user_type, fetched_at, generation)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (uid, json.dumps(data, ensure_ascii=False), data.get("fullname"), data.get("fullnameKana"), sort_score,
-             data.get("employeeNum"), data.get("userType"), now, generation),
-        )
-        conn.execute("DELETE FROM user_divisions WHERE user_id = ?", (uid,))
+            before.update(conn.execute(f"SELECT id, data FROM divisions WHERE id IN ({','.join('?' * len(chunk))})", chunk).fetchall())
+        old = {i: json.loads(data) for i, data in before.items()}
+        changed = [d for d in rows if d["divisionId"] in old and old[d["divisionId"]] != d]
+        moved = [d["divisionId"] for d in changed if (d.get("divisionName"), d.get("parentDivisionId") or None)
+                 != (old[d["divisionId"]].get("divisionName"), old[d["divisionId"]].get("parentDivisionId") or None)]
         conn.executemany(
-            "INSERT OR IGNORE INTO user_divisions(division_id, user_id) VALUES (?, ?)",
-            [(d["divisionId"], uid) for d in data.get("divisions") or ()],
-        )
-        self._index(conn, indexing.USER, uid, data, sort_score)
-
-    def _write_divisions(self, conn: sqlite3.Connection, data: dict[str, Any], now: float, generation: int) -> None:
-        conn.execute(
             "INSERT OR REPLACE INTO divisions(id, parent_id, data, name, sort_score, fetched_at, generation)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (data["divisionId"], data.get("parentDivisionId") or None, json.dumps(data, ensure_ascii=False),
-             data.get("divisionName"), data.get("sortScore") or 0, now, generation))
-        # a division's number in the phone index too: caller-ID names the division (N1's SHARED_NUMBER)
-        conn.execute("DELETE FROM phones WHERE kind = 'division' AND id = ?", (data["divisionId"],))
-        if number := data.get("divisionPhoneNum"):
-            conn.execute("INSERT INTO phones(key, kind, id, field, number) VALUES (?, 'division', ?, 'divisionPhoneNum', ?)",
-                         (match_key(number, self.region), data["divisionId"], number))
+            [(d["divisionId"], d.get("parentDivisionId") or None, json.dumps(d, ensure_ascii=False), d.get("divisionName"),
+              d.get("sortScore") or 0, now, generation) for d in rows])
+        self._writer.divisions_changed()
+        self._index_division_phones(conn, rows)
+        if moved:
+            members = conn.execute(
+                f"WITH RECURSIVE sub(id) AS (SELECT value FROM json_each(?) UNION SELECT d.id FROM divisions d JOIN sub ON d.parent_id = sub.id)"
+                " SELECT DISTINCT user_id FROM user_divisions WHERE division_id IN (SELECT id FROM sub)", (json.dumps(moved),)).fetchall()
+            self._writer.reindex(conn, indexing.USER, [r[0] for r in members])
+        return Changes(added=sum(1 for i in ids if i not in old), changed=len(changed))
 
-    def _write_contacts(self, conn: sqlite3.Connection, data: dict[str, Any], now: float, generation: int) -> None:
-        cid = data["contactId"]
-        folder = data.get("folderId") or {}
-        conn.execute(
-            "INSERT OR REPLACE INTO contacts(id, data, fullname, kana, company, directory, folder_num, updated_at, fetched_at, generation)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (cid, json.dumps(data, ensure_ascii=False), data.get("fullname"), data.get("fullnameKana"),
-             data.get("companyName"), folder.get("directory"), folder.get("folderNum"), data.get("updatedAt"), now, generation),
-        )
-        self._index(conn, indexing.CONTACT, cid, data, 0)
+    def _index_division_phones(self, conn: sqlite3.Connection, rows: list[dict[str, Any]]) -> None:
+        """A division's number in the phone index too: caller-ID names the division (N1's SHARED_NUMBER)."""
+        conn.executemany("DELETE FROM division_phones WHERE id = ?", [(d["divisionId"],) for d in rows])
+        conn.executemany("INSERT OR IGNORE INTO division_phones(key, id, field) VALUES (?, ?, ?)",
+                         [(key, d["divisionId"], code) for d in rows
+                          for key, code in indexing.phone_keys(d, ("divisionPhoneNum",), self._writer.key)])
+
+    def _import_leftovers(self) -> None:
+        """Move the records of a cache written before schema 6 into its tables (once, in one
+        transaction; a cache killed half-way through is taken up again at the next open)."""
+        with self._lock:
+            present = {r[0] for r in self._conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            leftovers = [t for t in LEFTOVERS if t in present]
+            if not leftovers:
+                return
+            with self.transaction() as conn:
+                for table in leftovers:
+                    kind = _KINDS[table.removesuffix("_v5")]  # type: ignore[index]
+                    cursor = conn.execute(f"SELECT data, fetched_at, generation FROM {table}")
+                    while batch := cursor.fetchmany(1000):
+                        self._writer.put(conn, kind, [json.loads(r[0]) for r in batch], [(r[1], r[2]) for r in batch])
+                    conn.execute(f"DROP TABLE {table}")
+                self._index_division_phones(conn, [json.loads(r[0]) for r in conn.execute("SELECT data FROM divisions")])
 
     def put_folders(self, folders: Iterable[Folder | dict[str, Any]], *, fetched_at: float | None = None) -> None:
         now = fetched_at if fetched_at is not None else time.time()
@@ -284,21 +266,18 @@ class CacheStore:
 
     def delete_users(self, ids: Sequence[int]) -> None:
         with self.transaction() as conn:
-            conn.executemany("DELETE FROM users WHERE id = ?", [(i,) for i in ids])
-            conn.executemany("DELETE FROM user_divisions WHERE user_id = ?", [(i,) for i in ids])
+            self._writer.delete(conn, indexing.USER, ids)
             conn.executemany("DELETE FROM profiles WHERE user_id = ?", [(i,) for i in ids])
-            self._unindex(conn, "user", ids)
 
     def delete_contacts(self, ids: Sequence[int]) -> None:
         with self.transaction() as conn:
-            conn.executemany("DELETE FROM contacts WHERE id = ?", [(i,) for i in ids])
-            self._unindex(conn, "contact", ids)
+            self._writer.delete(conn, indexing.CONTACT, ids)
 
     def delete_divisions(self, ids: Sequence[int]) -> None:
         with self.transaction() as conn:
             conn.executemany("DELETE FROM divisions WHERE id = ?", [(i,) for i in ids])
             conn.executemany("DELETE FROM user_divisions WHERE division_id = ?", [(i,) for i in ids])
-            conn.executemany("DELETE FROM phones WHERE kind = 'division' AND id = ?", [(i,) for i in ids])
+            conn.executemany("DELETE FROM division_phones WHERE id = ?", [(i,) for i in ids])
 
     def ids_older_than(self, table: Literal["users", "divisions", "contacts"], generation: int) -> list[int]:
         """Rows not seen by the sync pass ``generation`` (candidates for deletion)."""
@@ -310,7 +289,7 @@ class CacheStore:
     # -- reads ------------------------------------------------------------------------------
     def _record(self, model: type[M], sql: str, params: Sequence[Any]) -> Cached[M] | None:
         row = self._one(sql, params)
-        return Cached(model.model_validate_json(row[0]), row[1]) if row else None
+        return Cached(model.model_validate_json(self.codec.unpack(row[0])), row[1]) if row else None
 
     def user(self, user_id: int) -> Cached[User] | None:
         return self._record(User, "SELECT data, fetched_at FROM users WHERE id = ?", (user_id,))
@@ -331,7 +310,7 @@ class CacheStore:
         if not ids:
             return []
         marks = ",".join("?" * len(ids))
-        found = {r[0]: User.model_validate_json(r[1]) for r in self._rows(f"SELECT id, data FROM users WHERE id IN ({marks})", ids)}
+        found = {r[0]: User.model_validate_json(self.codec.unpack(r[1])) for r in self._rows(f"SELECT id, data FROM users WHERE id IN ({marks})", ids)}
         return [found[i] for i in ids if i in found]
 
     def contacts(self, ids: Sequence[int]) -> list[Contact]:
@@ -339,7 +318,7 @@ class CacheStore:
         if not ids:
             return []
         marks = ",".join("?" * len(ids))
-        found = {r[0]: Contact.model_validate_json(r[1]) for r in self._rows(f"SELECT id, data FROM contacts WHERE id IN ({marks})", ids)}
+        found = {r[0]: Contact.model_validate_json(self.codec.unpack(r[1])) for r in self._rows(f"SELECT id, data FROM contacts WHERE id IN ({marks})", ids)}
         return [found[i] for i in ids if i in found]
 
     def child_divisions(self, parent_id: int | None) -> list[Division]:
@@ -380,7 +359,20 @@ class CacheStore:
         rows = self._rows(
             f"SELECT data FROM users u {where} ORDER BY {column} {direction}, id {direction} LIMIT ? OFFSET ?",
             [*params, limit, offset])
-        return [User.model_validate_json(r[0]) for r in rows]
+        return [User.model_validate_json(self.codec.unpack(r[0])) for r in rows]
+
+    def users_row_offset(self, row: str, division_id: int | None = None, *, include_sub: bool = False) -> int:
+        """Where the index row ``row`` ('か', or a letter 'K') starts in the users "by name"
+        (the count of those that sort before it): a jump-to-row key scrolls there."""
+        where, params = self._member_filter(division_id, include_sub)
+        clause = f"{where} AND" if where else "WHERE"
+        return self._one(f"SELECT COUNT(*) FROM users u {clause} u.reading < ?", [*params, reading.row_start(row)])[0]
+
+    def contacts_row_offset(self, row: str, directory: str | None = None, folder_num: int | None = None) -> int:
+        """As :meth:`users_row_offset`, for contacts "by name"."""
+        where, params = self._folder_filter(directory, folder_num)
+        clause = f"{where} AND" if where else "WHERE"
+        return self._one(f"SELECT COUNT(*) FROM contacts {clause} reading < ?", [*params, reading.row_start(row)])[0]
 
     def user_ids(self, division_id: int | None = None, *, include_sub: bool = False) -> list[int]:
         """Every user's id (of a division) in name order. A whole-list reader (an export)
@@ -401,8 +393,8 @@ class CacheStore:
     def list_contacts(self, directory: str | None = None, folder_num: int | None = None, *, offset: int = 0, limit: int = 100) -> list[Contact]:
         from corpdir.spec.contact import Contact
         where, params = self._folder_filter(directory, folder_num)
-        rows = self._rows(f"SELECT data FROM contacts {where} ORDER BY fullname, id LIMIT ? OFFSET ?", [*params, limit, offset])
-        return [Contact.model_validate_json(r[0]) for r in rows]
+        rows = self._rows(f"SELECT data FROM contacts {where} ORDER BY reading, id LIMIT ? OFFSET ?", [*params, limit, offset])
+        return [Contact.model_validate_json(self.codec.unpack(r[0])) for r in rows]
 
     @staticmethod
     def _folder_filter(directory: str | None, folder_num: int | None) -> tuple[str, list[Any]]:
@@ -437,12 +429,12 @@ class CacheStore:
         """Who has ``number``, however it is written: N1's answer from the cache (a list of
         at most one identification item, as a dict)."""
         with self._lock:
-            return numbers.identify(self._conn, number, self.region)
+            return numbers.identify(self._conn, number, self.region, self.codec)
 
     def complete_identification(self, item: dict[str, Any]) -> dict[str, Any]:
         """An N1 item as the cache would answer it (see :func:`corpdir.cache.numbers.complete`)."""
         with self._lock:
-            return numbers.complete(self._conn, item, self.region)
+            return numbers.complete(self._conn, item, self.region, self.codec)
 
     def lookup_number(self, number: str) -> list[IdentificationItem]:
         """N1's answer for ``number`` from the cache, as spec models (see :meth:`identify`)."""
