@@ -72,6 +72,10 @@ class DirectoryService:
             return open_client(settings, **client_kwargs)
 
         store = CacheStore(settings.profile().cache_path(), region=settings.region)
+        if settings.is_demo:  # a fresh install: the demo's first screen is shipped, not generated and synced
+            from corpdir.cache.demo_seed import seed
+
+            seed(store, settings.demo_size, settings.demo_seed)
         return cls(None, store, settings, connect=connect)
 
     @property
