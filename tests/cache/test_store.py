@@ -108,7 +108,8 @@ def test_a_schema_5_cache_moves_its_records_into_the_compact_tables_on_open(tmp_
     assert store.user(2).record.fullname == "山田川 花子" and store.user(2).fetched_at == 1002.0
     assert store.max_generation("users") == 4 and store.max_generation("contacts") == 2
     assert [(h.kind, h.id) for h in search(store, "やまだ")][:2] == [("user", 1), ("user", 2)]
-    assert [(item["userId"], item["contactId"]) for item in store.identify("03-1234-5678")] == [(1, None), (None, 7)]
+    assert [item["userId"] for item in store.identify("03-1234-5678")] == [1]
+    assert [(h.kind, h.id) for h in search(store, "さとう")] == [("contact", 7)]
     assert {r[0] for r in store._rows("SELECT name FROM sqlite_master")}.isdisjoint({"users_v5", "contacts_v5"})
     store.close()
     store = CacheStore(path)  # opened again: nothing moved twice
