@@ -2,7 +2,7 @@
 
 The gateway answers PBXs and desk phones while a sync writes the same file: a separate
 read-only connection (WAL) never waits for the writer. Records come back as the JSON the
-service returned (dicts), with the phone field that matched, so a caller-ID answer can
+service returned (dicts, expanded from the cache's compressed form), with the phone field that matched, so a caller-ID answer can
 say *which* of someone's numbers called.
 """
 
@@ -13,25 +13,27 @@ import sqlite3
 from pathlib import Path
 from typing import Any, Iterator
 
+from corpdir.cache.blobs import Codec
+from corpdir.cache.fields import FIELDS
 from corpdir.cache.numbers import prime_region_rules
 
 _WHO = (  # the first holders by (kind, id) first, then their records: a company's main number has hundreds
-    "SELECT p.kind, p.id, p.field, p.number, COALESCE(u.data, c.data) FROM"
-    " (SELECT kind, id, field, number FROM phones WHERE key = ? ORDER BY kind DESC, id LIMIT ?) p"
+    "SELECT p.kind, p.id, p.field, COALESCE(u.data, c.data) FROM"
+    " (SELECT 'user' AS kind, id, field FROM user_phones WHERE key = ?1"
+    "  UNION ALL SELECT 'contact', id, field FROM contact_phones WHERE key = ?1 ORDER BY 1 DESC, 2 LIMIT ?2) p"
     " LEFT JOIN users u ON p.kind = 'user' AND u.id = p.id"
     " LEFT JOIN contacts c ON p.kind = 'contact' AND c.id = p.id ORDER BY p.kind DESC, p.id"
 )
 MAX_HOLDERS = 20  # a company's main number is on hundreds of contacts: an answer needs the first few
-# Everyone with a number, in reading order (kana, else the name): users, and the contacts
-# of the shared folders (a personal folder is one person's, not the company's phonebook).
+# Everyone with a number, in phone-book order (the reading in gojūon order, corpdir.cache.reading):
+# users, and the contacts of the shared folders (a personal folder is one person's, not the
+# company's phonebook).
 _ORDER = (
     "SELECT kind, id FROM ("
-    " SELECT 'user' AS kind, id, COALESCE(NULLIF(kana, ''), fullname) AS reading, fullname FROM users"
-    "  WHERE id IN (SELECT id FROM phones WHERE kind = 'user')"
+    " SELECT 'user' AS kind, id, reading FROM users WHERE id IN (SELECT id FROM user_phones)"
     " UNION ALL"
-    " SELECT 'contact', id, COALESCE(NULLIF(kana, ''), fullname), fullname FROM contacts"
-    "  WHERE directory = 'SHARED' AND id IN (SELECT id FROM phones WHERE kind = 'contact'))"
-    " ORDER BY reading, fullname, kind DESC, id"
+    " SELECT 'contact', id, reading FROM contacts WHERE directory = 'SHARED' AND id IN (SELECT id FROM contact_phones))"
+    " ORDER BY reading, kind DESC, id"
 )
 
 
@@ -53,10 +55,12 @@ def who_has(conn: sqlite3.Connection, key: str) -> list[tuple[str, int, str, str
     whose match key is ``key`` (at most MAX_HOLDERS); users first."""
     out = []
     seen: set[tuple[str, int]] = set()
-    for kind, rid, field, number, blob in conn.execute(_WHO, (key, MAX_HOLDERS)):
+    codec = Codec(conn)
+    for kind, rid, code, blob in conn.execute(_WHO, (key, MAX_HOLDERS)):
         if blob is not None and (kind, rid) not in seen:
             seen.add((kind, rid))
-            out.append((kind, rid, field, number, json.loads(blob)))
+            record, field = codec.load(blob), FIELDS[code]
+            out.append((kind, rid, field, record.get(field) or "", record))
     return out
 
 
@@ -68,19 +72,21 @@ def reading_order(conn: sqlite3.Connection) -> list[tuple[str, int]]:
 def records(conn: sqlite3.Connection, kind: str, ids: list[int]) -> dict[int, dict[str, Any]]:
     """Records of one kind by id (missing ids left out)."""
     table = "users" if kind == "user" else "contacts"
+    codec = Codec(conn)
     found: dict[int, dict[str, Any]] = {}
     for start in range(0, len(ids), 500):
         chunk = ids[start:start + 500]
         sql = f"SELECT id, data FROM {table} WHERE id IN ({','.join('?' * len(chunk))})"
-        found.update((rid, json.loads(blob)) for rid, blob in conn.execute(sql, chunk))
+        found.update((rid, codec.load(blob)) for rid, blob in conn.execute(sql, chunk))
     return found
 
 
 def all_records(conn: sqlite3.Connection, kind: str) -> Iterator[dict[str, Any]]:
     """Every record of one kind (users, or shared-folder contacts), as stored."""
     sql = "SELECT data FROM users" if kind == "user" else "SELECT data FROM contacts WHERE directory = 'SHARED'"
+    codec = Codec(conn)
     for (blob,) in conn.execute(sql):
-        yield json.loads(blob)
+        yield codec.load(blob)
 
 
 def divisions(conn: sqlite3.Connection) -> list[dict[str, Any]]:
