@@ -120,7 +120,7 @@ async def ldap_worker(port: int, requests: list[bytes], latencies: list[float], 
                 elif op == 0x65:
                     break
             latencies.append(time.perf_counter() - started)
-            if entries != 1:
+            if entries < 1:  # a company's main number is on many contacts: slapd returns them all
                 checks.append(b"entries=%d" % entries)
     finally:
         writer.close()

@@ -24,7 +24,7 @@ _WHO = (  # the first holders by (kind, id) first, then their records: a company
     " LEFT JOIN users u ON p.kind = 'user' AND u.id = p.id"
     " LEFT JOIN contacts c ON p.kind = 'contact' AND c.id = p.id ORDER BY p.kind DESC, p.id"
 )
-MAX_HOLDERS = 20  # a company's main number is on hundreds of contacts: an answer needs the first few
+MAX_HOLDERS = 5  # a company's main number is on hundreds of contacts: an answer needs the first few
 # Everyone with a number, in phone-book order (the reading in gojūon order, corpdir.cache.reading):
 # users, and the contacts of the shared folders (a personal folder is one person's, not the
 # company's phonebook).
