@@ -45,6 +45,17 @@ async def test_full_sync_mirrors_the_service(admin):
     assert again.resources["users"].added == 0 and again.resources["users"].changed == 0
 
 
+async def test_a_repeat_sync_with_nothing_new_reports_no_changes(admin):
+    first = await admin.sync()
+    assert first.resources["folders"].added > 0
+    again = await admin.sync()
+    quiet = {name: (r.added, r.changed, r.removed) for name, r in again.resources.items() if not r.skipped}
+    assert quiet and all(counts == (0, 0, 0) for counts in quiet.values()), quiet  # was: folders changed 7
+    await admin.client.create_personal_folder({"folderName": "新しいフォルダ"})
+    third = await admin.sync()
+    assert third.resources["personal_folders"].added == 1 and third.total().changed == 0
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 async def test_interrupted_at_a_random_page_then_resumed(admin, seed):
     rng = random.Random(seed)

@@ -27,9 +27,10 @@ _CHUNK = 500  # ids per IN (...): well under SQLite's variable limit
 class Changes:
     added: int = 0
     changed: int = 0
+    removed: int = 0
 
     def __add__(self, other: Changes) -> Changes:
-        return Changes(self.added + other.added, self.changed + other.changed)
+        return Changes(self.added + other.added, self.changed + other.changed, self.removed + other.removed)
 
 
 @dataclass(frozen=True)

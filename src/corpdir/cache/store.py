@@ -227,19 +227,35 @@ class CacheStore:
                     conn.execute(f"DROP TABLE {table}")
                 self._index_division_phones(conn, [json.loads(r[0]) for r in conn.execute("SELECT data FROM divisions")])
 
-    def put_folders(self, folders: Iterable[Folder | dict[str, Any]], *, fetched_at: float | None = None) -> None:
+    @staticmethod
+    def _compare(conn: sqlite3.Connection, sql: str, rows: list[tuple[Any, ...]], *, whole: bool,
+                 params: Sequence[Any] = ()) -> Changes:
+        """What ``rows`` (key columns, the JSON, then one more column) change against
+        ``sql``'s (key columns, JSON) rows: added and changed records, and with ``whole``
+        (the rows are the complete list) removed ones. A sync says only what is new."""
+        before = {tuple(r[:-1]): r[-1] for r in conn.execute(sql, params)}
+        keys = [tuple(r[:-2]) for r in rows]
+        added = sum(1 for k in keys if k not in before)
+        changed = sum(1 for k, r in zip(keys, rows) if k in before and json.loads(before[k]) != json.loads(r[-2]))
+        return Changes(added, changed, len(set(before) - set(keys)) if whole else 0)
+
+    def put_folders(self, folders: Iterable[Folder | dict[str, Any]], *, fetched_at: float | None = None) -> Changes:
         now = fetched_at if fetched_at is not None else time.time()
         rows = [(d["folderId"]["directory"], d["folderId"]["folderNum"], json.dumps(d, ensure_ascii=False), now)
                 for d in map(_dump, folders)]
         with self.transaction() as conn:
+            changes = self._compare(conn, "SELECT directory, folder_num, data FROM folders", rows, whole=True)
             conn.execute("DELETE FROM folders")
             conn.executemany("INSERT INTO folders(directory, folder_num, data, fetched_at) VALUES (?, ?, ?, ?)", rows)
+        return changes
 
-    def put_personal_folders(self, folders: Iterable[PersonalFolder | dict[str, Any]], *, fetched_at: float | None = None) -> None:
+    def put_personal_folders(self, folders: Iterable[PersonalFolder | dict[str, Any]], *, fetched_at: float | None = None) -> Changes:
         now = fetched_at if fetched_at is not None else time.time()
         rows = [(d["folderNum"], json.dumps(d, ensure_ascii=False), now) for d in map(_dump, folders)]
         with self.transaction() as conn:
+            changes = self._compare(conn, "SELECT folder_num, data FROM personal_folders", rows, whole=False)
             conn.executemany("INSERT OR REPLACE INTO personal_folders(folder_num, data, fetched_at) VALUES (?, ?, ?)", rows)
+        return changes
 
     def put_profile(self, user_id: int, profile: Profile | dict[str, Any], *, fetched_at: float | None = None) -> None:
         now = fetched_at if fetched_at is not None else time.time()
@@ -247,13 +263,15 @@ class CacheStore:
             conn.execute("INSERT OR REPLACE INTO profiles(user_id, data, fetched_at) VALUES (?, ?, ?)",
                          (user_id, json.dumps(_dump(profile), ensure_ascii=False), now))
 
-    def put_calls(self, direction: Direction, records: Iterable[IncomingCall | OutgoingCall | dict[str, Any]], *, fetched_at: float | None = None) -> int:
+    def put_calls(self, direction: Direction, records: Iterable[IncomingCall | OutgoingCall | dict[str, Any]], *, fetched_at: float | None = None) -> Changes:
         now = fetched_at if fetched_at is not None else time.time()
         id_field, at_field = ("incomingCallHistoryId", "calledAt") if direction == "incoming" else ("outgoingCallHistoryId", "callingAt")
         rows = [(direction, d[id_field], json.dumps(d, ensure_ascii=False), d.get(at_field), now) for d in map(_dump, records)]
         with self.transaction() as conn:
+            changes = self._compare(conn, "SELECT direction, id, data FROM calls WHERE direction = ?",
+                                    [(r[0], r[1], r[2], r[4]) for r in rows], whole=False, params=(direction,))
             conn.executemany("INSERT OR REPLACE INTO calls(direction, id, data, at, fetched_at) VALUES (?, ?, ?, ?, ?)", rows)
-        return len(rows)
+        return changes
 
     def checkpoint(self, resource: str) -> SyncCheckpoint | None:
         row = self._one("SELECT resource, generation, next_page, cursor, started_at, completed_at, page_size"

@@ -210,17 +210,17 @@ class Syncer:
         if not self.available("F1"):
             return ResourceSummary(skipped="F1 is not offered by this service")
         folders = await self._collect("F1", {})
-        await self._run(self.store.put_folders, folders, fetched_at=self.clock())
+        changes = await self._run(self.store.put_folders, folders, fetched_at=self.clock())
         await self._run(self.store.mark_synced, "folders", self.clock())
-        return ResourceSummary(changed=len(folders))
+        return ResourceSummary(added=changes.added, changed=changes.changed, removed=changes.removed)
 
     async def _sync_personal_folders(self, full: bool) -> ResourceSummary:
         if not self.available("P1"):
             return ResourceSummary(skipped="P1 is not offered by this service")
         folders = await self._collect("P1", {})
-        await self._run(self.store.put_personal_folders, folders, fetched_at=self.clock())
+        changes = await self._run(self.store.put_personal_folders, folders, fetched_at=self.clock())
         await self._run(self.store.mark_synced, "personal_folders", self.clock())
-        return ResourceSummary(changed=len(folders))
+        return ResourceSummary(added=changes.added, changed=changes.changed)
 
     async def _sync_calls(self, full: bool) -> ResourceSummary:
         result = ResourceSummary()
@@ -229,7 +229,9 @@ class Syncer:
                 result.skipped = "call histories are not offered by this service"
                 continue
             records = await self._collect(code, {"orderDirection": "desc"})
-            result.changed += await self._run(self.store.put_calls, direction, records, fetched_at=self.clock())
+            changes = await self._run(self.store.put_calls, direction, records, fetched_at=self.clock())
+            result.added += changes.added
+            result.changed += changes.changed
         await self._run(self.store.mark_synced, "calls", self.clock())
         return result
 

@@ -103,11 +103,14 @@ class UserFields(RequestModel):
         return usertype.violations(self.model_fields_set, user_type)
 
 
+LoginId = Annotated[str, Strict(), MaxLen(50), varies("loginId")]
+
+
 class UserCreate(UserFields):
     """U2 body. loginId and fullname are required; the server defaults level 5,
     initialPasswordForceChange false and forceRequestOperator DISABLE."""
 
-    loginId: Annotated[str, Strict(), MaxLen(50), varies("loginId")]
+    loginId: LoginId
     fullname: c.NotBlank50
 
 
@@ -243,7 +246,10 @@ U11_MAX_DESTINATIONS = 10_000  # entries in one U11 request (spec section 4, U11
 
 
 class DestinationEntry(RequestModel):
-    loginId: c.text(50)
+    """One row of U11. Its loginId names a user, so it follows the user's loginId rule
+    (one or more of the variant's loginId characters: no space, not empty)."""
+
+    loginId: LoginId
     destinationId: c.Int64
     destinationName: c.text(256) = OMIT
 
