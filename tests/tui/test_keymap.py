@@ -34,6 +34,9 @@ async def test_keys_from_the_config_file_replace_the_bindings_keys(make_app):
     notes = Notifications()
     async with app.run_test(size=(120, 36), message_hook=notes) as pilot:
         await started(pilot, app)
+        palette = {c.title: c.help for c in app.get_system_commands(app.screen)}
+        assert "Go to Lookup (CTRL+L)" in palette  # the command palette names the user's keys
+        assert "f6,ctrl+g" in palette.values()
         await pilot.press("ctrl+g")
         assert await wait_for(pilot, lambda: app.focused is not None and app.focused.id == "search")
         await pilot.press("escape", "f4")  # Lookup's old key does nothing now

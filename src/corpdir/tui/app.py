@@ -204,6 +204,7 @@ class CorpdirApp(App[None]):
         else:
             yield from super().get_system_commands(screen)
         for mode, key, title, help_text in SCREENS_BY_KEY:
+            key = self.user_keymap.get(f"app.{mode}", key)  # the keys the user gave it, if any
             yield SystemCommand(f"Go to {title} ({key.upper()})", help_text, partial(self.switch_mode, mode))
         yield SystemCommand("Sync now", "Bring the local cache up to date (Ctrl+S)", self.action_sync)
         yield SystemCommand("Full sync", "Re-read everything and drop what the service no longer has", partial(self.run_sync, True))
@@ -211,7 +212,8 @@ class CorpdirApp(App[None]):
             if isinstance(binding, Binding) and binding.description and binding.action.startswith(tuple("abcdefghijklmnopqrstuvwxyz")):
                 if self.read_only and action_writes(screen, binding.action.split("(")[0]):
                     continue
-                yield SystemCommand(binding.description, f"{binding.key}", partial(screen.run_action, binding.action))
+                keys = self.user_keymap.get(binding.id or "", binding.key)
+                yield SystemCommand(binding.description, keys, partial(screen.run_action, binding.action))
 
     # -- sync ---------------------------------------------------------------------------------
     async def start_sync_if_stale(self) -> None:
