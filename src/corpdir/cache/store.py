@@ -397,12 +397,13 @@ class CacheStore:
         sorts the ids once and reads the records a batch at a time with :meth:`users`,
         rather than sorting the table again for each window of :meth:`list_users`."""
         where, params = self._member_filter(division_id, include_sub)
-        return [r[0] for r in self._rows(f"SELECT id FROM users u {where} ORDER BY fullname, id", params)]
+        column = _USER_ORDER_COLUMNS["fullname"]  # the same order as list_users's "by name"
+        return [r[0] for r in self._rows(f"SELECT id FROM users u {where} ORDER BY {column}, id", params)]
 
     def contact_ids(self, directory: str | None = None, folder_num: int | None = None) -> list[int]:
         """Every contact's id (of a directory or folder) in name order; see :meth:`user_ids`."""
         where, params = self._folder_filter(directory, folder_num)
-        return [r[0] for r in self._rows(f"SELECT id FROM contacts {where} ORDER BY fullname, id", params)]
+        return [r[0] for r in self._rows(f"SELECT id FROM contacts {where} ORDER BY reading, id", params)]
 
     def count_contacts(self, directory: str | None = None, folder_num: int | None = None) -> int:
         where, params = self._folder_filter(directory, folder_num)
