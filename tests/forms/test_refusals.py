@@ -77,7 +77,7 @@ async def test_directory_create_forms_refuse_bad_input_and_show_the_services_obj
         await pilot.pause()
         await pilot.press("N")
         form = await open_form(pilot, app)
-        await _refused(pilot, app, recorder, form, {"divisionCode": "T-X", "divisionName": "新設", "divisionPhoneNum": "03 1234"},
+        await _refused(pilot, app, recorder, form, {"divisionCode": "T-X", "divisionName": "新設", "divisionPhoneNum": "03-12a4"},
                        {"divisionPhoneNum": "may contain only digits"})
         await type_into(pilot, form, "divisionPhoneNum", "")
         await type_into(pilot, form, "divisionCode", division.divisionCode)
