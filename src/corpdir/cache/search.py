@@ -27,6 +27,7 @@ from corpdir.phone import digits, fold_number
 
 EXACT, PREFIX, SUBSTRING = 0, 1, 2
 CANDIDATE_CAP = 400  # per tier; above it the hits are the first found, and narrowing re-queries
+SUBSTRING_CAP = 200  # the last tier: a trigram common to thousands ('334', 'corpo-denki') is checked 200 at a time
 NARROW_MAX = 150  # above this many previous hits a fresh indexed query is cheaper than re-ranking
 _PHONE_LIKE = re.compile(r"[\d\s\-+()*#.]+")
 _MAX_CODEPOINT = "\U0010ffff"
@@ -66,7 +67,7 @@ class _Candidates:
         self.best: dict[tuple[str, int], tuple[int, int, str, int, int]] = {}
         self.truncated = False
 
-    def add(self, kind: str, rows: list[tuple[int, int, int]], rank: int) -> None:
+    def add(self, kind: str, rows: list[tuple[int, int, int]], rank: int, cap: int = CANDIDATE_CAP) -> None:
         best = self.best
         for rid, field, score in rows:
             candidate = (rank, -score, kind, rid, field)
@@ -74,7 +75,7 @@ class _Candidates:
             current = best.get(key)
             if current is None or candidate < current:
                 best[key] = candidate
-        if len(rows) >= CANDIDATE_CAP:
+        if len(rows) >= cap:
             self.truncated = True
 
     def top(self, limit: int | None = None) -> list[Hit]:
@@ -83,11 +84,14 @@ class _Candidates:
         return [Hit(rank, neg, kind, rid, FIELDS[field]) for rank, neg, kind, rid, field in chosen]
 
 
-def _index_tiers(store: CacheStore, term: str, kinds: Sequence[str], found: _Candidates) -> None:
+def _index_tiers(store: CacheStore, term: str, kinds: Sequence[str], found: _Candidates, limit: int) -> None:
+    """Exact and prefix tiers. An exact term is one row a record, read best score first:
+    its first ``limit`` rows are all the answer can use ('佐藤' is thousands of people)."""
+    exact = max(1, min(limit, CANDIDATE_CAP))
     for kind in kinds:  # a B-tree per kind: a search for people never walks contacts' terms
         table, _, score, _, best_first = _TERMS[kind]
         found.add(kind, store._rows(
-            f"SELECT id, field, {score} FROM {table} WHERE term = ?{best_first} LIMIT {CANDIDATE_CAP}", [term]), EXACT)
+            f"SELECT id, field, {score} FROM {table} WHERE term = ?{best_first} LIMIT {exact}", [term]), EXACT, exact)
         found.add(kind, store._rows(
             f"SELECT id, field, {score} FROM {table} WHERE term > ? AND term < ? LIMIT {CANDIDATE_CAP}",
             [term, term + _MAX_CODEPOINT]), PREFIX)
@@ -116,10 +120,10 @@ def _substring_tier(store: CacheStore, term: str, kinds: Sequence[str], found: _
         _, records, _, score, _ = _TERMS[kind]
         rows = store._rows(
             f"SELECT r.id, r.terms, {score} FROM {kind}_fts f JOIN {records} r ON r.id = f.rowid"
-            f" WHERE {kind}_fts MATCH ? LIMIT {CANDIDATE_CAP}", [query])
+            f" WHERE {kind}_fts MATCH ? LIMIT {SUBSTRING_CAP}", [query])
         hits = [(rid, code, sc) for rid, encoded, sc in rows if (code := _substring_match(term, encoded)) is not None]
-        found.add(kind, hits, SUBSTRING)
-        if len(rows) >= CANDIDATE_CAP:
+        found.add(kind, hits, SUBSTRING, SUBSTRING_CAP)
+        if len(rows) >= SUBSTRING_CAP:
             found.truncated = True
 
 
@@ -135,7 +139,7 @@ def _candidates(store: CacheStore, query: str, kinds: Sequence[str], limit: int)
     found = _Candidates()
     variants = _variants(query)
     for term in variants:
-        _index_tiers(store, term, kinds, found)
+        _index_tiers(store, term, kinds, found, limit)
     long_terms = [term for term in variants if len(term) >= 3]
     if long_terms and len(found.best) >= limit:
         found.truncated = True
