@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _stats import report  # noqa: E402
+from _stats import clean_python, report  # noqa: E402
 
 from corpdir.cache import numbers  # noqa: E402
 from corpdir.cache.folding import fold  # noqa: E402
@@ -70,11 +70,9 @@ def build(path: Path, size: int) -> tuple[float, int]:
 def keystrokes(store: CacheStore, rng: random.Random, count: int) -> list[str]:
     """Queries as typed: each name, kana, romaji or number, one character more each time."""
     rows = store._rows("SELECT data FROM users ORDER BY random() LIMIT ?", (count,))
-    import json
-
     words = []
     for (blob,) in rows:
-        u = json.loads(blob)
+        u = store.codec.load(blob)
         words.append(rng.choice([u.get("fullname"), u.get("fullnameKana"), (u.get("fullnameAlphabet") or "").split(" ")[-1],
                                  (u.get("companyMobileNum") or u.get("phoneNum") or "")[-8:]]) or u["fullname"])
     return words
@@ -97,8 +95,8 @@ def bench_search(store: CacheStore, words: list[str]) -> None:
 
 
 def bench_lookup_in_process(store: CacheStore, rng: random.Random) -> list[str]:
-    rows = store._rows("SELECT number FROM phones ORDER BY random() LIMIT 500")
-    wanted = [r[0] for r in rows]
+    rows = store._rows("SELECT data FROM users ORDER BY random() LIMIT 500")
+    wanted = [n for (blob,) in rows for n in [store.codec.load(blob).get("phoneNum")] if n]
     forms = []
     for n in wanted:
         d = "".join(ch for ch in n if ch.isdigit())
@@ -151,18 +149,18 @@ def bench_lookup_process(db: Path, forms: list[str], runs: int, against: Path | 
             pair = [(times, env), (other, other_env)] if other_env is not None else [(times, env)]
             for samples, run_env in pair if i % 2 == 0 else reversed(pair):  # neither always goes first
                 timed(samples, argv, run_env)
-            timed(baseline, [sys.executable, "-c", "pass"], None, answers=False)
+            timed(baseline, [clean_python(), "-c", "pass"], None, answers=False)
             timed(cached, argv, cached_env)
         if failed:
             raise SystemExit(f"{len(failed)} lookups did not answer from the cache: {failed[0]}")
         report(f"`{os.path.basename(command[0])} lookup` whole process", times, baseline)
-        report("baseline: python -c pass", baseline)
+        report("baseline: python -c pass (clean venv)", baseline)
         report("  the same, corpdir's bytecode cached", cached, baseline)
+        report("CPU time: `lookup` process", cpu[id(times)], cpu[id(baseline)])
         if other:
             report(f"  the same, with {against}", other, baseline)
-            report("CPU time: `lookup` process", cpu[id(times)], cpu[id(baseline)])
             report(f"CPU time: the same, with {against}", cpu[id(other)], cpu[id(baseline)])
-            report("CPU time: python -c pass", cpu[id(baseline)])
+        report("CPU time: python -c pass (clean venv)", cpu[id(baseline)])
         print(f"load average (1 min) {load:.2f} before, {os.getloadavg()[0]:.2f} after; "
               f"PYTHONDONTWRITEBYTECODE={os.environ.get('PYTHONDONTWRITEBYTECODE', '')!r}", flush=True)
 

@@ -184,14 +184,12 @@ def big_cache(size: int) -> Path:
 
 def typed_queries(store, rng: random.Random, count: int) -> list[str]:  # noqa: ANN001
     """What a receptionist types: family names in hiragana or kanji, romaji, or digits."""
-    import json
-
     import jaconv
 
     rows = store._rows("SELECT data FROM users ORDER BY random() LIMIT ?", (count,))
     out = []
     for (blob,) in rows:
-        u = json.loads(blob)
+        u = store.codec.load(blob)
         kana = (u.get("fullnameKana") or "").split(" ")[0]
         choices = [jaconv.kata2hira(kana), (u.get("fullname") or "").split(" ")[0],
                    (u.get("fullnameAlphabet") or "").split(" ")[-1].lower(), (u.get("phoneNum") or "")[-7:]]

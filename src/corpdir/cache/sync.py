@@ -40,6 +40,7 @@ async def _direct(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
 Resource = Literal["divisions", "users", "contacts", "folders", "personal_folders", "calls"]
 ALL_RESOURCES: tuple[Resource, ...] = ("divisions", "users", "contacts", "folders", "personal_folders", "calls")
 ID_BATCH = 50  # U1 userIds / D1 divisionIds take at most 50
+PAGES_AHEAD = 3  # requests in flight during a full pass
 
 
 @dataclass
@@ -131,9 +132,10 @@ class Syncer:
         expected = await self._run(self.store.count_users) if table == "users" else None
         done = 0
         writer = _PageWriter(self, table, result)
+        ahead = _PagesAhead(self, spec.code, point.next_page, point.page_size, expected)
         try:
             while True:
-                page = await self._fetch(spec.code, {"page": point.next_page, "pageSize": point.page_size})
+                page = await ahead.next()
                 point = replace(point, next_page=point.next_page + 1)
                 await writer.write(page.items, point)
                 done += len(page.items)
@@ -141,6 +143,7 @@ class Syncer:
                 if not page.hasMore:
                     break
         finally:
+            await ahead.close()
             await writer.finish()  # what was fetched is kept, even when the next fetch fails
         result.removed = await self._remove_unseen(spec, point.generation)
         await self._run(self.store.save_checkpoint, replace(point, completed_at=self.clock()))
@@ -234,6 +237,34 @@ class Syncer:
             result.changed += changes.changed
         await self._run(self.store.mark_synced, "calls", self.clock())
         return result
+
+
+class _PagesAhead:
+    """Numbered pages asked a few at a time, answered in order: the next requests wait for
+    the rate limit's tokens while a page is on its way, so a pass is paced by the limit,
+    not by one round trip after another. Past the rows the cache already had (the last
+    pass's count), one page ahead only: a request past the end costs a token."""
+
+    def __init__(self, syncer: Syncer, code: str, first: int, size: int, expected: int | None) -> None:
+        self.syncer, self.code, self.size, self.expected = syncer, code, size, expected or 0
+        self._next = first
+        self._queue: list[asyncio.Future[Page[Any]]] = []
+
+    def _fill(self) -> None:
+        while len(self._queue) < (PAGES_AHEAD if (self._next + 1) * self.size <= self.expected else 2):
+            self._queue.append(asyncio.ensure_future(self.syncer._fetch(self.code, {"page": self._next, "pageSize": self.size})))
+            self._next += 1
+
+    async def next(self) -> Page[Any]:
+        self._fill()
+        return await self._queue.pop(0)
+
+    async def close(self) -> None:
+        """Pages asked but not used (after the last one, or a failure) are dropped."""
+        for task in self._queue:
+            task.cancel()
+        await asyncio.gather(*self._queue, return_exceptions=True)
+        self._queue.clear()
 
 
 class _PageWriter:
