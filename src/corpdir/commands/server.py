@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import socket
 
 HELP = "run the reference directory service (FastAPI + SQLite)"
 
@@ -34,9 +35,27 @@ def _network(text: str) -> str:
         raise argparse.ArgumentTypeError(f"{text!r} is not a network (e.g. 192.0.2.0/24) or an address") from None
 
 
+def _listen(host: str, port: int) -> socket.socket | None:
+    """The listening socket, taken before anything is printed or created (a new directory's
+    API key is shown once): a taken port is said plainly, not after a 'Serving' line."""
+    import errno
+    import sys
+
+    try:
+        return socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET)
+    except OSError as exc:
+        why = ("the port is taken (another program listens there); choose another with --port"
+               if exc.errno == errno.EADDRINUSE else exc.strerror or str(exc))
+        print(f"corpdir server: cannot listen on {host}:{port}: {why}", file=sys.stderr)
+        return None
+
+
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
+    sock = _listen(args.host, args.port)
+    if sock is None:
+        return 2
     from corpdir.server.app import create_app
     from corpdir.server.settings import RateLimitSettings, ServerSettings
 
@@ -56,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
     if args.allow:
         print(f"Callers allowed from: {', '.join(args.allow)}")
     proxy = args.forwarded_allow_ips is not None
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", proxy_headers=proxy,
-                forwarded_allow_ips=args.forwarded_allow_ips if proxy else None)
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning", proxy_headers=proxy,
+                            forwarded_allow_ips=args.forwarded_allow_ips if proxy else None)
+    uvicorn.Server(config).run(sockets=[sock])
     return 0
