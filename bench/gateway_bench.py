@@ -158,6 +158,13 @@ def figures(label: str, clients: int, wall: float, latencies: list[float], check
     return line
 
 
+def national(number: str) -> str:
+    """'+81312345678' -> '0312345678' (as a phone's LDAP search gets it); digits otherwise."""
+    from corpdir.phone import digits
+
+    return "0" + number[3:] if number.startswith("+81") else digits(number)
+
+
 def pbx_forms(numbers: list[str], rng: random.Random) -> list[str]:
     """Each number as a PBX may send it: national digits, E.164 without or with the '+'."""
     from corpdir.phone import digits, e164
@@ -165,7 +172,7 @@ def pbx_forms(numbers: list[str], rng: random.Random) -> list[str]:
     forms = []
     for n in numbers:
         full = e164(n)
-        forms.append(rng.choice([digits(n), full[1:], "%2B" + full[1:]]) if full else digits(n))
+        forms.append(rng.choice([national(full), full[1:], "%2B" + full[1:]]) if full else digits(n))
     return forms
 
 
@@ -175,12 +182,18 @@ def split(requests: list[bytes], clients: int) -> list[list[bytes]]:
 
 # -- the run -------------------------------------------------------------------------------
 def pick_numbers(db: Path, count: int) -> list[str]:
+    """Numbers of users and shared contacts (no fax: phones' LDAP filters do not ask for it),
+    as the cache's phone index keys them (E.164 where the number has one)."""
     import sqlite3
 
+    from corpdir.cache.fields import CODES
+
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    rows = conn.execute("SELECT p.number FROM phones p LEFT JOIN contacts c ON p.kind = 'contact' AND c.id = p.id"
-                        " WHERE p.field != 'faxNum' AND (p.kind = 'user' OR c.directory = 'SHARED')"
-                        " AND length(p.number) > 6 ORDER BY random() LIMIT ?", (count,)).fetchall()
+    fax = CODES["faxNum"]
+    rows = conn.execute(
+        "SELECT key FROM (SELECT key FROM user_phones WHERE field != ?1 UNION ALL"
+        " SELECT p.key FROM contact_phones p JOIN contacts c ON c.id = p.id WHERE p.field != ?1 AND c.directory = 'SHARED')"
+        " WHERE length(key) > 6 ORDER BY random() LIMIT ?2", (fax, count)).fetchall()
     conn.close()
     return [r[0] for r in rows]
 
@@ -291,7 +304,7 @@ def main() -> None:
         try:
             base = "ou=phonebook,dc=example,dc=com"
             for clients in (1, 8, 64):
-                reqs = [ldap_search_request(i + 1, base, numbers[i % len(numbers)]) for i in range(args.requests)]
+                reqs = [ldap_search_request(i + 1, base, national(numbers[i % len(numbers)])) for i in range(args.requests)]
                 results.append(figures("slapd: (|(telephoneNumber=N)(mobile=N))", clients,
                                        *asyncio.run(load(ldap_worker, ldap_port, split(reqs, clients)))))
         finally:
