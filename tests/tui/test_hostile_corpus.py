@@ -47,3 +47,33 @@ async def test_the_corpus_is_inert_in_list_detail_tree_and_notifications(service
         await pilot.pause()
         assert "Saved [link=file:///etc/passwd]x[/link]" in screen_text(app)
         assert_inert(app.export_screenshot())
+
+
+async def test_the_corpus_is_inert_in_the_contact_list_and_detail_pane():
+    from corpdir.state import State
+    from corpdir.tui.app import CorpdirApp
+    from corpdir.tui.widgets.contact_detail import ContactDetail
+    from service_fixtures import make_service
+
+    service = make_service()  # an unsynced cache: the contact list holds the corpus only
+    service.store.put_contacts([{"contactId": 990000 + i, "folderId": {"directory": "SHARED", "folderNum": 1},
+                                 "fullname": value, "companyName": value, "divisionName": value, "position": value,
+                                 "comment": value, "phoneNum": f"03-6666-{i:04d}"}
+                                for i, value in enumerate(HOSTILE.values())])
+    app = CorpdirApp(service, state=State(), sync_on_start=False, owns_service=True)
+    async with app.run_test(size=(160, 60)) as pilot:
+        await pilot.press("f2")
+        contacts = app.screen.query_one("#contacts", VirtualList)
+        assert await wait_for(pilot, lambda: contacts.row_count > 0
+                              and all(contacts.row(i) is not None for i in range(contacts.row_count)))
+        detail = app.screen.query_one(ContactDetail)
+        hostile = [i for i in range(contacts.row_count) if contacts.row(i).contactId >= 990000]
+        assert len(hostile) == len(HOSTILE)
+        for row in hostile:
+            contacts.cursor = row
+            wanted = contacts.row(row).contactId
+            assert await wait_for(pilot, lambda: detail.contact is not None and detail.contact.contactId == wanted)
+            await pilot.pause()
+            assert_inert(app.export_screenshot())
+            if contacts.row(row).fullname == HOSTILE["link"]:
+                assert await wait_for(pilot, lambda: HOSTILE["link"] in screen_text(app))
