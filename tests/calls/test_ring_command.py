@@ -39,3 +39,19 @@ async def test_ring_with_no_tui_running_says_so():
     done = await asyncio.to_thread(ring, "0312345678")
     assert done.returncode == 1
     assert "no corpdir TUI" in done.stderr
+
+
+async def test_without_a_runtime_dir_the_sockets_live_in_a_private_temp_folder(service, demo_user, monkeypatch, tmp_path):
+    import tempfile
+
+    from corpdir.calls.ring_socket import ring as ring_all
+
+    monkeypatch.setenv("CORPDIR_RUNTIME_DIR", "/proc/corpdir-no-such-dir")  # cannot be made
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    app = desk_app(service)
+    async with app.run_test(size=(120, 36)) as pilot:
+        assert await feed_ready(pilot, "ring")
+        folder = tmp_path / f"corpdir-{os.getuid()}"
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o700 and len(list(folder.glob("ring-*.sock"))) == 1
+        assert (await asyncio.to_thread(ring_all, {"number": demo_user.phoneNum}))[0] == 1
+        assert await wait_for(pilot, lambda: demo_user.fullname in card_text(pilot.app))

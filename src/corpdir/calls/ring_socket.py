@@ -33,8 +33,18 @@ def runtime_dir() -> Path:
 
 
 def _private_dir() -> Path:
+    """The runtime dir, 0700; where there is none (no /run/user/UID, e.g. a session without
+    systemd-logind), a private folder under the temp dir, refused if someone else owns it."""
     folder = runtime_dir()
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except OSError:
+        import tempfile
+
+        folder = Path(tempfile.gettempdir()) / f"corpdir-{os.getuid()}"
+        folder.mkdir(exist_ok=True, mode=0o700)
+        if folder.stat().st_uid != os.getuid():
+            raise PermissionError(f"{folder} belongs to another user") from None
     os.chmod(folder, 0o700)
     return folder
 
@@ -105,6 +115,12 @@ class RingSocketFeed:
 def ring(message: dict[str, Any], timeout: float = 2.0) -> tuple[int, list[str]]:
     """Send ``message`` to every listening TUI; (how many took it, problems)."""
     folder = runtime_dir()
+    if not folder.is_dir():
+        import tempfile
+
+        folder = Path(tempfile.gettempdir()) / f"corpdir-{os.getuid()}"
+        if folder.is_dir() and folder.stat().st_uid != os.getuid():
+            return 0, [f"{folder} belongs to another user"]
     sent, problems = 0, []
     data = json.dumps(message, ensure_ascii=False).encode() + b"\n"
     for path in sorted(folder.glob("ring-*.sock")) if folder.is_dir() else []:
