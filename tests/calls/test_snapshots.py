@@ -31,8 +31,10 @@ def ring_app(cache_path) -> Any:
 
 
 async def people(pilot, count: int) -> list[Any]:
-    users = await pilot.app.service.users_window(None, limit=60)
-    return [u for u in users if u.phoneNum and u.divisions][:count]
+    """The first ``count`` people with a phone and a division, by id: not by the list's order,
+    which ties between equal names may change."""
+    users = await pilot.app.service.users_window(None, limit=1000)
+    return sorted((u for u in users if u.phoneNum and u.divisions), key=lambda u: u.userId)[:count]
 
 
 def ring(pilot, call_id: str, number: str, name: str = "", state: CallState = CallState.RINGING, **extra: Any) -> None:

@@ -119,9 +119,12 @@ class CallDesk:
 
     async def to_return(self) -> set[int]:
         """Ids of the missed calls in the cache not yet called back (see :func:`calls_to_return`)."""
+        from datetime import timedelta, timezone
+
         incoming = await self.service.calls("incoming")
         outgoing = await self.service.calls("outgoing")
-        return calls_to_return(incoming, outgoing, self.region)
+        since = datetime.fromtimestamp(self.service.clock(), timezone.utc) - timedelta(days=RETURN_WITHIN_DAYS)
+        return calls_to_return(incoming, outgoing, self.region, since)
 
     def _recent(self, number: str, limit: int) -> list[IncomingCall]:
         if limit <= 0:
@@ -178,9 +181,12 @@ class CallDesk:
 
 
 # -- the desk's views of its history ------------------------------------------------------------
-def calls_to_return(incoming: list[Any], outgoing: list[Any], region: str) -> set[int]:
-    """Ids of missed incoming calls not yet called back: no call to that number since,
-    and no answered call from it since (the caller got through after all)."""
+RETURN_WITHIN_DAYS = 14  # a missed call older than this is history, not a call to return
+
+
+def calls_to_return(incoming: list[Any], outgoing: list[Any], region: str, since: Any = None) -> set[int]:
+    """Ids of missed incoming calls (since ``since``) not yet called back: no call to that
+    number since, and no answered call from it since (the caller got through after all)."""
     last_contact: dict[str, Any] = {}
 
     def note(number: str | None, at: Any) -> None:
@@ -196,7 +202,7 @@ def calls_to_return(incoming: list[Any], outgoing: list[Any], region: str) -> se
             note(call.fromNum, call.calledAt)
     pending = set()
     for call in incoming:
-        if call.answered is False and call.fromNum and call.calledAt is not None:
+        if call.answered is False and call.fromNum and call.calledAt is not None and (since is None or call.calledAt >= since):
             since = last_contact.get(match_key(call.fromNum, region))
             if since is None or since < call.calledAt:
                 pending.add(call.incomingCallHistoryId)
