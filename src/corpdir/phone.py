@@ -17,8 +17,10 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 DEFAULT_REGION = "JP"
-_NON_DIGITS = re.compile(r"[^0-9]+")
-_PLAIN = re.compile(r"\s*\+?[0-9\s\-().]+")  # digits with the usual separators, nothing else
+# Patterns as text, compiled by `re` (and kept in its cache) on first use, so a command
+# pays only for those it uses (`corpdir lookup` answered from the cache needs one).
+_NON_DIGITS = r"[^0-9]+"
+_PLAIN = r"\s*\+?[0-9\s\-().]+"  # digits with the usual separators, nothing else
 
 # Full-width digits and signs, and every dash a Japanese IME offers for a hyphen: the
 # katakana long-vowel mark 'ー' (and half-width 'ｰ'), hyphen '‐', non-breaking hyphen,
@@ -38,19 +40,19 @@ def fold_number(text: str) -> str:
     return text.translate(_FOLD)
 
 
-_LAYOUT = re.compile(r"[\s().]+")
+_LAYOUT = r"[\s().]+"
 
 
 def phone_field_text(text: str) -> str:
     """What a phone field sends for what was typed: folded, and without the spaces,
     parentheses and dots that only lay a number out ('（０３）６４４０ ２９７９' ->
     '036440-2979'). Anything else stays, so a letter is still refused by validation."""
-    return _LAYOUT.sub("", fold_number(text))
+    return re.sub(_LAYOUT, "", fold_number(text))
 
 
 def digits(number: str) -> str:
     """Only the digits of ``number``, full width folded ('+81 3-1234' -> '8131234')."""
-    return _NON_DIGITS.sub("", fold_number(number))
+    return re.sub(_NON_DIGITS, "", fold_number(number))
 
 
 class RegionRules(NamedTuple):
@@ -135,7 +137,7 @@ def _fast_e164(text: str, region: str) -> str | None:
     """E.164 for the everyday cases, from the region's metadata, without a full parse:
     '+81 3-...' / '010 81 3-...' (this region's country code) and '03-...' (trunk prefix).
     None means "not an everyday case": the caller then asks phonenumbers.parse."""
-    if not _PLAIN.fullmatch(text):
+    if not re.fullmatch(_PLAIN, text):
         return None
     compiled = _region(region)
     if compiled is None:
@@ -222,7 +224,7 @@ def same_number(a: str, b: str, region: str = DEFAULT_REGION) -> bool:
     return bool(ka) and ka == kb
 
 
-_LIST_SEPARATORS = re.compile(r"[\r\n,;、，；\t]+")
+_LIST_SEPARATORS = r"[\r\n,;、，；\t]+"
 _MAX_GROUP = 6  # spaces inside one number: at most '+81 3 1234 5678'-like groups of six
 
 
@@ -263,7 +265,7 @@ def split_numbers(text: str, region: str = DEFAULT_REGION) -> list[str]:
     is reported as no number). A line with no token that starts like a number but that is
     one as a whole stays whole ('650 253 0000' in the US)."""
     out: list[str] = []
-    for part in _LIST_SEPARATORS.split(fold_number(text)):
+    for part in re.split(_LIST_SEPARATORS, fold_number(text)):
         tokens = part.split()
         if len(tokens) > 1 and (e164(part, region) is None or any(_starts_number(t, region) for t in tokens)):
             out += _split_spaced(tokens, region)

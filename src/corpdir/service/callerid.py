@@ -17,13 +17,13 @@ from corpdir.phone import DEFAULT_REGION, fold_number, match_key
 
 N1_BATCH = 5
 NOT_A_NUMBER = "not a phone number"
-_NOT_DIALABLE = re.compile(r"[^0-9*#,;+\-]")
+_NOT_DIALABLE = r"[^0-9*#,;+\-]"  # compiled by `re` on first use: a cache hit needs none
 
 
 def dialable(text: str) -> str:
     """The number as the service accepts it (PHONE_CHARS): '03 (1234) 5678' and
     '０３（１２３４）５６７８' -> '0312345678'."""
-    return _NOT_DIALABLE.sub("", fold_number(text))
+    return re.sub(_NOT_DIALABLE, "", fold_number(text))
 
 
 class Answer:
