@@ -67,8 +67,9 @@ class ContactsWrites(SearchListScreen):
         from corpdir.tui.forms.writes import run_write
 
         if await run_write(self, self.service.delete_contact(contact), f"Deleted {contact.fullname}"):
-            self.selected = None
-            self._after_write()
+            self.forget_row(contact.contactId)
+            self.query_one(ContactDetail).contact = None
+            self.query_one(FolderTree).load()  # the folder's count follows
 
     def action_from_card(self) -> None:
         from corpdir.tui.forms.specs import business_card_form

@@ -34,6 +34,7 @@ class DirectoryWrites(SearchListScreen):
             self.selected = user
             self.query_one(UserDetail).user = user
         self.query_one("#users", VirtualList).reload()
+        self.query_one(DivisionTree).refresh_counts()  # a new person counts in their divisions
 
     def action_new_user(self) -> None:
         from corpdir.tui.forms.specs import user_form
@@ -106,8 +107,9 @@ class DirectoryWrites(SearchListScreen):
         from corpdir.tui.forms.writes import run_write
 
         if await run_write(self, self.service.delete_user(user), f"Deleted {user.fullname}"):
-            self.selected = None
-            self.query_one("#users", VirtualList).reload()
+            self.forget_row(user.userId)
+            self.query_one(UserDetail).user = None
+            self.query_one(DivisionTree).refresh_counts()
 
     def action_photo_replace(self) -> None:
         user = self.selected
@@ -146,9 +148,7 @@ class DirectoryWrites(SearchListScreen):
             detail.user = detail.user
 
     def _reload_tree(self) -> None:
-        tree = self.query_one(DivisionTree)
-        tree._loaded.clear()
-        tree.load_children(tree.root)
+        self.query_one(DivisionTree).reload_keeping_place()
 
     def action_new_division(self) -> None:
         from corpdir.tui.forms.specs import division_form

@@ -104,6 +104,16 @@ class ListScreen(Screen):
     def _show(self, refresh_api: bool = False) -> None:
         """Rebuild the list (and, with ``refresh_api``, ask the service again)."""
 
+    def forget_row(self, rid: int) -> None:
+        """A record the user deleted leaves the list at once (also a search's answer, which
+        holds its rows) and is no longer the selection."""
+        rows = self.query_one(self.LIST, VirtualList)
+        discard = getattr(rows.source, "discard", None)
+        if discard is not None:
+            discard(rid)
+        self.selected = None
+        rows.reload()
+
     def action_refresh(self) -> None:
         self._show(refresh_api=True)
 

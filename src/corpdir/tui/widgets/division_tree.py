@@ -45,6 +45,8 @@ class DivisionTree(Tree[Division | None]):
         self.show_root = True
         self.guide_depth = 2
         self._loaded: set[int] = set()
+        self._reopen: set[int] = set()  # divisions to open again as a reload refills the tree
+        self._return_to: int | None = None  # the division the cursor was on before a reload
 
     def on_mount(self) -> None:
         self.root.expand()
@@ -70,6 +72,43 @@ class DivisionTree(Tree[Division | None]):
             child = node.add(await self._label(division), data=division, allow_expand=expandable)
             if expandable:
                 child.add_leaf(Text(LOADING, style="italic dim"))
+                if division.divisionId in self._reopen:
+                    child.expand()  # its children load as on any expand
+            if division.divisionId == self._return_to:
+                self.call_after_refresh(self.move_cursor, child)
+
+    def _division_nodes(self) -> list[TreeNode[Division | None]]:
+        """Every node below the root, depth first."""
+        out, stack = [], list(reversed(self.root.children))
+        while stack:
+            node = stack.pop()
+            out.append(node)
+            stack.extend(reversed(node.children))
+        return out
+
+    def reload_keeping_place(self) -> None:
+        """Read the divisions again after one was created, moved or deleted, keeping the
+        user's place: the divisions that were open open again and the cursor goes back to
+        the division it was on (or stays on its line when that one is gone)."""
+        self._reopen = {n.data.divisionId for n in self._division_nodes() if n.data is not None and n.is_expanded}
+        cursor = self.cursor_node
+        self._return_to = cursor.data.divisionId if cursor is not None and cursor.data is not None else None
+        self._loaded.clear()
+        self.load_children(self.root)
+
+    def on_key(self) -> None:
+        """The user moves on: a reload no longer puts their place back."""
+        self._reopen.clear()
+        self._return_to = None
+
+    on_click = on_key
+
+    @work(group="division-tree-counts", exclusive=True)
+    async def refresh_counts(self) -> None:
+        """Each division's member count again (after people were created or deleted)."""
+        for node in self._division_nodes():
+            if node.data is not None:
+                node.set_label(await self._label(node.data))
 
     @work(group="division-tree")
     async def load_children(self, node: TreeNode[Division | None], *, ask_service: bool = True) -> None:

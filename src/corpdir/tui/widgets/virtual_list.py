@@ -71,6 +71,11 @@ class RankedRows(Generic[T]):
     async def count(self) -> int:
         return len(self.ids)
 
+    def discard(self, rid: int) -> None:
+        """Leave out a record that no longer exists (the user deleted it)."""
+        self.ids = [i for i in self.ids if i != rid]
+        self._known.pop(rid, None)
+
     async def grow(self) -> None:
         """Take the next page of the answer: more ids, their records, and what follows."""
         if self.more is None:

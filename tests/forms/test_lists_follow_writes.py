@@ -1,0 +1,73 @@
+"""What the user wrote shows at once (issue 13, items 3 and 17): a deleted record leaves
+the list, its count and the pane; the division tree keeps the user's place after a
+division is created."""
+
+from corpdir.tui.forms.confirm import ConfirmScreen
+from corpdir.tui.widgets.division_tree import DivisionTree
+from corpdir.tui.widgets.virtual_list import VirtualList
+from form_helpers import open_form, save, type_into
+from forms.write_helpers import tree_cursor_to
+from tui_helpers import screen_text, wait_for
+
+
+async def test_a_deleted_person_leaves_the_search_the_pane_and_the_tree_count(admin, recorder, app_for):
+    app = app_for(admin)
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = app.screen
+        users = screen.query_one("#users", VirtualList)
+        tree = screen.query_one(DivisionTree)
+        assert await wait_for(pilot, lambda: users.highlighted is not None and tree.root.children)
+        everyone = await admin.users_window(None, limit=1000)
+        person = next(u for u in everyone if u.divisions and u.fullname
+                      and sum(1 for v in everyone if v.fullname and v.fullname.split()[0] == u.fullname.split()[0]) > 1)
+        surname = person.fullname.split()[0]
+        division = person.divisions[0].divisionId
+        before = await admin.member_count(division)
+        screen.query_one("#search").value = surname
+        assert await wait_for(pilot, lambda: screen.browse.text == surname and users.row_count > 1
+                              and not screen.workers)  # the service's answer is in
+        count = users.row_count
+        shown = [users.row(i) for i in range(count)]
+        users.cursor = next(i for i, u in enumerate(shown) if u is not None and u.userId == person.userId)
+        assert await wait_for(pilot, lambda: screen.selected is not None and screen.selected.userId == person.userId)
+        users.focus()
+        await pilot.press("delete")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        assert await wait_for(pilot, lambda: users.row_count == count - 1)
+        rows = [users.row(i) for i in range(users.row_count)]
+        assert person.userId not in [u.userId for u in rows if u is not None]
+        assert None not in rows  # no row left waiting for a record that is gone
+        left = f"· {count - 1} {'person' if count == 2 else 'people'} ·"
+        assert await wait_for(pilot, lambda: left in screen_text(app)), screen_text(app)
+        assert screen.selected is None or screen.selected.userId != person.userId
+        assert await admin.member_count(division) == before - 1
+        labels = [str(n.label) for n in tree._division_nodes() if n.data is not None and n.data.divisionId == division]
+        if labels:  # the division is in sight: its count follows
+            assert await wait_for(pilot, lambda: all(
+                (f"({before - 1})" in str(n.label)) or before == 1
+                for n in tree._division_nodes() if n.data is not None and n.data.divisionId == division))
+
+
+async def test_the_tree_keeps_its_place_after_a_division_is_created(admin, recorder, app_for):
+    app = app_for(admin)
+    async with app.run_test(size=(120, 40)) as pilot:
+        tree = app.screen.query_one(DivisionTree)
+        assert await wait_for(pilot, lambda: 0 in tree._loaded and tree.root.children)
+        company = tree.root.children[0]
+        parent_id = company.data.childDivisionIds[0]
+        await tree_cursor_to(pilot, tree, lambda d: d.divisionId == company.data.divisionId)
+        await pilot.press("space")  # open the company
+        await tree_cursor_to(pilot, tree, lambda d: d.divisionId == parent_id)
+        await pilot.press("N")
+        form = await open_form(pilot, app)
+        await type_into(pilot, form, "divisionCode", "T-KEEP")
+        await type_into(pilot, form, "divisionName", "新設課")
+        await save(pilot, form)
+
+        def placed() -> bool:
+            node, top = tree.cursor_node, tree.root.children[0]  # the nodes were made again
+            return (node is not None and node.data is not None and node.data.divisionId == parent_id
+                    and top.is_expanded and node.parent is top)
+
+        assert await wait_for(pilot, placed, tries=300), (str(tree.cursor_node.label), tree._return_to, parent_id)
