@@ -75,7 +75,7 @@ class DivisionTree(Tree[Division | None]):
                 if division.divisionId in self._reopen:
                     child.expand()  # its children load as on any expand
             if division.divisionId == self._return_to:
-                self.call_after_refresh(self.move_cursor, child)
+                self.call_after_refresh(self._put_back, child)
 
     def _division_nodes(self) -> list[TreeNode[Division | None]]:
         """Every node below the root, depth first."""
@@ -95,6 +95,11 @@ class DivisionTree(Tree[Division | None]):
         self._return_to = cursor.data.divisionId if cursor is not None and cursor.data is not None else None
         self._loaded.clear()
         self.load_children(self.root)
+
+    def _put_back(self, node: TreeNode[Division | None]) -> None:
+        """The cursor back on the division it was on, unless the user has moved on."""
+        if self._return_to is not None and node.data is not None and node.data.divisionId == self._return_to:
+            self.move_cursor(node)
 
     def on_key(self) -> None:
         """The user moves on: a reload no longer puts their place back."""
@@ -133,9 +138,15 @@ class DivisionTree(Tree[Division | None]):
         await self._fill(node, fresh)
 
     def on_tree_node_expanded(self, event: Tree.NodeExpanded[Division | None]) -> None:
+        """Children load when a node opens: from the service the first time, from the
+        cache when the node was made again by a reload (its children not yet shown)."""
         node = event.node
-        if node.data is not None and node.data.divisionId not in self._loaded:
-            self.load_children(node)
+        if node.data is None:
+            return
+        first_time = node.data.divisionId not in self._loaded
+        waiting = all(child.data is None for child in node.children)  # only the "loading…" line
+        if first_time or waiting:
+            self.load_children(node, ask_service=first_time)
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[Division | None]) -> None:
         event.stop()
