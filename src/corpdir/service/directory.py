@@ -176,10 +176,13 @@ class DirectoryService:
     def division_people(self, division_id: int | None, *, include_sub: bool = False, order_by: str = "fullname",
                         descending: bool = False) -> CacheWindow[User]:
         """The people of a division (everyone for None), as windows read from the cache."""
+        by_name = order_by == "fullname" and not descending
         return CacheWindow(
             lambda: self.count_users(division_id, include_sub),
             lambda offset, limit: self.users_window(division_id, include_sub=include_sub, order_by=order_by,
-                                                    descending=descending, offset=offset, limit=limit))
+                                                    descending=descending, offset=offset, limit=limit),
+            (lambda row: self.cache.run(self.store.users_row_offset, row, division_id, include_sub=include_sub))
+            if by_name else None)
 
     async def refresh_users(self, division_id: int, include_sub: bool = False) -> int:
         """U1 for a division's members, into the cache; returns how many came."""
@@ -322,6 +325,13 @@ class DirectoryService:
             await self.cache.run(self.store.put_personal_folders, personal)
         return await self.folders()
 
+    async def folder_names(self) -> dict[tuple[str, int], str]:
+        """Each folder's name by (directory, folderNum), as the cache knows them."""
+        names = {(f.folderId.directory, f.folderId.folderNum): f.folderName for f in await self.folders()
+                 if f.folderId is not None and f.folderName}
+        names.update({("PERSONAL", f.folderNum): f.folderName for f in await self.personal_folders() if f.folderName})
+        return names
+
     async def personal_folders(self) -> list[PersonalFolder]:
         return await self.cache.run(self.store.personal_folders)
 
@@ -375,7 +385,8 @@ class DirectoryService:
     def folder_contacts(self, directory: str | None = None, folder_num: int | None = None) -> CacheWindow[Contact]:
         """The contacts of a folder (of a directory, or all), as windows read from the cache."""
         return CacheWindow(lambda: self.count_contacts(directory, folder_num),
-                           lambda offset, limit: self.contacts_window(directory, folder_num, offset=offset, limit=limit))
+                           lambda offset, limit: self.contacts_window(directory, folder_num, offset=offset, limit=limit),
+                           lambda row: self.cache.run(self.store.contacts_row_offset, row, directory, folder_num))
 
     async def list_contacts_remote(self, *, limit: int = 500, **filters: Any) -> list[Contact]:
         """X1 with its filters (fullname, companyName, phoneNum, email, updatedFrom/To,

@@ -15,3 +15,4 @@ class CacheWindow(Generic[T]):
 
     count: Callable[[], Awaitable[int]]
     fetch: Callable[[int, int], Awaitable[Sequence[T]]]
+    row_offset: Callable[[str], Awaitable[int]] | None = None  # where a kana row or letter starts (by name only)

@@ -53,6 +53,7 @@ class ContactsScreen(ContactsWrites):
         Binding("f", "toggle_filters", "Filters", id="contacts.filters"),
         Binding("c", "copy_number", "Copy no.", id="contacts.copy_number"),
         Binding("e", "copy_email", "Copy e-mail", id="contacts.copy_email"),
+        Binding("J", "jump_row", "Jump", id="contacts.jump_row"),
         Binding("ctrl+r", "refresh", "Refresh", show=False, id="contacts.refresh"),
         Binding("escape", "clear_search", "Clear", show=False, id="contacts.clear"),
         Binding("n", "new_contact", "New contact", show=False, id="contacts.new"),

@@ -54,6 +54,7 @@ class DirectoryScreen(DirectoryWrites):
         Binding("c", "copy_number", "Copy no.", id="directory.copy_number"),
         Binding("e", "copy_email", "Copy e-mail", show=False, id="directory.copy_email"),
         Binding("p", "show_photo", "Photo", show=False, id="directory.photo"),
+        Binding("J", "jump_row", "Jump", id="directory.jump_row"),
         Binding("ctrl+r", "refresh", "Refresh", show=False, id="directory.refresh"),
         Binding("escape", "clear_search", "Clear", show=False, id="directory.clear"),
         Binding("n", "new_user", "New user", show=False, id="directory.new_user"),

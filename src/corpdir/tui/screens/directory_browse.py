@@ -35,4 +35,6 @@ class Browse:
         arrow = "↓" if self.descending else "↑"
         many = f"first {count}, more as you scroll" if more else \
             f"{count} {'person' if count == 1 else 'people'}"
+        if self.text.strip():
+            return f"{what} · {many} · ranked by match"  # a search answers best first, not by name
         return f"{what} · {many} · by {ORDER_NAMES[self.order_by]} {arrow}"

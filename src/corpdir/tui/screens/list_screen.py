@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
-from textual import on
+from textual import on, work
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
@@ -113,6 +113,31 @@ class ListScreen(Screen):
             discard(rid)
         self.selected = None
         rows.reload()
+
+    def action_jump_row(self) -> None:
+        """J: to the names of a kana row (あ か さ ...) or a letter, in a list by name."""
+        rows = self.query_one(self.LIST, VirtualList)
+        row_offset = getattr(rows.source, "row_offset", None)
+        if row_offset is None:
+            self.notify("Jumping to a row works in a list by name (search results are ranked)", timeout=3)
+            return
+        from corpdir.tui.screens.jump_row import JumpToRow
+
+        def chosen(row: str | None) -> None:
+            if row is not None:
+                self.jump_to(rows, row_offset, row)
+
+        self.app.push_screen(JumpToRow(), chosen)
+
+    @work(group="jump-row", exclusive=True, exit_on_error=False)
+    async def jump_to(self, rows: VirtualList, row_offset: Any, row: str) -> None:
+        offset = await row_offset(row)
+        if offset >= rows.row_count:
+            self.notify(f"No names read from {row} on", timeout=3)
+            return
+        rows.cursor = offset
+        rows.scroll_to(y=offset, animate=False)
+        rows.focus()
 
     def action_refresh(self) -> None:
         self._show(refresh_api=True)

@@ -32,7 +32,7 @@ CARD_CELLS = (40, 12)
 class ContactDetail(VerticalScroll, can_focus=True):
     DEFAULT_CSS = """
     ContactDetail #contact-name, ContactDetail #contact-subtitle { height: auto; }
-    ContactDetail #contact-card { margin-top: 1; }
+    ContactDetail #contact-card { margin-top: 1; height: auto; }
     ContactDetail #contact-fields { height: auto; margin-top: 1; }
     """
     contact: reactive[Contact | None] = reactive(None, always_update=True)
@@ -44,13 +44,29 @@ class ContactDetail(VerticalScroll, can_focus=True):
         self._initial = contact
 
     def on_mount(self) -> None:
+        self._folder_names: dict[tuple[str, int], str] = {}
         self.contact = self._initial
+        self.load_folder_names()
+
+    @work(group="contact-folders", exit_on_error=False)
+    async def load_folder_names(self) -> None:
+        """The folders' names (取引先, not SHARED #1), from the cache; the pane shows them
+        once read."""
+        self._folder_names = await self.service.folder_names()
+        if self.contact is not None:
+            self._show_fields(self.contact)
+
+    def _show_fields(self, contact: Contact) -> None:
+        folder = contact.folderId
+        name = self._folder_names.get((folder.directory, folder.folderNum)) if folder is not None else None
+        shown = {"folderId": name} if name else {}
+        self.query_one("#contact-fields", Static).update(fields_table(contact, CONTACT_FIELDS, shown))
 
     def compose(self) -> ComposeResult:
         yield Static(id="contact-name")
         yield Static(id="contact-subtitle")
+        yield Static(id="contact-fields")  # names and numbers first: at 80x24 the card comes after
         yield PhotoView(cells=CARD_CELLS, id="contact-card")
-        yield Static(id="contact-fields")
 
     def watch_contact(self, contact: Contact | None) -> None:
         name = self.query_one("#contact-name", Static)
@@ -62,7 +78,7 @@ class ContactDetail(VerticalScroll, can_focus=True):
         name.update(literal(contact.fullname or "(no name)", "bold"))
         self.query_one("#contact-subtitle", Static).update(
             literal(joined([contact.companyName, contact.divisionName, contact.position], " · "), "dim"))
-        self.query_one("#contact-fields", Static).update(fields_table(contact, CONTACT_FIELDS))
+        self._show_fields(contact)
         self.query_one("#contact-card", PhotoView).update(Text("card: loading…", style="dim"))
         if contact.contactId is not None:
             self.load_card(contact.contactId)

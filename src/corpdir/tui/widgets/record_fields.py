@@ -33,13 +33,14 @@ def display_value(value: Any) -> str:
     return str(value)
 
 
-def fields_table(record: BaseModel, labels: Mapping[str, str]) -> Table:
-    """Every labelled field the record carries (the caller's permission range decides which)."""
+def fields_table(record: BaseModel, labels: Mapping[str, str], shown: Mapping[str, str] | None = None) -> Table:
+    """Every labelled field the record carries (the caller's permission range decides which);
+    ``shown`` gives the text of fields the caller words better (a folder by its name)."""
     table = Table.grid(padding=(0, 1))
     table.add_column(style="bold", no_wrap=True)
     table.add_column(overflow="fold")
     for field, label in labels.items():
-        text = display_value(getattr(record, field, None))
+        text = (shown or {}).get(field) or display_value(getattr(record, field, None))
         if text:
             table.add_row(Text(label), literal(text))
     return table
