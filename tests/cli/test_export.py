@@ -57,7 +57,7 @@ async def test_each_page_is_written_before_the_next_is_asked(tmp_path):
         await service.close()
     header = len(",".join(USER_CSV)) + 1
     assert len(watch.lists) == 3 and header < watch.lists[1] < watch.lists[2]  # each page in the file before the next
-    rows = list(csv.DictReader(path.open(encoding="utf-8")))
+    rows = list(csv.DictReader(path.open(encoding="utf-8-sig")))
     assert len(rows) == len({r["userId"] for r in rows}) == 250
     assert stat.S_IMODE(path.stat().st_mode) == 0o600  # personal data
     assert "250 users written to" in err.getvalue() and "(from the service)" in err.getvalue()
@@ -138,3 +138,54 @@ async def test_exported_formulas_read_back_quoted(server, tmp_path):
     row = next(r for r in csv.DictReader(io.StringIO(out.getvalue())) if r["userId"] == str(user.userId))
     assert (row["fullname"], row["position"], row["phoneNum"]) == ("'=1+2 様", "'@SUM(A1)", "+81-3-1234-5678")
     assert row["comment"] == "'-x\nsecond line"  # a file keeps the newline, quoted
+
+
+async def test_a_csv_file_opens_in_excel_on_japanese_windows(server, tmp_path):
+    """UTF-8 with a byte order mark by default (without it Excel reads Shift_JIS); --encoding
+    utf-8 leaves it out; standard output and vCard files never have one."""
+    service = make_service(server, api_key="demo-admin")
+    try:
+        made = {}
+        for name, extra in (("default.csv", ()), ("plain.csv", ("--encoding", "utf-8")),
+                            ("cards.vcf", ("--format", "vcard"))):
+            made[name] = tmp_path / name
+            assert await run_export(service, args("users", "-o", str(made[name]), *extra), io.StringIO(),
+                                    io.StringIO()) == 0
+        out = io.StringIO()
+        assert await run_export(service, args("users"), out, io.StringIO()) == 0
+    finally:
+        await service.close()
+    assert made["default.csv"].read_bytes().startswith(b"\xef\xbb\xbfuserId,")
+    assert made["plain.csv"].read_bytes().startswith(b"userId,")
+    assert made["cards.vcf"].read_bytes().startswith(b"BEGIN:VCARD")
+    assert out.getvalue().startswith("userId,")
+    names = {row["fullname"] for row in csv.DictReader(made["default.csv"].open(encoding="utf-8-sig"))}
+    assert any("\u3040" <= ch <= "\u9fff" for name in names for ch in name)  # the Japanese names, readable
+
+
+async def test_contacts_carry_their_addresses_and_company_url(server, tmp_path):
+    import vobject
+
+    service = make_service(server, api_key="demo-admin")
+    try:
+        contacts = {c.contactId: c async for c in service.client.iter_contacts(directory="SHARED")}
+        for fmt, name in (("csv", "c.csv"), ("vcard", "c.vcf")):
+            assert await run_export(service, args("contacts", "--directory", "SHARED", "--format", fmt, "-o",
+                                                  str(tmp_path / name)), io.StringIO(), io.StringIO()) == 0
+    finally:
+        await service.close()
+    located = [c for c in contacts.values() if c.headquartersLocation and c.headquartersLocation.address1]
+    assert located, "the demo's shared contacts have head-office addresses"
+    rows = {int(r["contactId"]): r for r in csv.DictReader((tmp_path / "c.csv").open(encoding="utf-8-sig"))}
+    cards = {int(c.uid.value.rsplit(":", 1)[1]): c
+             for c in vobject.readComponents((tmp_path / "c.vcf").read_text(encoding="utf-8"))}
+    for contact in located:
+        hq, row, card = contact.headquartersLocation, rows[contact.contactId], cards[contact.contactId]
+        assert row["headOfficeZipCode"] == (hq.zipCode or "") and row["headOfficeAddress"].startswith(hq.address1)
+        assert row["companyUrl"] == (contact.companyUrl or "")
+        addresses = {(a.value.code, a.value.street) for a in card.contents.get("adr", [])}
+        assert ((hq.zipCode or ""), " ".join(v for v in (hq.address1, hq.address2) if v)) in addresses
+        if contact.officeLocation and contact.officeLocation.address1:
+            assert rows[contact.contactId]["officeAddress"].startswith(contact.officeLocation.address1)
+        urls = {u.value for u in card.contents.get("url", [])}
+        assert contact.companyUrl is None or contact.companyUrl in urls

@@ -116,7 +116,7 @@ async def test_export_the_list_as_csv_and_vcard(reception, app_for, tmp_path):
         everyone = await reception.count_users(None)
         assert 0 < len(shown) < everyone
         await _export(pilot, app, tmp_path / "people.csv", "csv")
-        with open(tmp_path / "people.csv", encoding="utf-8", newline="") as f:
+        with open(tmp_path / "people.csv", encoding="utf-8-sig", newline="") as f:  # with the BOM Excel needs
             written = list(csv.DictReader(f))
         assert [int(r["userId"]) for r in written] == [u.userId for u in shown]
         stored = {u.userId: await reception.client.get_user(u.userId) for u in shown}

@@ -16,6 +16,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=("csv", "vcard", "ldif"), default="csv", help="the file format (default: csv)")
     parser.add_argument("--base-dn", default="ou=phonebook,dc=example,dc=com", help="LDIF: the DN the entries go under")
     parser.add_argument("-o", "--output", help="the file to write (default: standard output)")
+    parser.add_argument("--encoding", choices=("utf-8-sig", "utf-8"),
+                        help="CSV files: utf-8-sig (the default: UTF-8 with a byte order mark, which Excel on Japanese "
+                             "Windows needs to read the names) or utf-8 (no mark); vCard and LDIF are always UTF-8")
     parser.add_argument("--search", type=str.split, action="extend", default=[],
                         help="free words (name, kana, number ...); repeat it or quote several words")
     parser.add_argument("--division", type=int, action="append", default=[], help="users: a division ID (repeatable)")
@@ -108,10 +111,10 @@ async def _to_file(found: Any, args: argparse.Namespace, err: TextIO, region: st
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from corpdir.service.export import ExportWriter, finish, open_private
+    from corpdir.service.export import ExportWriter, file_encoding, finish, open_private
 
     path = Path(args.output).expanduser()
-    stream, part = open_private(path)
+    stream, part = open_private(path, file_encoding(args.format, getattr(args, "encoding", None)))
     ok = False
     columns = (TextColumn(f"exporting {args.kind}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     try:

@@ -12,7 +12,12 @@ formula (it starts with = + - @ TAB or CR) gets a leading ' (OWASP's rule), unle
 a phone number such as '+81 3-1234-5678'.
 
 vCards have FN, N, X-PHONETIC-NAME, ORG, TITLE, one TEL per number (work/cell/fax), one
-EMAIL per address, URL, NOTE and a UID naming the record; text is escaped by vobject's
+EMAIL per address, URL, NOTE and a UID naming the record; a contact's card also has its
+company's and division's URLs and the head office's and the office's addresses (ADR).
+
+A CSV file is written in UTF-8 with a byte order mark by default: Excel on Japanese Windows
+reads a CSV without one as Shift_JIS and shows the names garbled. ``--encoding utf-8``
+leaves the mark out (for tools that take it for part of the first column's name). text is escaped by vobject's
 own rule, lines are folded at 75 octets (RFC 6350 3.2). Each card is written as lines
 rather than built as a vobject component: vobject takes 0.4-0.7 ms a card, which is 40-70 s
 for 100,000 (docs/export.md).
@@ -36,7 +41,13 @@ USER_CSV = ("userId", "loginId", "fullname", "fullnameKana", "fullnameAlphabet",
 CONTACT_CSV = ("contactId", "directory", "folderNum", "fullname", "fullnameKana", "fullnameAlphabet", "companyName",
                "companyNameKana", "divisionName", "position", "phoneNum", "companyMobileNum", "mobileNum",
                "personalMobileNum", "faxNum", "companyDelegatedPhoneNum", "divisionDelegatedPhoneNum", "email1", "email2",
-               "webUrl", "companyUrl", "comment")
+               "webUrl", "companyUrl", "divisionUrl", "headOfficeZipCode", "headOfficeAddress", "officeZipCode",
+               "officeAddress", "comment")
+# CSV column -> (the contact's location field, which part); an address is its two lines joined
+ADDRESS_COLUMNS = {"headOfficeZipCode": ("headquartersLocation", "zip"), "headOfficeAddress": ("headquartersLocation", "lines"),
+                   "officeZipCode": ("officeLocation", "zip"), "officeAddress": ("officeLocation", "lines")}
+#: CSV files: UTF-8 with a byte order mark unless told otherwise (see the module's docstring)
+CSV_ENCODINGS = ("utf-8-sig", "utf-8")
 # phone field -> vCard TEL types
 TEL_TYPES = {
     "extensionNum": ["work", "voice"], "phoneNum": ["work", "voice"], "companyMobileNum": ["work", "cell"],
@@ -66,8 +77,19 @@ def _value(record: Any, name: str) -> str:
     if name in ("directory", "folderNum"):
         folder = getattr(record, "folderId", None)
         return "" if folder is None else str(getattr(folder, name))
+    if name in ADDRESS_COLUMNS:
+        field, part = ADDRESS_COLUMNS[name]
+        zip_code, lines = _address(getattr(record, field, None))
+        return zip_code if part == "zip" else " ".join(lines)
     value = getattr(record, name, None)
     return "" if value is None else str(value)
+
+
+def _address(location: Any) -> tuple[str, list[str]]:
+    """(zip code, address lines) of a contact's location, empty where it has none."""
+    if location is None:
+        return "", []
+    return location.zipCode or "", [line for line in (location.address1, location.address2) if line]
 
 
 def _escape(text: str) -> str:
@@ -143,6 +165,13 @@ class ExportWriter:
                 lines.append(f"EMAIL;TYPE=work:{text(address)}")
         if url := getattr(record, "webUrl", None):
             lines.append(f"URL:{text(url)}")
+        for field, label in (("companyUrl", "company"), ("divisionUrl", "division")):
+            if url := getattr(record, field, None):
+                lines.append(f"URL;TYPE=work;X-CORPDIR={label}:{text(url)}")
+        for field, label in (("headquartersLocation", "head-office"), ("officeLocation", "office")):
+            zip_code, street = _address(getattr(record, field, None))
+            if zip_code or street:  # ADR: PO box; extended; street; locality; region; code; country
+                lines.append(f"ADR;TYPE=work;X-CORPDIR={label}:;;{text(' '.join(street))};;;{text(zip_code)};")
         if comment := getattr(record, "comment", None):
             lines.append(f"NOTE:{text(comment)}")
         lines.append("END:VCARD")
@@ -212,12 +241,20 @@ async def _pages(service: Any, code: str, query: dict[str, Any], limit: int) -> 
             return
 
 
-def open_private(path: Path) -> tuple[TextIO, Path]:
+def file_encoding(fmt: str, requested: str | None = None) -> str:
+    """The text encoding of an export file: a CSV's is UTF-8 with a BOM unless ``requested``
+    says otherwise; vCard (RFC 6350) and LDIF are UTF-8."""
+    if fmt != "csv":
+        return "utf-8"
+    return requested or CSV_ENCODINGS[0]
+
+
+def open_private(path: Path, encoding: str = "utf-8") -> tuple[TextIO, Path]:
     """A new file beside ``path`` for writing it whole or not at all: 0600 (it holds personal
     data), renamed over ``path`` by :func:`finish` once complete."""
     part = path.with_name(f".{path.name}.part")
     fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    return open(fd, "w", encoding="utf-8", newline=""), part
+    return open(fd, "w", encoding=encoding, newline=""), part
 
 
 def finish(out: TextIO, part: Path, path: Path, *, ok: bool) -> None:

@@ -14,7 +14,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Select, Static
 
-from corpdir.service.export import SUFFIX, ExportWriter, finish, open_private, windows
+from corpdir.service.export import SUFFIX, ExportWriter, file_encoding, finish, open_private, windows
 from corpdir.tui.text import literal
 from corpdir.tui.widgets.key_bar import KeyBar
 
@@ -65,7 +65,7 @@ class ExportScreen(ModalScreen[Path | None]):
         status = self.query_one("#export-status", Static)
         status.update("Writing…")
         try:
-            stream, part = await asyncio.to_thread(open_private, path)
+            stream, part = await asyncio.to_thread(open_private, path, file_encoding(fmt))
         except OSError as exc:
             status.update(literal(f"Not written: {exc.strerror or exc}: {path}"))
             return
