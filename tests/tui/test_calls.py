@@ -25,8 +25,12 @@ async def test_names_from_record_and_cache_missed_filter_and_outgoing(make_app, 
     async with app.run_test(size=(150, 40)) as pilot:
         await pilot.press("f3")
         calls = app.screen.query_one("#calls", VirtualList)
-        assert await wait_for(pilot, lambda: calls.row_count > 2 and calls.row(1) is not None)
-        first, second = calls.row(0), calls.row(1)
+        assert await wait_for(pilot, lambda: calls.row_count > 2 and rows(calls))
+        # missed calls not yet called back come first (the newest, 990001, heads the list), so the
+        # answered 990002 is found by its id
+        by_id = {r.record.incomingCallHistoryId: r for r in rows(calls)}
+        first, second = calls.row(0), by_id[990002]
+        assert first.record.incomingCallHistoryId == 990001
         assert (first.name, first.who_source) == (user.fullname, "cache")
         assert (second.who_text, second.who_source) == ("unknown", "")
         text = screen_text(app)
