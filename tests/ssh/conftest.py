@@ -44,7 +44,10 @@ async def start_server(demo_env, client_key, tmp_path):
     authorized = tmp_path / "authorized_keys"
     authorized.write_bytes(b"restrict,pty " + client_key.export_public_key("openssh"))
 
-    async def start(profiles=None, **overrides):
+    async def start(profiles=None, authorized_keys=None, **overrides):
+        """``authorized_keys``: the file's text, when not just ``client_key``."""
+        if authorized_keys is not None:
+            authorized.write_text(authorized_keys, encoding="utf-8")
         overrides.setdefault("idle_timeout", None)
         overrides.setdefault("close_grace", 1.0)
         config = ServerConfig(keys=KeyRing.load(authorized, profiles), host_key=tmp_path / "host_key", port=0, **overrides)

@@ -12,8 +12,7 @@ import sys
 import asyncssh
 import pytest
 
-from corpdir.ssh.authorized import KeyRing, ProfileError, load_authorized_keys
-from corpdir.ssh.server import DirectoryServer, ServerConfig
+from corpdir.ssh.authorized import ProfileError, load_authorized_keys
 from ssh_helpers import connect, open_terminal
 
 
@@ -27,24 +26,9 @@ def keys():
 
 
 @pytest.fixture
-async def serve(demo_env, tmp_path):
+def serve(start_server):
     """``await serve(authorized_keys_text, **config)``: a server on a free 127.0.0.1 port."""
-    started: list[DirectoryServer] = []
-
-    async def start(authorized: str, **overrides) -> DirectoryServer:
-        path = tmp_path / "authorized_keys"
-        path.write_text(authorized, encoding="utf-8")
-        overrides.setdefault("idle_timeout", None)
-        overrides.setdefault("close_grace", 1.0)
-        server = DirectoryServer(ServerConfig(keys=KeyRing.load(path), host_key=tmp_path / "host_key", port=0,
-                                              **overrides))
-        await server.start()
-        started.append(server)
-        return server
-
-    yield start
-    for server in started:
-        await server.close()
+    return lambda authorized, **config: start_server(authorized_keys=authorized, **config)
 
 
 async def test_an_expired_key_and_a_key_from_a_forbidden_address_are_refused(serve, keys, caplog):
