@@ -87,3 +87,19 @@ class LiveServer:
     def stop(self) -> None:
         self.server.should_exit = True
         self.thread.join(timeout=10)
+
+
+async def refused_bulk(path, kind: str = "destinations") -> list[str]:  # noqa: ANN001 - a Path
+    """`corpdir bulk KIND PATH` as demo-admin on a fresh demo server, expected to refuse the
+    file (exit 1): the lines it printed about it."""
+    import io
+
+    from corpdir.commands.bulk import run_bulk
+
+    service = make_service(make_server(), api_key="demo-admin")
+    try:
+        out, err = io.StringIO(), io.StringIO()
+        assert await run_bulk(service, kind, str(path), out, err) == 1, out.getvalue()
+    finally:
+        await service.close()
+    return err.getvalue().splitlines()

@@ -3,14 +3,12 @@ without being read, the first 100 problems listed and the rest counted."""
 
 from __future__ import annotations
 
-import io
 import os
 import subprocess
 import sys
 
-from corpdir.commands.bulk import run_bulk
 from corpdir.service.bulk import MAX_CSV_BYTES, MAX_PROBLEMS
-from service_fixtures import make_server, make_service
+from service_fixtures import refused_bulk
 
 HEADER = "loginId,destinationId,destinationName\n"
 
@@ -21,13 +19,7 @@ async def test_a_million_bad_rows_list_100_problems_and_count_the_rest(tmp_path)
         f.write(HEADER)
         for i in range(5000):
             f.write(f"reception,not-a-number-{i},受付\n")
-    service = make_service(make_server(), api_key="demo-admin")
-    try:
-        out, err = io.StringIO(), io.StringIO()
-        assert await run_bulk(service, "destinations", str(path), out, err) == 1
-    finally:
-        await service.close()
-    lines = err.getvalue().splitlines()
+    lines = await refused_bulk(path)
     assert len(lines) == MAX_PROBLEMS + 2
     assert lines[0].startswith("line 2: destinationId:") and lines[MAX_PROBLEMS - 1].startswith("line 101: ")
     assert lines[MAX_PROBLEMS] == "… and 4900 more problems (only the first 100 are listed)"
