@@ -6,16 +6,14 @@ from textual.widgets import Input, TextArea
 
 from corpdir.tui.forms.model_form import ModelForm
 from form_helpers import open_form, save, type_into
-from forms.write_helpers import select_row
+from forms.write_helpers import edit_regular_user, select_row
 from tui_helpers import screen_text, wait_for
 
 
 async def test_an_edit_form_opens_with_the_cursor_after_the_first_fields_text(admin, recorder, app_for):
     app = app_for(admin)
     async with app.run_test(size=(100, 40)) as pilot:
-        user = await select_row(pilot, app, "#users", lambda u: u.userType == "REGULAR_USER" and u.fullname)
-        await pilot.press("E")
-        form = await open_form(pilot, app)
+        user, form = await edit_regular_user(pilot, app, lambda u: u.fullname)
         first = app.focused
         assert isinstance(first, Input) and first.value == user.fullname
         assert first.selection.is_empty and first.cursor_position == len(user.fullname)
@@ -26,9 +24,7 @@ async def test_an_edit_form_opens_with_the_cursor_after_the_first_fields_text(ad
 async def test_a_failed_save_names_the_fields_and_focuses_the_first(admin, recorder, app_for):
     app = app_for(admin)
     async with app.run_test(size=(100, 40)) as pilot:
-        await select_row(pilot, app, "#users", lambda u: u.userType == "REGULAR_USER")
-        await pilot.press("E")
-        form = await open_form(pilot, app)
+        _, form = await edit_regular_user(pilot, app)
         await type_into(pilot, form, "level", "11")  # out of range
         await type_into(pilot, form, "extensionNum", "12a4")  # bad characters
         form.widget("fullname").focus()
@@ -60,8 +56,6 @@ async def test_the_new_user_form_says_nothing_about_keeping_a_password(admin, re
 async def test_the_division_editor_has_no_line_numbers(admin, recorder, app_for):
     app = app_for(admin)
     async with app.run_test(size=(100, 40)) as pilot:
-        await select_row(pilot, app, "#users", lambda u: u.userType == "REGULAR_USER")
-        await pilot.press("E")
-        form = await open_form(pilot, app)
+        _, form = await edit_regular_user(pilot, app)
         divisions = form.widget("divisionIds")
         assert isinstance(divisions, TextArea) and not divisions.show_line_numbers

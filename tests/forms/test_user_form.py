@@ -2,7 +2,7 @@
 
 from corpdir.tui.forms.model_form import ModelForm
 from form_helpers import open_form, save, type_into
-from forms.write_helpers import select_row
+from forms.write_helpers import edit_regular_user, select_row
 from tui_helpers import screen_text, wait_for
 
 
@@ -30,9 +30,7 @@ async def test_editing_one_field_sends_only_that_field(admin, recorder, app_for)
 async def test_clearing_a_field_sends_empty_text(admin, recorder, app_for):
     app = app_for(admin)
     async with app.run_test(size=(100, 40)) as pilot:
-        user = await select_row(pilot, app, "#users", lambda u: u.userType == "REGULAR_USER" and u.position)
-        await pilot.press("E")
-        form = await open_form(pilot, app)
+        user, form = await edit_regular_user(pilot, app, lambda u: u.position)
         await type_into(pilot, form, "position", "")
         recorder.clear()
         await save(pilot, form)
@@ -44,9 +42,7 @@ async def test_clearing_a_field_sends_empty_text(admin, recorder, app_for):
 async def test_bad_input_is_shown_beside_the_field_and_nothing_is_sent(admin, recorder, app_for):
     app = app_for(admin)
     async with app.run_test(size=(100, 40)) as pilot:
-        await select_row(pilot, app, "#users", lambda u: u.userType == "REGULAR_USER")
-        await pilot.press("E")
-        form = await open_form(pilot, app)
+        _, form = await edit_regular_user(pilot, app)
         await type_into(pilot, form, "fullname", "x" * 51)  # too long
         await type_into(pilot, form, "extensionNum", "12a4")  # bad characters
         await type_into(pilot, form, "level", "11")  # out of range
@@ -66,9 +62,7 @@ async def test_bad_input_is_shown_beside_the_field_and_nothing_is_sent(admin, re
 async def test_a_field_the_user_type_may_not_set_is_refused_beside_it(admin, recorder, app_for):
     app = app_for(admin)
     async with app.run_test(size=(100, 40)) as pilot:
-        await select_row(pilot, app, "#users", lambda u: u.userType == "REGULAR_USER")
-        await pilot.press("E")
-        form = await open_form(pilot, app)
+        _, form = await edit_regular_user(pilot, app)
         assert not form.widget("deviceId").disabled
         await type_into(pilot, form, "deviceId", "AB12")
         form.widget("userType").value = "FACILITY"
@@ -142,9 +136,7 @@ async def test_leaving_a_modified_form_asks_first(admin, app_for):
 async def test_a_phone_number_typed_in_full_width_is_shown_and_sent_as_the_spec_writes_it(admin, recorder, app_for):
     app = app_for(admin)
     async with app.run_test(size=(100, 40)) as pilot:
-        user = await select_row(pilot, app, "#users", lambda u: u.userType == "REGULAR_USER")
-        await pilot.press("E")
-        form = await open_form(pilot, app)
+        user, form = await edit_regular_user(pilot, app)
         await type_into(pilot, form, "phoneNum", "(０３) ６４４０ー２９７９")
         await type_into(pilot, form, "extensionNum", "２３１０")
         assert form.widget("phoneNum").value == "036440-2979"  # what will be sent, as typed
@@ -166,9 +158,7 @@ async def test_emptying_a_number_marks_that_field_and_sends_nothing(admin, recor
     (a typed error), and the form marks it instead of sending."""
     app = app_for(admin)
     async with app.run_test(size=(100, 40)) as pilot:
-        await select_row(pilot, app, "#users", lambda u: u.userType == "REGULAR_USER" and u.level is not None)
-        await pilot.press("E")
-        form = await open_form(pilot, app)
+        _, form = await edit_regular_user(pilot, app, lambda u: u.level is not None)
         await type_into(pilot, form, "level", "")
         recorder.clear()
         await save(pilot, form)

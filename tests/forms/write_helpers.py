@@ -30,6 +30,16 @@ async def select_row(pilot, app, list_id: str, predicate=lambda r: True):
     raise AssertionError("no such row")
 
 
+async def edit_regular_user(pilot, app, also=lambda u: True):
+    """Select a regular user matching ``also`` in the Directory and open its edit form:
+    (the user, the form)."""
+    from form_helpers import open_form
+
+    user = await select_row(pilot, app, "#users", lambda u: u.userType == "REGULAR_USER" and also(u))
+    await pilot.press("E")
+    return user, await open_form(pilot, app)
+
+
 async def choose(pilot, select: Select, label: str, value) -> None:
     """Open the Select (Enter), walk to the option shown as ``label`` with the arrow keys,
     Enter; the Select then holds ``value``."""
