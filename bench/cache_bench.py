@@ -130,7 +130,12 @@ def bench_lookup_process(db: Path, forms: list[str], runs: int, against: Path | 
         cached_env.pop("PYTHONDONTWRITEBYTECODE", None)
         subprocess.run(command + [forms[0]], env=cached_env, capture_output=True, check=False)  # writes the bytecode
         other_env = {**env, "PYTHONPATH": str(against)} if against else None
-        times, baseline, cached, failed, other = [], [], [], [], []
+        # The figure a user without this machine's site hook sees: the clean venv's
+        # interpreter, bytecode cached (a cache hit needs nothing outside the standard library).
+        clean_command = [clean_python(), "-m", "corpdir.cli", "lookup", "--offline"]
+        clean_env = {**cached_env, "PYTHONPATH": str(Path(numbers.__file__).parents[2])}
+        clean_other_env = {**cached_env, "PYTHONPATH": str(against)} if against else None
+        times, baseline, cached, failed, other, clean, clean_other = [], [], [], [], [], [], []
         cpu: dict[int, list[float]] = {}  # id(samples) -> the child's CPU seconds: steadier than wall time under load
         load = os.getloadavg()[0]
 
@@ -151,6 +156,10 @@ def bench_lookup_process(db: Path, forms: list[str], runs: int, against: Path | 
                 timed(samples, argv, run_env)
             timed(baseline, [clean_python(), "-c", "pass"], None, answers=False)
             timed(cached, argv, cached_env)
+            clean_argv = clean_command + [forms[i % len(forms)]]
+            pair = [(clean, clean_env), (clean_other, clean_other_env)] if against else [(clean, clean_env)]
+            for samples, run_env in pair if i % 2 == 0 else reversed(pair):
+                timed(samples, clean_argv, run_env)
         if failed:
             raise SystemExit(f"{len(failed)} lookups did not answer from the cache: {failed[0]}")
         report(f"`{os.path.basename(command[0])} lookup` whole process", times, baseline)
@@ -161,6 +170,11 @@ def bench_lookup_process(db: Path, forms: list[str], runs: int, against: Path | 
             report(f"  the same, with {against}", other, baseline)
             report(f"CPU time: the same, with {against}", cpu[id(other)], cpu[id(baseline)])
         report("CPU time: python -c pass (clean venv)", cpu[id(baseline)])
+        report("lookup in the clean venv, bytecode cached", clean, baseline)
+        report("CPU time: the same", cpu[id(clean)], cpu[id(baseline)])
+        if against:
+            report(f"  the same, with {against}", clean_other, baseline)
+            report(f"CPU time: the same, with {against}", cpu[id(clean_other)], cpu[id(baseline)])
         print(f"load average (1 min) {load:.2f} before, {os.getloadavg()[0]:.2f} after; "
               f"PYTHONDONTWRITEBYTECODE={os.environ.get('PYTHONDONTWRITEBYTECODE', '')!r}", flush=True)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 from importlib import import_module
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False  # not typing's: see docs/performance.md, "corpdir lookup imports"
 
 if TYPE_CHECKING:
     import argparse

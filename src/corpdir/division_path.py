@@ -10,8 +10,11 @@ import: `corpdir lookup` uses it on its fast path.
 
 from __future__ import annotations
 
-from typing import Iterable
 from unicodedata import east_asian_width
+
+TYPE_CHECKING = False  # not typing's: see docs/performance.md, "corpdir lookup imports"
+if TYPE_CHECKING:
+    from typing import Iterable
 
 SEPARATOR = " › "
 ELLIPSIS = "…"

@@ -17,8 +17,12 @@ from __future__ import annotations
 
 import os
 import sys
+from collections import namedtuple
 from pathlib import Path
-from typing import Any, Iterable, NamedTuple
+
+TYPE_CHECKING = False  # not typing's: see docs/performance.md, "corpdir lookup imports"
+if TYPE_CHECKING:
+    from typing import Any, Iterable
 
 try:  # the builtin SHA-256: hashlib would load OpenSSL (~5 ms of `corpdir lookup`'s start)
     from _sha256 import sha256 as _sha256  # CPython <= 3.11
@@ -99,12 +103,12 @@ def read_config_table(table: str) -> dict[str, Any]:
         raise ValueError(f"{path}: not valid TOML: {exc}") from None
 
 
-class Profile(NamedTuple):
-    """The service a command talks to: its base URL (None: the embedded demo) and key.
-    (A NamedTuple, not a dataclass: this module is on `corpdir lookup`'s start-up path.)"""
+class Profile(namedtuple("Profile", ("base_url", "api_key"))):
+    """The service a command talks to: its base URL (str, or None: the embedded demo) and
+    key (str or None). (A named tuple, not a dataclass or typing.NamedTuple: this module is
+    on `corpdir lookup`'s start-up path.)"""
 
-    base_url: str | None
-    api_key: str | None
+    __slots__ = ()
 
     def __repr__(self) -> str:  # the key never appears in a repr
         return f"Profile(base_url={self.base_url!r}, api_key={'set' if self.api_key else 'none'})"

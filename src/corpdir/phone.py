@@ -13,8 +13,12 @@ into the spec's characters, and every function here applies it first.
 from __future__ import annotations
 
 import re
+from collections import namedtuple
 from functools import lru_cache
-from typing import Any, NamedTuple
+
+TYPE_CHECKING = False  # not typing's: see docs/performance.md, "corpdir lookup imports"
+if TYPE_CHECKING:
+    from typing import Any
 
 DEFAULT_REGION = "JP"
 # Patterns as text, compiled by `re` (and kept in its cache) on first use, so a command
@@ -55,17 +59,19 @@ def digits(number: str) -> str:
     return re.sub(_NON_DIGITS, "", fold_number(number))
 
 
-class RegionRules(NamedTuple):
+class RegionRules(namedtuple("RegionRules", ("country_code", "international_prefix", "national_prefix", "trunk",
+                                             "lengths", "pattern", "shortest"), defaults=(0,))):
     """What phonenumbers' metadata says about writing numbers in one region: plain data,
-    so a cache can keep it and `corpdir lookup` need not import phonenumbers at all."""
+    so a cache can keep it and `corpdir lookup` need not import phonenumbers at all.
 
-    country_code: str
-    international_prefix: str | None  # plain digits ('010' in JP), else None
-    national_prefix: str | None  # phonenumbers' national_prefix_for_parsing (a regex)
-    trunk: str | None  # the plain national prefix ('0' in JP)
-    lengths: tuple[int, ...]  # possible national-number lengths
-    pattern: str | None  # the general national-number pattern (a regex)
-    shortest: int = 0  # plain digits shorter than this cannot be a number here (0: no such rule)
+    country_code: str; international_prefix: plain digits ('010' in JP), else None;
+    national_prefix: phonenumbers' national_prefix_for_parsing (a regex) or None; trunk:
+    the plain national prefix ('0' in JP) or None; lengths: the possible national-number
+    lengths; pattern: the general national-number pattern (a regex) or None; shortest:
+    plain digits shorter than this cannot be a number here (0: no such rule). (A named
+    tuple, not typing.NamedTuple: typing is not imported on the lookup path.)"""
+
+    __slots__ = ()
 
     def as_dict(self) -> dict[str, Any]:
         return self._asdict()

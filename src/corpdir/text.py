@@ -24,7 +24,10 @@ replaced, so the data stays exact while the bytes written stay inert.
 from __future__ import annotations
 
 import re
-from typing import Any
+
+TYPE_CHECKING = False  # not typing's: see docs/performance.md, "corpdir lookup imports"
+if TYPE_CHECKING:
+    from typing import Any
 
 REPLACEMENT = "\ufffd"
 

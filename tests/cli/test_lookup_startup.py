@@ -61,3 +61,23 @@ def test_lookup_start_up_imports_neither_pydantic_nor_platformdirs_nor_openssl(t
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False)
     assert result.returncode == 1, result.stderr  # no cache: not found, and no traceback
     assert "03-1234-5678\t-\tnot found" in result.stdout
+
+
+def test_lookup_start_up_leaves_out_typing_and_shutil(tmp_path):
+    """The argparse parser costs the lookup ~23 M instructions; leaving typing (~14 M) and
+    shutil (~7 M) out of the start-up path pays for it (docs/performance.md). Run without
+    `site`, whose hook on some machines imports typing itself: only corpdir's own imports count."""
+    import corpdir
+
+    code = ("import sys; sys.argv=['corpdir','lookup','--offline','03-1234-5678']\n"
+            "from corpdir import cli\ncode = cli.main()\n"
+            "avoided = ('typing', 'shutil')\n"
+            "assert not [m for m in avoided if m in sys.modules], [m for m in avoided if m in sys.modules]\n"
+            "sys.exit(code)")
+    env = {**os.environ, "CORPDIR_BASE_URL": "http://127.0.0.1:9/v1", "CORPDIR_API_KEY": "k", "HOME": str(tmp_path),
+           "PYTHONPATH": os.path.dirname(os.path.dirname(corpdir.__file__))}
+    for name in ("CORPDIR_CACHE_DIR", "CORPDIR_CONFIG", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"):
+        env.pop(name, None)
+    result = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, env=env, check=False)
+    assert result.returncode == 1, result.stderr  # no cache: not found, and no traceback
+    assert "03-1234-5678\t-\tnot found" in result.stdout

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from corpdir.cache.demo_seed import SEED_FILE
 from corpdir.config import ServiceSettings
-from corpdir.server.demo.ready import build
+from corpdir.service.demo_ready import build
 from corpdir.service.directory import DirectoryService
 
 
 def test_the_shipped_file_is_what_a_sync_of_the_embedded_demo_stores_now():
-    # fails after a change to the generator: `python -m corpdir.server.demo.ready` writes it again
+    # fails after a change to the generator: `python -m corpdir.service.demo_ready` writes it again
     assert build() == SEED_FILE.read_bytes()
 
 

@@ -7,7 +7,10 @@ does not pay for pydantic models.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+
+TYPE_CHECKING = False  # not typing's: see docs/performance.md, "corpdir lookup imports"
+if TYPE_CHECKING:
+    from typing import Any
 
 _EXPORTS = {
     "AsyncCache": "corpdir.cache.aio",

@@ -18,7 +18,10 @@ from __future__ import annotations
 import json
 import sqlite3
 import zlib
-from typing import Any
+
+TYPE_CHECKING = False  # not typing's: see docs/performance.md, "corpdir lookup imports"
+if TYPE_CHECKING:
+    from typing import Any
 
 DICT_BYTES = 8192  # 8 KiB: 193 bytes a user; 32 KiB gives 163 but doubles the time to compress
 _LEVEL = 6

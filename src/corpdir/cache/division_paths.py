@@ -7,7 +7,10 @@ division whose parent is not cached gets the part of its path the cache knows.
 from __future__ import annotations
 
 import sqlite3
-from typing import Iterable
+
+TYPE_CHECKING = False  # not typing's: see docs/performance.md, "corpdir lookup imports"
+if TYPE_CHECKING:
+    from typing import Iterable
 
 # Walks up through parents; ``seen`` (',1,2,') stops a parent loop in bad data at its first repeat.
 _SQL = (

@@ -17,13 +17,16 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Any
 
 from corpdir.cache.blobs import Codec
 from corpdir.cache.division_paths import path_names
 from corpdir.cache.fields import FIELDS
 from corpdir.division_path import division_path
 from corpdir.phone import DEFAULT_REGION, RegionRules, match_key, region_rules, use_region_rules
+
+TYPE_CHECKING = False  # not typing's: see docs/performance.md, "corpdir lookup imports"
+if TYPE_CHECKING:
+    from typing import Any
 
 _SQL = (  # who holds a number: index rows only; the one record the answer names is read after
     "SELECT 'user', id, field FROM user_phones WHERE key = ?1"

@@ -71,7 +71,7 @@ async def run_export(service: Any, args: argparse.Namespace, out: TextIO, err: T
     """Stream the selected records to ``args.output`` (a 0600 file written whole or not at
     all, with a progress bar on a terminal) or to ``out`` (neutralised like `lookup` when
     it is a terminal)."""
-    from corpdir.client.errors import CorpdirError
+    from corpdir.service.errors import CorpdirError
     from corpdir.service.export import ExportWriter, records
     from corpdir.service.messages import explain
     from corpdir.text import printable

@@ -10,6 +10,11 @@ only for numbers the cache cannot answer.
 from __future__ import annotations
 
 import argparse
+from functools import partial
+
+TYPE_CHECKING = False  # not typing's: see docs/performance.md, "corpdir lookup imports"
+if TYPE_CHECKING:
+    from typing import Callable
 
 HELP = "who is this number? (cache first, then the service)"
 
@@ -22,13 +27,24 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--offline", action="store_true", help="answer from the cache only")
 
 
+def _formatter(argv: list[str]) -> Callable[[str], argparse.HelpFormatter]:
+    """argparse's help formatter, sized to the terminal only when help is asked for.
+    argparse builds a formatter for every ``add_argument`` (to check the metavar), and
+    sizing it imports shutil: ~7 M instructions of a ~145 M lookup. Usage lines in error
+    messages are then wrapped at 78 columns."""
+    if any(arg.startswith(("-h", "--h")) for arg in argv):
+        return argparse.HelpFormatter
+    return partial(argparse.HelpFormatter, width=78)
+
+
 def parse(argv: list[str]) -> argparse.Namespace:
     """``corpdir lookup ARGS`` by a parser of its own: a PBX runs this once per call, and
     the whole `corpdir` parser (every subcommand's options, the TUI's flags) is not
     needed to read a few numbers. Help and errors name ``corpdir lookup``."""
     from corpdir.cli import EXIT_STATUS
 
-    parser = argparse.ArgumentParser(prog="corpdir lookup", description=HELP, epilog="exit status: " + EXIT_STATUS["lookup"])
+    parser = argparse.ArgumentParser(prog="corpdir lookup", description=HELP, epilog="exit status: " + EXIT_STATUS["lookup"],
+                                     formatter_class=_formatter(argv))
     configure(parser)
     args = parser.parse_args(argv)
     args.command = "lookup"

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, TextIO
+TYPE_CHECKING = False  # not typing's: see docs/performance.md, "corpdir lookup imports"
 
 from corpdir.service.callerid import Answer, organisation
 from corpdir.service.lookup_path import LookupPath
 from corpdir.text import json_text, printable
 
 if TYPE_CHECKING:
+    from typing import TextIO
     import argparse
 
 EXIT_FOUND, EXIT_SOME_MISSING, EXIT_ERROR = 0, 1, 2

@@ -10,10 +10,18 @@ import re
 import sqlite3
 import time
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Iterable
 
 from corpdir.division_path import SEPARATOR, cells, division_path
 from corpdir.phone import DEFAULT_REGION, fold_number, match_key
+
+TYPE_CHECKING = False  # not typing's: see docs/performance.md, "corpdir lookup imports"
+if TYPE_CHECKING:
+    from typing import Any, Awaitable, Callable, Iterable
+
+    Identify = Callable[[list[str]], Awaitable[list[dict[str, Any]]]]
+    """N1: numbers (at most 5, dialable) -> identification items as dicts."""
+    CacheLookup = Callable[[str], list[dict[str, Any]]]
+    Runner = Callable[..., Awaitable[Any]]
 
 N1_BATCH = 5
 NOT_A_NUMBER = "not a phone number"
@@ -45,10 +53,6 @@ class Answer:
     @property
     def found(self) -> bool:
         return bool(self.items)
-
-
-Identify = Callable[[list[str]], Awaitable[list[dict[str, Any]]]]
-"""N1: numbers (at most 5, dialable) -> identification items as dicts."""
 
 
 def open_cache(path: Path) -> sqlite3.Connection | None:
@@ -93,10 +97,6 @@ def organisation(item: dict[str, Any], width: int | None = None) -> str:
 def _identifies(item: dict[str, Any]) -> bool:
     """An N1 item names someone (an unknown number comes back with nothing but itself)."""
     return bool(item.get("phoneNum")) and bool(item.get("userId") or item.get("contactId") or item.get("displayName"))
-
-
-CacheLookup = Callable[[str], list[dict[str, Any]]]
-Runner = Callable[..., Awaitable[Any]]
 
 
 async def _direct(fn: Callable[..., Any], *args: Any) -> Any:

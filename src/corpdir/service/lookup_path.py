@@ -11,11 +11,14 @@ N1's items from the cache (:func:`corpdir.cache.numbers.complete`).
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 from corpdir.cache import numbers
 from corpdir.paths import Profile, resolve_profile, service_value
 from corpdir.service.callerid import Answer, CallerId, cache_age, open_cache
+
+TYPE_CHECKING = False  # not typing's: see docs/performance.md, "corpdir lookup imports"
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _settings_light(base_url: str | None) -> tuple[Profile, str, float]:

@@ -11,7 +11,7 @@ The file is deterministic (same generator, same seed: the same bytes, gzip witho
 time stamp). ``tests/demo/test_ready.py`` rebuilds it and fails if it differs, e.g.
 after a change to the generator; to write it again:
 
-    python -m corpdir.server.demo.ready
+    python -m corpdir.service.demo_ready
 """
 
 from __future__ import annotations
