@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+from datetime import datetime
 
 from textual.widgets import Input
 
@@ -104,3 +105,25 @@ async def test_a_malformed_ring_is_skipped_and_the_next_one_shows(service, demo_
         assert app.desk_phone.hub.status["ring"].skipped == 1
         await ring_in(demo_user.phoneNum)
         assert await wait_for(pilot, lambda: demo_user.fullname in card_text(app))
+
+
+async def test_the_card_shows_the_last_calls_from_the_number_the_one_just_recorded_first(service):
+    """Written differently in the history ('03-5700-1111') than the phone sends it, and a
+    call recorded while the TUI runs is on the next ring's card."""
+    def shown(at: str) -> str:
+        return datetime.fromisoformat(at).astimezone().strftime("%m/%d %H:%M")
+
+    first, second = "2026-11-20T09:15:00+09:00", "2026-11-21T10:30:00+09:00"
+    await service.create_call("incoming", {"fromNum": "03-5700-1111", "answered": False, "calledAt": first})
+    app = desk_app(service)
+    async with app.run_test(size=(120, 36)) as pilot:
+        assert await feed_ready(pilot, "ring")
+        await ring_in("0357001111")
+        assert await wait_for(pilot, lambda: "Unknown number" in card_text(app))
+        assert f"Last: {shown(first)} missed" in card_text(app)
+        await pilot.press("f9", "d")
+        assert await wait_for(pilot, lambda: not cards(app))
+        await service.create_call("incoming", {"fromNum": "0357001111", "answered": True, "calledAt": second})
+        await ring_in("+81 3 5700 1111")
+        assert await wait_for(pilot, lambda: "Last:" in card_text(app))
+        assert f"Last: {shown(second)} answered · {shown(first)} missed" in card_text(app)

@@ -105,6 +105,7 @@ class CacheStore:
         numbers.remember_region_rules(self._conn, region)
         self.codec = blobs.Codec(self._conn)
         self._writer = RecordWriter(self.codec, lambda number: match_key(number, region))
+        self._calls_written = 0
         self._import_leftovers()
 
     def close(self) -> None:
@@ -271,7 +272,15 @@ class CacheStore:
             changes = self._compare(conn, "SELECT direction, id, data FROM calls WHERE direction = ?",
                                     [(r[0], r[1], r[2], r[4]) for r in rows], whole=False, params=(direction,))
             conn.executemany("INSERT OR REPLACE INTO calls(direction, id, data, at, fetched_at) VALUES (?, ?, ?, ?, ?)", rows)
+            self._calls_written += bool(changes.added or changes.changed)
         return changes
+
+    def calls_version(self) -> tuple[int, int]:
+        """Moves whenever the call histories may have changed: a write of calls through this
+        store, or a commit by another process. What is derived from the calls (the desk
+        phone's calls by caller) is rebuilt only when it moves."""
+        with self._lock:
+            return self._calls_written, self._conn.execute("PRAGMA data_version").fetchone()[0]
 
     def checkpoint(self, resource: str) -> SyncCheckpoint | None:
         row = self._one("SELECT resource, generation, next_page, cursor, started_at, completed_at, page_size"

@@ -53,11 +53,45 @@ class Caller:
         return self.record.userId if self.kind == "user" else self.record.contactId
 
 
+class CallsByCaller:
+    """The newest incoming calls (the cache's 500) grouped by caller, newest first: "the
+    last calls from this number" on a ringing call without reading, sorting and validating
+    the history on every ring (6 ms a ring with 3,000 calls in the cache, 35 ms with a
+    year's 20,000). Rebuilt when the cache's calls change (:meth:`CacheStore.calls_version`);
+    used on the cache's thread only."""
+
+    def __init__(self, store: Any, region: str) -> None:
+        self.store = store
+        self.region = region
+        self._version: tuple[int, int] | None = None
+        self._by_caller: dict[str, list[IncomingCall]] = {}
+
+    def recent(self, number: str, limit: int) -> list[IncomingCall]:
+        self.ready()
+        return self._by_caller.get(match_key(number, self.region), [])[:limit]
+
+    def ready(self) -> None:
+        """Brought up to date with the cache (the next ring then finds it built)."""
+        version = self.store.calls_version()
+        if version == self._version:
+            return
+        by_caller: dict[str, list[IncomingCall]] = {}
+        for call in self.store.calls("incoming", newest_first=True):
+            if call.fromNum:
+                by_caller.setdefault(match_key(call.fromNum, self.region), []).append(call)
+        self._by_caller, self._version = by_caller, version
+
+
 class CallDesk:
     """The facade's telephone side, over one :class:`DirectoryService`."""
 
     def __init__(self, service: DirectoryService) -> None:
         self.service = service
+        self.history = CallsByCaller(service.store, service.settings.region)
+
+    async def ready(self) -> None:
+        """The calls by caller built now, on the cache's thread, rather than on the next ring."""
+        await self.service.cache.run(self.history.ready)
 
     @property
     def region(self) -> str:
@@ -127,11 +161,7 @@ class CallDesk:
         return calls_to_return(incoming, outgoing, self.region, since)
 
     def _recent(self, number: str, limit: int) -> list[IncomingCall]:
-        if limit <= 0:
-            return []
-        key = match_key(number, self.region)
-        calls = self.service.store.calls("incoming", newest_first=True)
-        return [c for c in calls if c.fromNum and match_key(c.fromNum, self.region) == key][:limit]
+        return self.history.recent(number, limit) if limit > 0 else []
 
     # -- the records of calls ----------------------------------------------------------------
     def offers_history(self) -> bool:
@@ -145,7 +175,9 @@ class CallDesk:
             body["fromNum"] = from_num
         if note:
             body["note"] = note
-        return await self.service.create_call("incoming", body)
+        record = await self.service.create_call("incoming", body)
+        await self.ready()
+        return record
 
     async def set_note(self, record_id: int, note: str) -> IncomingCall:
         """H3 with the note only (a message taken after the call was recorded)."""
@@ -154,11 +186,15 @@ class CallDesk:
             from corpdir.spec.calls import IncomingCall
 
             cached = [IncomingCall(incomingCallHistoryId=record_id)]
-        return await self.service.edit_call("incoming", cached[0], changes={"note": note})
+        record = await self.service.edit_call("incoming", cached[0], changes={"note": note})
+        await self.ready()
+        return record
 
     async def newest_incoming(self) -> list[IncomingCall]:
         """H1's newest page (newest first), also into the cache."""
-        return await self.service.refresh_calls("incoming", limit=H1_PAGE)
+        records = await self.service.refresh_calls("incoming", limit=H1_PAGE)
+        await self.ready()
+        return records
 
     async def find_incoming(self, from_num: str, called_at: datetime) -> IncomingCall | None:
         """A record of this call already on the service (a write whose answer was lost)."""

@@ -86,6 +86,7 @@ class DeskPhone:
         self.hub.start()
         self.app.screen_change_signal.subscribe(self.app, self._screen_changed)
         self.show()  # the first screen's (hidden) stack, before any call
+        self.app.run_worker(self.desk.ready(), group="calls-by-caller", exit_on_error=False)  # before the first ring
 
     async def stop(self) -> None:
         if self.hub is not None:
@@ -251,14 +252,16 @@ class DeskPhone:
         self.app.run_worker(self._dial(number), group="dial", exit_on_error=False)
 
     async def _dial(self, number: str) -> None:
-        from corpdir.calls.dialers import DialFailed
+        """Told as dialled (the digits the phone gets: '０３－１２３４' is '031234')."""
+        from corpdir.calls.dialers import DialFailed, dial_string
 
+        dialled = dial_string(number)
         try:
             await self.dialer.dial(number)  # type: ignore[union-attr]
         except DialFailed as exc:
-            self.app.notify(f"Could not call {printable(number)}: {exc}", severity="error", timeout=8)
+            self.app.notify(f"Could not call {dialled}: {exc}", severity="error", timeout=8)
             return
-        self.app.notify(f"Calling {printable(number)} via {self.dialer.name}", timeout=4)  # type: ignore[union-attr]
+        self.app.notify(f"Calling {dialled} via {self.dialer.name}", timeout=4)  # type: ignore[union-attr]
 
     def _take_message(self, ring: Ring) -> None:
         from corpdir.tui.screens.take_message import TakeMessage

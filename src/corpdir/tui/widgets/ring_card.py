@@ -103,8 +103,8 @@ class RingCard(Vertical, can_focus=True):
         if previous is None or previous.uid != ring.uid or previous.caller.record_id != ring.caller.record_id:
             photo.update("")
             photo.display = is_user
-            if is_user:
-                self.load_photo(ring)
+            if is_user:  # after the card is painted: the photo never delays who is calling
+                self.call_after_refresh(self.load_photo, ring)
         self.paint()
 
     def paint(self) -> None:
