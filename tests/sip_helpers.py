@@ -53,8 +53,12 @@ class Baresip:
             "module_app account.so", "module_app menu.so", "module_app ctrl_tcp.so",
             f"ctrl_tcp_listen 127.0.0.1:{self.ctrl_port}", ""]))
         (folder / "accounts").write_text("<sip:desk@127.0.0.1>;regint=0\n")
-        self.log = open(folder / "baresip.log", "wb")  # noqa: SIM115 - closed in stop()
-        self.process = subprocess.Popen([BARESIP, "-f", str(folder)], stdin=subprocess.DEVNULL, stdout=self.log,
+        self.start()
+
+    def start(self) -> None:
+        """Started (again, after :meth:`stop`: the same ports, as a restarted soft phone)."""
+        self.log = open(self.folder / "baresip.log", "ab")  # noqa: SIM115 - closed in stop()
+        self.process = subprocess.Popen([BARESIP, "-f", str(self.folder)], stdin=subprocess.DEVNULL, stdout=self.log,
                                         stderr=subprocess.STDOUT)
         self._wait_listening()
 
@@ -68,6 +72,8 @@ class Baresip:
         raise RuntimeError(f"baresip exited: {(self.folder / 'baresip.log').read_text(errors='replace')}")
 
     def stop(self) -> None:
+        if self.process.returncode is not None:
+            return
         self.process.terminate()
         try:
             self.process.wait(timeout=10)

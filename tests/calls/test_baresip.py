@@ -13,7 +13,7 @@ from call_helpers import card_text, cards, desk_app, feed_ready
 from corpdir.calls.feeds.baresip import send_command
 from corpdir.phone import digits
 from sip_helpers import BARESIP, SIPP, TALK_SECONDS, Baresip, sipp_answering, sipp_call
-from tui_helpers import wait_for
+from tui_helpers import screen_text, wait_for
 
 pytestmark = pytest.mark.skipif(not (BARESIP and SIPP), reason="baresip (baresip-core) and SIPp (sip-tester) are needed")
 
@@ -68,3 +68,32 @@ async def test_call_back_dials_through_baresip_and_the_far_end_sees_the_number(s
         if far_end.returncode is None:
             far_end.terminate()
         await far_end.wait()
+
+
+async def test_a_soft_phone_that_stops_is_on_the_status_bar_retried_ever_slower_and_reconnected(service, baresip):
+    """No status bar refresh by hand: the bar follows the feed. While baresip is down the
+    waits between attempts double (with jitter); once it is back the feed connects again,
+    and the next drop starts from the shortest wait."""
+    app = desk_app(service, ring_socket=False, feeds=[{"kind": "baresip", "name": "soft phone", "port": baresip.ctrl_port}])
+    async with app.run_test(size=(120, 36)) as pilot:
+        assert await feed_ready(pilot, "soft phone")
+        assert await wait_for(pilot, lambda: "phone: soft phone" in screen_text(app))
+        status = app.desk_phone.hub.status
+        baresip.stop()
+        waits: list[float] = []
+
+        def four_waits_seen() -> bool:
+            if status["soft phone"].state == "reconnecting" and status["soft phone"].retry_in not in waits:
+                waits.append(status["soft phone"].retry_in)
+            return len(waits) >= 4
+
+        assert await wait_for(pilot, four_waits_seen, tries=1000)
+        assert "phone: soft phone: reconnecting in" in screen_text(app) and "(connection refused)" in screen_text(app)
+        first, *later = waits  # the drop of a connected feed, then three refused attempts
+        assert first <= 0.5 and later == sorted(later) and later[-1] > 2 * later[0] * 0.8
+        baresip.start()  # the soft phone is back on its port
+        assert await feed_ready(pilot, "soft phone")
+        assert await wait_for(pilot, lambda: "reconnecting" not in screen_text(app) and "phone: soft phone" in screen_text(app))
+        baresip.stop()
+        assert await wait_for(pilot, lambda: status["soft phone"].state == "reconnecting", tries=500)
+        assert status["soft phone"].retry_in <= 0.5  # it had connected: back to the first wait

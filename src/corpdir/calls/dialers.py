@@ -84,6 +84,11 @@ class AmiDialer:
 
 
 class PhoneUriDialer:
+    """The desk phone dials when its action URI is requested: Yealink
+    ``/servlet?key=number={number}&outgoing_uri=...``, Snom
+    ``/command.htm?number={number}&outgoing_uri=...``; HTTP Basic when a username is set.
+    Errors name the phone's address, never the URL (it may carry a login)."""
+
     name = "desk phone"
 
     def __init__(self, config: PhoneUriConfig) -> None:
@@ -95,14 +100,23 @@ class PhoneUriDialer:
     async def dial(self, number: str) -> None:
         import httpx
 
+        url = httpx.URL(self.url(number))
+        phone = f"the desk phone at {url.host}:{url.port or (443 if url.scheme == 'https' else 80)}"
         auth = (self.config.username, self.config.password.get_secret_value()) if self.config.username else None
         try:
             async with httpx.AsyncClient(timeout=5.0, auth=auth) as client:
-                answer = await client.get(self.url(number))
+                answer = await client.get(url)
+        except httpx.ConnectError:
+            raise DialFailed(f"{phone} refused the connection or cannot be reached") from None
+        except httpx.TimeoutException:
+            raise DialFailed(f"{phone} did not answer within 5 s") from None
         except httpx.HTTPError as exc:
-            raise DialFailed(f"desk phone: {exc.__class__.__name__}") from None
+            raise DialFailed(f"{phone}: {exc.__class__.__name__}") from None
+        if answer.status_code in (401, 403):
+            raise DialFailed(f"{phone} refused the login (HTTP {answer.status_code}): check username and password in "
+                             "[calls.dialer], and that this PC is on the phone's Action URI allow list")
         if answer.status_code >= 400:
-            raise DialFailed(f"desk phone answered HTTP {answer.status_code}")
+            raise DialFailed(f"{phone} answered HTTP {answer.status_code}")
 
 
 def build_dialer(config: object | None) -> Dialer | None:

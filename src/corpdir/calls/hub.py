@@ -42,6 +42,18 @@ class FeedStatus:
         return f"{self.name}: {self.state}"
 
 
+def reason(exc: Exception) -> str:
+    """A few words for the status bar: 'connection refused', not "[Errno 111] Connect call
+    failed ('127.0.0.1', 4444)"."""
+    if isinstance(exc, ConnectionRefusedError):
+        return "connection refused"
+    if isinstance(exc, (TimeoutError, asyncio.TimeoutError)):
+        return "no answer"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror.lower()
+    return str(exc) or exc.__class__.__name__
+
+
 def backoff(attempt: int, first: float = BACKOFF_FIRST, most: float = BACKOFF_MAX) -> float:
     """Doubling delays with jitter (0.5, 1, 2 ... 30 s): a PBX restarting is not hammered."""
     return min(most, first * 2 ** attempt) * random.uniform(0.8, 1.0)
@@ -115,7 +127,7 @@ class CallHub:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 - any failure of a feed is a reconnect, never a crash
-                error = str(exc) or exc.__class__.__name__
+                error = reason(exc)
                 log.info("call feed %s dropped: %s", feed.name, error)
             attempt = 0 if link.was_connected else attempt + 1
             delay = backoff(attempt)
