@@ -103,3 +103,17 @@ async def refused_bulk(path, kind: str = "destinations") -> list[str]:  # noqa: 
     finally:
         await service.close()
     return err.getvalue().splitlines()
+
+
+async def service_division_paths(client: DirectoryClient) -> dict[int, str]:
+    """Each division's path as the service's own division records give it (D1, parents
+    walked up): the oracle for what a screen or export should call a division."""
+    divisions = {d.divisionId: d async for d in client.iter_divisions()}
+    paths = {}
+    for division_id in divisions:
+        names, current = [], divisions.get(division_id)
+        while current is not None:
+            names.insert(0, current.divisionName)
+            current = divisions.get(current.parentDivisionId) if current.parentDivisionId else None
+        paths[division_id] = " › ".join(names)
+    return paths

@@ -4,7 +4,8 @@ A company has many divisions called '1課'; only the path says which one is mean
 place that names a division (lists, detail panes, caller-ID, exports, pop-ups, the
 gateway) formats it here, so they agree. When space is short the path loses its top
 first ('… › 品質保証部 › 1課'): the division itself and its parent are what tell two
-'1課' apart. Widths are terminal cells (a kanji is two). No I/O and nothing heavy to
+'1課' apart, so when even the parent's whole name does not fit, the end of it is kept
+('…保証部 › 1課') rather than dropped. Widths are terminal cells (a kanji is two). No I/O and nothing heavy to
 import: `corpdir lookup` uses it on its fast path.
 """
 
@@ -38,14 +39,22 @@ def _cut_left(text: str, width: int) -> str:
 
 def division_path(names: Iterable[str | None], width: int | None = None) -> str:
     """The path from the top division to this one (``names`` top first), within ``width``
-    cells when given: whole names are dropped from the top, replaced by '…', and when
-    even the division's own name does not fit, its end is kept."""
+    cells when given: whole names are dropped from the top, replaced by '…'; when the
+    parent's whole name does not fit, the end of it that does is kept; when even the
+    division's own name does not fit, its end is kept."""
     parts = [n for n in names if n]
     full = SEPARATOR.join(parts)
     if width is None or cells(full) <= width:
         return full
-    for start in range(1, len(parts)):
+    for start in range(1, len(parts) - 1):
         shorter = SEPARATOR.join([ELLIPSIS, *parts[start:]])
         if cells(shorter) <= width:
             return shorter
+    if len(parts) > 1:
+        cut = _cut_left(SEPARATOR.join(parts[-2:]), width)
+        if len(cut) > len(ELLIPSIS + SEPARATOR + parts[-1]):  # some of the parent's name is kept
+            return cut
+        own = SEPARATOR.join([ELLIPSIS, parts[-1]])
+        if cells(own) <= width:
+            return own
     return _cut_left(parts[-1], width) if width > 1 else ELLIPSIS[:width]

@@ -13,6 +13,7 @@ from corpdir.tui.screens.bulk import BulkScreen
 from corpdir.tui.screens.export import ExportScreen
 from corpdir.tui.widgets.virtual_list import VirtualList
 from forms.write_helpers import choose, choose_folder, pick_file
+from service_fixtures import service_division_paths
 from tui_helpers import screen_text, settle, wait_for
 
 
@@ -120,11 +121,12 @@ async def test_export_the_list_as_csv_and_vcard(reception, app_for, tmp_path):
             written = list(csv.DictReader(f))
         assert [int(r["userId"]) for r in written] == [u.userId for u in shown]
         stored = {u.userId: await reception.client.get_user(u.userId) for u in shown}
+        paths = await service_division_paths(reception.client)
         for row in written:
             user = stored[int(row["userId"])]
             assert (row["fullname"], row["extensionNum"], row["email1"]) == (
                 user.fullname, user.extensionNum or "", user.email1 or "")
-            assert row["divisions"] == "; ".join(d.divisionName for d in user.divisions or [])
+            assert row["divisions"] == "; ".join(paths[d.divisionId] for d in user.divisions or [])  # by path
 
         # contacts of one folder as vCard 4.0
         await pilot.press("f2")

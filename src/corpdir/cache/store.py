@@ -360,6 +360,10 @@ class CacheStore:
         with self._lock:
             return path_names(self._conn, ids)
 
+    def division_ids(self) -> list[int]:
+        """Every cached division's id."""
+        return [r[0] for r in self._rows("SELECT id FROM divisions")]
+
     def subtree_ids(self, division_id: int) -> list[int]:
         rows = self._rows(
             "WITH RECURSIVE sub(id) AS (SELECT ? UNION SELECT d.id FROM divisions d JOIN sub ON d.parent_id = sub.id)"

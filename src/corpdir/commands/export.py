@@ -72,7 +72,7 @@ async def run_export(service: Any, args: argparse.Namespace, out: TextIO, err: T
     all, with a progress bar on a terminal) or to ``out`` (neutralised like `lookup` when
     it is a terminal)."""
     from corpdir.service.errors import CorpdirError
-    from corpdir.service.export import ExportWriter, records
+    from corpdir.service.export import export_writer, records
     from corpdir.service.messages import explain
     from corpdir.text import printable
 
@@ -81,15 +81,14 @@ async def run_export(service: Any, args: argparse.Namespace, out: TextIO, err: T
         other = "contacts" if args.kind == "users" else "users"
         print(f"{', '.join(wrong)}: only for exporting {other}; nothing was exported", file=err)
         return 2
-    region = service.settings.region
     try:
         found = await records(service, args.kind, filters(args), limit=args.limit, source=args.source)
         if not args.output:
-            writer = ExportWriter(args.kind, args.format, out, terminal=_is_terminal(out), region=region)
+            writer = await export_writer(service, args.kind, args.format, out, terminal=_is_terminal(out))
             async for batch in found.batches:
                 writer.write(batch)
             return 0
-        written = await _to_file(found, args, err, region)
+        written = await _to_file(service, found, args, err)
     except CorpdirError as exc:
         print(printable(f"{explain(exc)}\nnothing was exported", keep_newlines=True), file=err)
         return 2
@@ -105,13 +104,13 @@ def _is_terminal(stream: TextIO) -> bool:
     return bool(isatty and isatty())
 
 
-async def _to_file(found: Any, args: argparse.Namespace, err: TextIO, region: str) -> int:
+async def _to_file(service: Any, found: Any, args: argparse.Namespace, err: TextIO) -> int:
     from pathlib import Path
 
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    from corpdir.service.export import ExportWriter, file_encoding, finish, open_private
+    from corpdir.service.export import export_writer, file_encoding, finish, open_private
 
     path = Path(args.output).expanduser()
     stream, part = open_private(path, file_encoding(args.format, getattr(args, "encoding", None)))
@@ -120,7 +119,7 @@ async def _to_file(found: Any, args: argparse.Namespace, err: TextIO, region: st
     try:
         with Progress(*columns, console=Console(file=err), transient=True) as progress:
             task = progress.add_task("export", total=found.total)
-            writer = ExportWriter(args.kind, args.format, stream, region=region)
+            writer = await export_writer(service, args.kind, args.format, stream)
             async for batch in found.batches:
                 writer.write(batch)
                 progress.advance(task, len(batch))

@@ -18,11 +18,12 @@ from corpdir.cache.search import Hit, Searcher
 from corpdir.cache.store import Cached, CacheStore
 from corpdir.cache.sync import Progress, Syncer, SyncSummary
 from corpdir.client.errors import ApiError, CorpdirError, NotFound, TransportError
+from corpdir.division_path import division_path
 from corpdir.service.callerid import Answer, CallerId
 from corpdir.service.live_search import SearchAnswer, live_search
 from corpdir.service.windows import CacheWindow
 from corpdir.spec.division import Division
-from corpdir.spec.user import U11_MAX_DESTINATIONS, User
+from corpdir.spec.user import U11_MAX_DESTINATIONS, DivisionRef, User
 from corpdir.spec.variants import get_variant
 
 if TYPE_CHECKING:  # the first screen shows people and divisions: the other models load with their screens
@@ -61,6 +62,7 @@ class DirectoryService:
         self.last_error: str | None = None
         self._images: OrderedDict[tuple[str, int, str], bytes | None] = OrderedDict()
         self._searchers: dict[tuple[str, ...], Searcher] = {}
+        self._paths: dict[int, list[str]] = {}  # division id -> names from the top, as last read
 
     @classmethod
     def open(cls, settings: ServiceSettings, **client_kwargs: Any) -> DirectoryService:
@@ -159,19 +161,78 @@ class DirectoryService:
     async def division_paths(self, ids: Iterable[int]) -> dict[int, list[str]]:
         """Names from the top down of each cached division in ``ids``, for
         :func:`corpdir.division_path.division_path` (a division not cached is left out)."""
-        return await self.cache.run(self.store.division_paths, list(ids))
+        paths = await self.cache.run(self.store.division_paths, list(ids))
+        self._paths.update(paths)
+        return paths
+
+    def division_path(self, ref: DivisionRef, width: int | None = None) -> str:
+        """A user's division by its path ('本社 › 技術本部 › 品質保証部 › 1課'), within
+        ``width`` cells when given: the path as read with the user's record (every read of
+        users here reads their divisions' paths too), else the division's own name. For a
+        list's cells, which are painted without a trip to the cache."""
+        return division_path(self._paths.get(ref.divisionId) or [ref.divisionName or f"#{ref.divisionId}"], width)
+
+    def _with_paths(self, users: list[User]) -> list[User]:
+        """``users``, their divisions' paths read too (on the cache's thread: ~0.1 ms a page)."""
+        ids = {d.divisionId for u in users for d in u.divisions or ()}
+        if ids:
+            self._paths.update(self.store.division_paths(ids))
+        return users
+
+    def _keep_users(self, users: list[User]) -> None:
+        """The service's answer into the cache, its divisions' paths read (cache thread)."""
+        self.store.put_users(users)
+        self._with_paths(users)
+
+    async def all_divisions(self) -> list[tuple[int, list[str]]]:
+        """Every cached division with its path (names top first), in path order: what a
+        picker offers."""
+        def read() -> list[tuple[int, list[str]]]:
+            paths = self.store.division_paths(self.store.division_ids())
+            self._paths.update(paths)
+            return sorted(paths.items(), key=lambda item: (item[1], item[0]))
+
+        return await self.cache.run(read)
+
+    async def company_name(self) -> str:
+        """The company's own name (a user's vCard ORG), "" when unknown. The API gives it
+        only as N1's companyName for a user's number: asked once about a cached user's
+        number and kept in the cache's meta table (a failure is not kept: asked again)."""
+        known = await self.cache.run(self.store.get_meta, "company_name")
+        if known is not None or not self.offers("N1"):
+            return known or ""
+        users = await self.users_window(None, limit=20)
+        number = next((n for u in users for n in (u.extensionNum, u.phoneNum) if n), None)
+        if number is None:
+            return ""
+        try:
+            answer = await self._api(self.client.identify_numbers([number]))
+        except CorpdirError:
+            return ""
+        name = next((i.companyName for i in answer.items if i.userId and i.companyName), None)
+        if name is None:
+            return ""
+        await self.cache.run(self.store.set_meta, "company_name", name)
+        return name
 
     async def member_count(self, division_id: int, include_sub: bool = False) -> int:
         return await self.cache.run(self.store.count_users, division_id, include_sub=include_sub)
 
     # -- users -----------------------------------------------------------------------------
     async def count_users(self, division_id: int | None, include_sub: bool = False) -> int:
-        return await self.cache.run(self.store.count_users, division_id, include_sub=include_sub)
+        """How many people a division has (everyone for None); the division's path is read
+        with the count, so a caption can name it before any row is painted."""
+        def count() -> int:
+            if division_id is not None:
+                self._paths.update(self.store.division_paths([division_id]))
+            return self.store.count_users(division_id, include_sub=include_sub)
+
+        return await self.cache.run(count)
 
     async def users_window(self, division_id: int | None, *, include_sub: bool = False, order_by: str = "fullname",
                            descending: bool = False, offset: int = 0, limit: int = 100) -> list[User]:
-        return await self.cache.run(self.store.list_users, division_id, include_sub=include_sub, order_by=order_by,
-                                    descending=descending, offset=offset, limit=limit)
+        return await self.cache.run(lambda: self._with_paths(self.store.list_users(
+            division_id, include_sub=include_sub, order_by=order_by, descending=descending, offset=offset, limit=limit)))
 
     def division_people(self, division_id: int | None, *, include_sub: bool = False, order_by: str = "fullname",
                         descending: bool = False) -> CacheWindow[User]:
@@ -204,13 +265,13 @@ class DirectoryService:
 
         def run() -> tuple[list[int], list[User]]:
             ids = [h.id for h in self._searcher(("user",)).search(query, limit)]
-            return ids, self.store.users(ids[:first])
+            return ids, self._with_paths(self.store.users(ids[:first]))
 
         return await self.cache.run(run)
 
     async def users_by_id(self, ids: Sequence[int]) -> list[User]:
         """Cached users in the order of ``ids`` (ones no longer cached are left out)."""
-        return await self.cache.run(self.store.users, list(ids))
+        return await self.cache.run(lambda: self._with_paths(self.store.users(list(ids))))
 
     def _searcher(self, kinds: Sequence[str]) -> Searcher:
         return self._searchers.setdefault(tuple(kinds), Searcher(self.store, kinds=kinds))
@@ -243,7 +304,7 @@ class DirectoryService:
 
         async def remote(words: list[str]) -> AsyncIterator[Any]:
             async for page in self._pages("U1", {**query, "freeWords": words} if words else query):
-                await self.cache.run(self.store.put_users, page.items)
+                await self.cache.run(self._keep_users, page.items)
                 yield page
 
         return live_search(text, filtered=bool(filters), key=lambda u: u.userId,

@@ -11,6 +11,10 @@ bidi or invisible character is replaced. A CSV cell that a spreadsheet would run
 formula (it starts with = + - @ TAB or CR) gets a leading ' (OWASP's rule), unless it is
 a phone number such as '+81 3-1234-5678'.
 
+A user's divisions are named by their paths ('本社 › 技術本部 › 品質保証部 › 1課'): in CSV
+each path, '; ' between them; in a vCard ORG the company's own name, then the first
+division's path as organisational units (``ORG:コーポ電機;本社;技術本部;品質保証部;1課``).
+
 vCards have FN, N, X-PHONETIC-NAME, ORG, TITLE, one TEL per number (work/cell/fax), one
 EMAIL per address, URL, NOTE and a UID naming the record; a contact's card also has its
 company's and division's URLs and the head office's and the office's addresses (ADR).
@@ -27,11 +31,12 @@ from __future__ import annotations
 
 import csv
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from corpdir.division_path import division_path
 from corpdir.phone import DEFAULT_REGION, e164
 from corpdir.text import printable
 
@@ -71,9 +76,14 @@ def csv_cell(value: object, *, terminal: bool = False, region: str = DEFAULT_REG
     return printable(text, keep_newlines=not terminal)
 
 
-def _value(record: Any, name: str) -> str:
-    if name == "divisions":
-        return "; ".join(d.divisionName or str(d.divisionId) for d in getattr(record, "divisions", None) or [])
+def _path_names(ref: Any, paths: Mapping[int, list[str]]) -> list[str]:
+    """A user's division as names from the top (its own name when its path is not cached)."""
+    return paths.get(ref.divisionId) or [ref.divisionName or str(ref.divisionId)]
+
+
+def _value(record: Any, name: str, paths: Mapping[int, list[str]]) -> str:
+    if name == "divisions":  # each by its path: '本社 › 技術本部 › 品質保証部 › 1課; 本社 › ...'
+        return "; ".join(division_path(_path_names(d, paths)) for d in getattr(record, "divisions", None) or [])
     if name in ("directory", "folderNum"):
         folder = getattr(record, "folderId", None)
         return "" if folder is None else str(getattr(folder, name))
@@ -117,10 +127,14 @@ class ExportWriter:
     """Writes one export to ``out``, a batch of records at a time; ``count`` is how many
     records have been written."""
 
-    def __init__(self, kind: str, fmt: str, out: TextIO, *, terminal: bool = False, region: str = DEFAULT_REGION) -> None:
+    def __init__(self, kind: str, fmt: str, out: TextIO, *, terminal: bool = False, region: str = DEFAULT_REGION,
+                 divisions: Callable[[Iterable[int]], Mapping[int, list[str]]] | None = None, company: str = "") -> None:
+        """``divisions`` reads division paths by id (the cache's), so users' divisions are
+        named by their paths; ``company`` is the company's own name, first in a user's ORG."""
         if fmt not in FORMATS:
             raise ValueError(f"unknown format {fmt!r}: use csv or vcard")
         self.kind, self.fmt, self.out, self.terminal, self.region = kind, fmt, out, terminal, region
+        self.divisions, self.company = divisions, company
         self.count = 0
         self.columns = USER_CSV if kind == "users" else CONTACT_CSV
         self._csv = csv.writer(out, lineterminator="\n") if fmt == "csv" else None
@@ -128,18 +142,21 @@ class ExportWriter:
             self._csv.writerow(self.columns)
 
     def write(self, records: Sequence[Any]) -> None:
+        paths: Mapping[int, list[str]] = {}
+        if self.kind == "users" and self.divisions is not None:
+            paths = self.divisions({d.divisionId for r in records for d in r.divisions or ()})
         if self._csv is not None:
-            self._csv.writerows([csv_cell(_value(r, c), terminal=self.terminal, region=self.region) for c in self.columns]
-                                for r in records)
+            self._csv.writerows([csv_cell(_value(r, c, paths), terminal=self.terminal, region=self.region)
+                                 for c in self.columns] for r in records)
         else:
-            self.out.write("".join(self._card(r) for r in records))
+            self.out.write("".join(self._card(r, paths) for r in records))
         self.out.flush()  # the batch is in the file before the next one is read
         self.count += len(records)
 
     def _text(self, value: object) -> str:
         return _escape(printable(value, keep_newlines=not self.terminal))
 
-    def _card(self, record: Any) -> str:
+    def _card(self, record: Any, paths: Mapping[int, list[str]]) -> str:
         text = self._text
         rid = f"user:{record.userId}" if self.kind == "users" else f"contact:{record.contactId}"
         fullname = record.fullname or ""
@@ -148,8 +165,9 @@ class ExportWriter:
                  f"N:{text(family)};{text(given)};;;"]
         if kana := getattr(record, "fullnameKana", None):
             lines.append(f"X-PHONETIC-NAME:{text(kana)}")
-        if self.kind == "users":
-            org = [d.divisionName for d in record.divisions or [] if d.divisionName][:1]
+        if self.kind == "users":  # the company, then the first division's path (RFC 6350 ORG: name; units)
+            units = _path_names(record.divisions[0], paths) if record.divisions else []
+            org = [self.company, *units] if self.company or units else []
         else:
             org = [v for v in (record.companyName, record.divisionName) if v]
         if org:
@@ -176,6 +194,14 @@ class ExportWriter:
             lines.append(f"NOTE:{text(comment)}")
         lines.append("END:VCARD")
         return "".join(_fold(line) for line in lines)
+
+
+async def export_writer(service: Any, kind: str, fmt: str, out: TextIO, *, terminal: bool = False) -> ExportWriter:
+    """The writer for ``service``'s records: its region, divisions by the cache's paths, and
+    (users' vCards) the company's name, which the service is asked for once."""
+    company = await service.company_name() if kind == "users" and fmt == "vcard" else ""
+    return ExportWriter(kind, fmt, out, terminal=terminal, region=service.settings.region,
+                        divisions=service.store.division_paths, company=company)
 
 
 # -- where the records come from ------------------------------------------------------------

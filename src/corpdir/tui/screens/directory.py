@@ -17,11 +17,12 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Select, Static
 
+from corpdir.division_path import cells
 from corpdir.service.errors import CorpdirError
 from corpdir.spec.user import User
 from corpdir.tui.screens.directory_browse import ORDERS, Browse
 from corpdir.tui.screens.directory_writes import DirectoryWrites
-from corpdir.tui.text import joined, literal
+from corpdir.tui.text import literal
 from corpdir.tui.widgets.division_tree import DivisionTree
 from corpdir.tui.widgets.key_bar import KeyBar
 from corpdir.tui.widgets.search_box import SearchBox
@@ -35,12 +36,31 @@ if TYPE_CHECKING:
     from corpdir.service.directory import DirectoryService
     from corpdir.service.live_search import SearchAnswer
 
-USER_COLUMNS = [
-    Column("Name", lambda u: u.fullname, min_width=10, ratio=3),
-    Column("Ext.", lambda u: u.extensionNum, width=6),
-    Column("Phone", lambda u: u.companyMobileNum or u.phoneNum or u.mobileNum, width=14),
-    Column("Division / position", lambda u: joined([joined([d.divisionName for d in u.divisions or []]), u.position], " · "), min_width=8, ratio=2),
-]
+POSITION_SEEN = 4  # cells of a position worth showing after the division's path
+
+
+def user_columns(service: DirectoryService) -> list[Column]:
+    """The list's columns. A division is named by its path ('… › 品質保証部 › 1課': the
+    demo alone has eleven 1課), shortened from the left to its cell; the position follows
+    when the whole path leaves room for it; '+1' says a person is in more divisions."""
+
+    def division_and_position(user: User, width: int) -> str:
+        refs, position = user.divisions or [], user.position or ""
+        if not refs:
+            return position
+        more = f" +{len(refs) - 1}" if len(refs) > 1 else ""
+        path = service.division_path(refs[0])
+        if position and cells(path + more + " · ") + min(cells(position), POSITION_SEEN) <= width:
+            return f"{path}{more} · {position}"
+        return service.division_path(refs[0], max(width - cells(more), 1)) + more
+
+    return [
+        Column("Name", lambda u: u.fullname, min_width=10, ratio=2),
+        Column("Ext.", lambda u: u.extensionNum, width=6),
+        Column("Phone", lambda u: u.companyMobileNum or u.phoneNum or u.mobileNum, width=14),
+        Column("Division / position", lambda u: division_and_position(u, 80), fit=division_and_position,
+               min_width=12, ratio=3),
+    ]
 
 
 class DirectoryScreen(DirectoryWrites):
@@ -86,7 +106,7 @@ class DirectoryScreen(DirectoryWrites):
                 yield UserFilters(id="filters")
                 yield Static(id="filter-summary")
                 yield Static(id="caption")
-                yield VirtualList(USER_COLUMNS, empty_text="No one here yet.", id="users")
+                yield VirtualList(user_columns(self.service), empty_text="No one here yet.", id="users")
             yield UserDetail(self.service, id="detail")
         yield StatusBar(self.service, id="status")
         yield KeyBar()

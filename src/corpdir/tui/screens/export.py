@@ -14,7 +14,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Select, Static
 
-from corpdir.service.export import SUFFIX, ExportWriter, file_encoding, finish, open_private, windows
+from corpdir.service.export import SUFFIX, export_writer, file_encoding, finish, open_private, windows
 from corpdir.tui.text import literal
 from corpdir.tui.widgets.key_bar import KeyBar
 
@@ -71,7 +71,7 @@ class ExportScreen(ModalScreen[Path | None]):
             return
         ok = False
         try:
-            writer = ExportWriter(self.kind, fmt, stream, region=self.service.settings.region)
+            writer = await export_writer(self.service, self.kind, fmt, stream)
             total = await self.source.count() if self.source is not None else 0
             async for batch in windows(self.source.fetch if self.source is not None else None, total):
                 await asyncio.to_thread(writer.write, batch)

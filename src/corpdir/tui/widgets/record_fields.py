@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from pydantic import BaseModel
 from rich.table import Table
@@ -33,14 +33,16 @@ def display_value(value: Any) -> str:
     return str(value)
 
 
-def fields_table(record: BaseModel, labels: Mapping[str, str], shown: Mapping[str, str] | None = None) -> Table:
+def fields_table(record: BaseModel, labels: Mapping[str, str],
+                 shown: Mapping[str, str | Sequence[str]] | None = None) -> Table:
     """Every labelled field the record carries (the caller's permission range decides which);
-    ``shown`` gives the text of fields the caller words better (a folder by its name)."""
+    ``shown`` gives the text of fields the caller words better (a folder by its name), or
+    their lines (divisions by their paths, one a line)."""
     table = Table.grid(padding=(0, 1))
     table.add_column(style="bold", no_wrap=True)
     table.add_column(overflow="fold")
     for field, label in labels.items():
         text = (shown or {}).get(field) or display_value(getattr(record, field, None))
         if text:
-            table.add_row(Text(label), literal(text))
+            table.add_row(Text(label), literal(text) if isinstance(text, str) else Text("\n").join(map(literal, text)))
     return table

@@ -32,6 +32,11 @@ if TYPE_CHECKING:
     from corpdir.service.directory import DirectoryService
 
 
+# the record's fields with its divisions (by path, one a line) after the name's readings
+DETAIL_FIELDS = {**{k: v for k, v in USER_FIELDS.items() if k in ("fullnameKana", "fullnameAlphabet")},
+                 "divisions": "Divisions", **USER_FIELDS}
+
+
 def _section(title: str) -> Text:
     return Text(title, style="bold underline")
 
@@ -120,10 +125,13 @@ class UserDetail(Vertical, can_focus=True):
         self.load_more(user.userId)
 
     def _paint(self, user: User) -> None:
-        divisions = joined([d.divisionName for d in user.divisions or []])
+        """Name, position and first division (by its path) over the fields; every division
+        by its path in the fields ('本社 › 技術本部 › 品質保証部 › 1課')."""
+        paths = [self.service.division_path(d) for d in user.divisions or []]
+        first = paths[0] + (f" +{len(paths) - 1}" if len(paths) > 1 else "") if paths else ""
         self.query_one("#user-title", RenderedLines).update(
-            literal(user.fullname or "(no name)", "bold"), literal(joined([user.position, divisions], " · "), "dim"))
-        parts: list[RenderableType] = [Text(""), fields_table(user, USER_FIELDS)]
+            literal(user.fullname or "(no name)", "bold"), literal(joined([user.position, first], " · "), "dim"))
+        parts: list[RenderableType] = [Text(""), fields_table(user, DETAIL_FIELDS, {"divisions": paths})]
         collaborations = [f"{c.clientName or ''}: {c.chatAccountId or ''}" for c in user.collaborations or []]
         if collaborations:
             parts += [Text(""), _section("Collaborations"), *[literal(c) for c in collaborations]]
@@ -143,6 +151,8 @@ class UserDetail(Vertical, can_focus=True):
             self._profile = profile_renderable(await self.service.profile(user_id))
         except CorpdirError as exc:
             self._profile = literal(f"Profile unavailable: {exc}", "dim")
+        if self.user is not None:  # opened from elsewhere than a list: its divisions' paths read now
+            await self.service.division_paths([d.divisionId for d in self.user.divisions or []])
         shown = self.user
         if shown is None or shown.userId != user_id:
             return

@@ -1,0 +1,94 @@
+"""Divisions by path on the Directory screen (issue 13, item 9): the demo has a 1課 under
+第一営業部 and another under 第二営業部, and a receptionist must tell them apart. The list
+names each by its path, shortened from the left to fit its column ('…第一営業部 › 1課'),
+at 80x24 and 120x36; the detail pane names every division of the person by its full path."""
+
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+
+import pytest
+from rich.cells import cell_len
+
+from corpdir.tui.widgets.rendered_lines import RenderedLines
+from corpdir.tui.widgets.user_detail import UserDetail
+from corpdir.tui.widgets.virtual_list import VirtualList
+from service_fixtures import service_division_paths
+from tui_helpers import listed, screen_text, settle, wait_for
+
+SIZES = [(80, 24), (120, 36)]
+FIRST, SECOND = "本社 › 営業本部 › 第一営業部 › 1課", "本社 › 営業本部 › 第二営業部 › 1課"
+
+
+def _cells_from(text: str, start: int) -> str:
+    """``text`` from terminal cell ``start`` on (a kanji takes two cells)."""
+    used = 0
+    for i, char in enumerate(text):
+        if used >= start:
+            return text[i:]
+        used += cell_len(char)
+    return ""
+
+
+async def _painted_division(pilot, users: VirtualList, index: int) -> str:
+    """The division cell of row ``index`` as the list paints it (the row scrolled into view)."""
+    users.cursor = index
+    await pilot.pause()
+    line = users.render_line(index - users.scroll_offset.y + 1).text
+    widths = users._widths(users.line_width)
+    cell = _cells_from(line, sum(widths[:3]) + 3).rstrip()
+    return cell.rsplit(" +", 1)[0] if " +" in cell else cell  # '+1': in more divisions
+
+
+async def _row_in(pilot, users: VirtualList, paths: dict[int, str], path: str) -> int:
+    assert await wait_for(pilot, lambda: all(users.row(i) is not None for i in range(users.row_count)))
+    return next(i for i in range(users.row_count)
+                if users.row(i).divisions and paths[users.row(i).divisions[0].divisionId] == path)
+
+
+@asynccontextmanager
+async def directory_at(service, make_app, size):
+    """The Directory at ``size`` with its list painted; every division's path per D1."""
+    paths = await service_division_paths(service.client)
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, listed(pilot, "#users"))
+        yield pilot, app.screen.query_one("#users", VirtualList), paths
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["80x24", "120x36"])
+async def test_two_1ka_rows_are_told_apart_by_their_paths(service, make_app, size):
+    async with directory_at(service, make_app, size) as (pilot, users, paths):
+        shown = {}
+        for path in (FIRST, SECOND):
+            shown[path] = await _painted_division(pilot, users, await _row_in(pilot, users, paths, path))
+        assert shown[FIRST] != shown[SECOND], shown
+        for path, cell in shown.items():
+            assert cell.endswith("営業部 › 1課"), cell  # the division and its parent's distinguishing end
+            assert cell == path or cell.startswith("…") and path.endswith(cell[1:]), cell  # cut from the left only
+        if size == (80, 24):
+            assert all(cell.startswith("…") for cell in shown.values()), shown  # shortened: the top went first
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["80x24", "120x36"])
+async def test_the_detail_names_each_division_by_its_full_path(service, make_app, size):
+    async with directory_at(service, make_app, size) as (pilot, users, paths):
+        app = pilot.app
+        users.cursor = await _row_in(pilot, users, paths, SECOND)
+        person = users.highlighted
+        if size == (80, 24):  # no room for the pane: Enter shows the details full screen
+            users.focus()
+            await pilot.press("enter")
+        await settle(pilot, lambda: person.fullname in screen_text(app))
+        body = app.screen.query_one(UserDetail).query_one("#user-body", RenderedLines)
+        lines = [body.render_line(y - body.scroll_offset.y).text for y in range(len(body._strips))]
+        start = next(i for i, line in enumerate(lines) if line.startswith("Divisions "))
+        value_at = len(lines[start]) - len(lines[start][len("Divisions"):].lstrip())
+        values = [lines[start][value_at:]]
+        for line in lines[start + 1:]:  # a long path folds onto the next lines, beneath the value
+            if line[:value_at].strip():
+                break
+            values.append(line[value_at:])
+        expected = [paths[ref.divisionId] for ref in person.divisions]
+        assert SECOND in expected
+        assert "".join(values).replace(" ", "") == "".join(expected).replace(" ", "")
