@@ -121,6 +121,14 @@ class DirectoryService:
     def offers(self, code: str) -> bool:
         return self._variant().has(code)
 
+    async def manages_users(self) -> bool:
+        """Whether this key has user management, as far as the cache tells: a caller without
+        it sees only a user's directory fields (http-contract.md, field range), never a
+        loginId, and a loginIds filter of theirs is refused (403). The cache holds the users
+        as this key read them, so a cached user with a loginId says yes; none read yet, no."""
+        users = await self.users_window(None, limit=1)
+        return bool(users) and users[0].loginId is not None
+
     def _variant(self) -> Any:
         """The client's variant; before the client exists, the one it will be built with."""
         return self._client.variant if self._client is not None else get_variant(self.settings.variant)

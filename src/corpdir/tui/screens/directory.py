@@ -96,6 +96,7 @@ class DirectoryScreen(DirectoryWrites):
         super().__init__(service)
         self.browse = Browse()
         self.selected: User | None = None
+        self.manages_users = False  # until the cache says otherwise (learn_key_rights)
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -136,6 +137,7 @@ class DirectoryScreen(DirectoryWrites):
 
     def after_first_rows(self) -> None:
         self.query_one(DivisionTree).refresh_from_service()
+        self.learn_key_rights()
 
     @work(group="directory-refresh", exclusive=True, exit_on_error=False)
     async def refresh_division(self, browse: Browse) -> None:
@@ -196,9 +198,19 @@ class DirectoryScreen(DirectoryWrites):
 
     # -- actions -----------------------------------------------------------------------------
     def action_toggle_filters(self) -> None:
+        """Show or hide the filter bar; login ID only for a key that may filter by it (as
+        last learnt, and learnt again: a sync since may have brought what the key sees)."""
         filters = self.query_one(UserFilters)
-        if filters.toggle():
+        if filters.toggle(login_ids=self.manages_users):
             self.call_after_refresh(lambda: filters.query_one(Select).focus())
+        self.learn_key_rights()
+
+    @work(group="directory-rights", exclusive=True, exit_on_error=False)
+    async def learn_key_rights(self) -> None:
+        """Whether the key manages users (:meth:`DirectoryService.manages_users`): the
+        filter bar offers login ID only then (the service refuses it to others, 403)."""
+        self.manages_users = await self.service.manages_users()
+        self.query_one(UserFilters).offer_login_ids(self.manages_users)
 
     def action_toggle_subdivisions(self) -> None:
         self.browse = replace(self.browse, include_sub=not self.browse.include_sub)

@@ -1,5 +1,5 @@
-"""The Directory's filter bar: U1's filters (user type, employee no., phone, e-mail,
-login ID) above the list of people."""
+"""The Directory's filter bar: U1's filters (user type, employee no., phone, e-mail, and
+login ID for a key with user management) above the list of people."""
 
 from __future__ import annotations
 
@@ -18,12 +18,26 @@ class UserFilters(Grid):
 
     DEFAULT_CSS = tcss_beside(__file__)
 
-    def toggle(self) -> bool:
-        """Show or hide the filters; True when they are now shown."""
+    def toggle(self, *, login_ids: bool = False) -> bool:
+        """Show or hide the filters; True when they are now shown. ``login_ids``: the key
+        may filter by login ID (user management); without it the service refuses that
+        filter (403), so the field is not offered."""
         if not self.children:
             self.mount_all(self._fields())
+        self.offer_login_ids(login_ids)
         self.toggle_class("-shown")
         return self.has_class("-shown")
+
+    def offer_login_ids(self, offer: bool) -> None:
+        """Add or take away the login ID field (taken away, its value goes with it); the
+        fields are built when first shown."""
+        if not self.children:
+            return
+        shown = self.query("#filter-loginIds")
+        if offer and not shown:
+            self.mount(Input(placeholder="Login ID", id="filter-loginIds", compact=True))
+        elif not offer and shown:
+            shown.remove()
 
     LABELS = {"userType": "type", "employeeNum": "employee no.", "phoneNum": "phone", "email1": "e-mail",
               "loginIds": "login ID"}
@@ -36,7 +50,6 @@ class UserFilters(Grid):
             Input(placeholder="Employee no.", id="filter-employeeNum", compact=True),
             Input(placeholder="Phone", id="filter-phoneNum", compact=True),
             Input(placeholder="E-mail", id="filter-email1", compact=True),
-            Input(placeholder="Login ID", id="filter-loginIds", compact=True),
         ]
 
     def clear(self) -> None:
@@ -66,7 +79,7 @@ class UserFilters(Grid):
         if not user_type.is_blank():  # note: Select.BLANK is False in Textual 8, not "nothing chosen"
             out.append(("userType", user_type.value))
         for field in ("employeeNum", "phoneNum", "email1", "loginIds"):
-            value = self.query_one(f"#filter-{field}", Input).value.strip()
+            value = next((i.value.strip() for i in self.query(f"#filter-{field}").results(Input)), "")
             if value:
                 out.append((field, [value] if field == "loginIds" else value))
         return tuple(out)

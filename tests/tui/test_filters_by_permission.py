@@ -1,0 +1,69 @@
+"""The Directory's filter bar offers only filters the key may use: the service refuses a
+loginIds filter (403) to a key without user management, so the reception desk's bar has
+no Login ID field, and an administrator's has one that works."""
+
+from __future__ import annotations
+
+import pytest
+
+from corpdir.service.errors import PermissionDenied
+from corpdir.state import State
+from corpdir.tui.app import CorpdirApp
+from corpdir.tui.widgets.virtual_list import VirtualList
+from service_fixtures import make_server, make_service
+from tui_helpers import listed, screen_text, settle, wait_for
+
+
+@pytest.fixture
+def server():
+    return make_server()
+
+
+async def _synced(server, key):
+    service = make_service(server, api_key=key)
+    await service.sync()
+    return service
+
+
+async def _filter_bar(pilot):
+    await settle(pilot, listed(pilot, "#users"))
+    await pilot.press("f")
+    await settle(pilot, lambda: pilot.app.screen.query_one("#filters").has_class("-shown"))
+    return pilot.app.screen.query_one("#filters")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)], ids=["80x24", "120x36"])
+async def test_reception_is_not_offered_a_login_id_filter(server, size):
+    service = await _synced(server, "demo-reception")
+    try:
+        someone = (await service.users_window(None, limit=1))[0]
+        with pytest.raises(PermissionDenied):  # what the field would have led to
+            await service.client.list_users(loginIds=["reception"])
+        app = CorpdirApp(service, state=State(), sync_on_start=False)
+        async with app.run_test(size=size) as pilot:
+            bar = await _filter_bar(pilot)
+            assert not bar.query("#filter-loginIds")
+            assert "Login ID" not in screen_text(app)
+            assert "E-mail" in screen_text(app)  # the bar is there, with the filters the key may use
+            assert someone.loginId is None  # nothing the key sees carries a login ID
+    finally:
+        await service.close()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)], ids=["80x24", "120x36"])
+async def test_an_administrator_filters_by_login_id(server, size):
+    service = await _synced(server, "demo-admin")
+    try:
+        app = CorpdirApp(service, state=State(), sync_on_start=False)
+        async with app.run_test(size=size) as pilot:
+            bar = await _filter_bar(pilot)
+            assert await wait_for(pilot, lambda: bool(bar.query("#filter-loginIds")))
+            await settle(pilot)
+            assert "Login ID" in screen_text(app)
+            bar.query_one("#filter-loginIds").focus()
+            await pilot.press(*"reception")
+            users = app.screen.query_one("#users", VirtualList)
+            assert await wait_for(pilot, lambda: users.row_count == 1 and users.row(0) is not None
+                                  and users.row(0).loginId == "reception", tries=300)
+    finally:
+        await service.close()
