@@ -5,6 +5,7 @@ writes in a kiosk, and a malformed event skipped without harm."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import socket
 from datetime import datetime
 
@@ -13,8 +14,9 @@ from textual.widgets import Input
 from call_helpers import card_text, cards, desk_app, feed_ready
 from corpdir.calls.ring_socket import ring, runtime_dir
 from corpdir.tui.forms.model_form import ModelForm
+from corpdir.tui.widgets.ring_card import RingCard
 from form_helpers import open_form, save, type_into
-from tui_helpers import wait_for
+from tui_helpers import Notifications, screen_text, wait_for
 
 
 async def ring_in(number: str, **fields: str) -> None:
@@ -83,13 +85,18 @@ async def test_a_kiosk_card_offers_nothing_that_writes(service, demo_user):
         await ring_in("0357009999")
         assert await wait_for(pilot, lambda: "Unknown number" in card_text(app))
         assert "message" not in card_text(app) and "save" not in card_text(app) and "copy" in card_text(app)
-        await pilot.press("f9", "m", "s")
+        await pilot.press("f9")
+        assert isinstance(app.focused, RingCard)
+        offered = {a.binding.action for a in app.screen.active_bindings.values() if a.enabled and a.node is app.focused}
+        assert offered and not offered & RingCard.WRITES  # keys, palette: the card offers no write either
+        await pilot.press("m", "s")
         await pilot.pause()
         assert app.screen.__class__.__name__ not in ("TakeMessage", "ModelForm")
         assert app.desk_phone.recorder is None  # nothing is ever written from a kiosk
 
 
-async def test_a_malformed_ring_is_skipped_and_the_next_one_shows(service, demo_user):
+async def test_a_malformed_ring_is_skipped_and_the_next_one_shows(service, demo_user, caplog):
+    caplog.set_level(logging.WARNING, logger="corpdir.calls")
     app = desk_app(service)
     async with app.run_test(size=(120, 36)) as pilot:
         assert await feed_ready(pilot, "ring")
@@ -103,6 +110,7 @@ async def test_a_malformed_ring_is_skipped_and_the_next_one_shows(service, demo_
 
         assert (await asyncio.to_thread(send_garbage)).startswith(b"error: not JSON")
         assert app.desk_phone.hub.status["ring"].skipped == 1
+        assert "call feed ring: skipped a malformed event" in caplog.text and "{not json" in caplog.text
         await ring_in(demo_user.phoneNum)
         assert await wait_for(pilot, lambda: demo_user.fullname in card_text(app))
 
@@ -127,3 +135,23 @@ async def test_the_card_shows_the_last_calls_from_the_number_the_one_just_record
         await ring_in("+81 3 5700 1111")
         assert await wait_for(pilot, lambda: "Last:" in card_text(app))
         assert f"Last: {shown(second)} answered · {shown(first)} missed" in card_text(app)
+
+
+async def test_enter_opens_the_caller_c_copies_and_with_no_dialer_b_copies_and_shows_a_tel_link(service, demo_user):
+    notes = Notifications()
+    app = desk_app(service)  # no [calls.dialer]
+    async with app.run_test(size=(120, 36), message_hook=notes) as pilot:
+        assert await feed_ready(pilot, "ring")
+        await ring_in(demo_user.phoneNum)
+        assert await wait_for(pilot, lambda: demo_user.fullname in card_text(app))
+        await pilot.press("f9", "c")
+        assert await wait_for(pilot, lambda: app.clipboard == demo_user.phoneNum)
+        app.copy_to_clipboard("")
+        await pilot.press("b")
+        tel = "tel:" + "".join(c for c in demo_user.phoneNum if c.isdigit() or c == "+")
+        assert await wait_for(pilot, lambda: notes.said(f"No dialer configured: copied the number. {tel}"))
+        assert app.clipboard == demo_user.phoneNum
+        await pilot.press("enter")
+        assert await wait_for(pilot, lambda: app.screen.__class__.__name__ == "DetailScreen")
+        assert await wait_for(pilot, lambda: demo_user.email1 in screen_text(app))  # the details, not the card
+        assert [ref.id for ref in app.desk_phone.people.recent()] == [demo_user.userId]  # F8 finds them again
