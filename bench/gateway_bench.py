@@ -2,19 +2,24 @@
 bench/cache_bench.py builds it):
 
 - caller-name lookups over HTTP on loopback at 1, 8 and 64 concurrent clients: requests/s,
-  p50, p99 (goal: p99 < 5 ms at 8 clients); baseline in the same run: the gateway's
-  /health (the HTTP floor: uvicorn with nothing to look up);
+  p50, p99 (goal: p99 < 5 ms at 8 clients); baselines in the same run: each server's
+  /health (its HTTP floor, nothing looked up), and the same app on uvicorn (the server the
+  gateway used before its own, httptools and uvloop);
 - the same numbers looked up in OpenLDAP slapd (the same entries, loaded by slapadd,
   telephoneNumber and mobile indexed) by as many concurrent LDAP clients, with
   Yealink's number filter;
+- wrk (a C load generator; if installed) on the gateway's caller names, to show whether
+  the Python client held the server back;
 - a Cisco directory page and a Yealink full directory: time and size.
 
-    python bench/gateway_bench.py [--size 100000] [--requests 4000]
+    python bench/gateway_bench.py [--size 100000] [--requests 4000] [--skip uvicorn|wrk|documents|slapd]
 
-Both kinds of client are the same lean asyncio code (keep-alive connections, requests
-prepared before timing, replies read by their length), in one process of their own,
-so the figures are the servers' and not a client library's. The gateway and slapd run
-in processes of their own.
+Both kinds of client are the same lean code (asyncio Protocol on uvloop, keep-alive
+connections, requests prepared before timing, replies read by their framing), in one
+process of their own, so the figures are the servers' and not a client library's. The
+gateway and slapd run in processes of their own. Each concurrency level asks numbers of
+its own (no number is asked twice of one server), as a PBX would send them (national,
+E.164 with or without '+'); slapd gets the national number.
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ OUT = Path(__file__).parent / "out"
 TOKEN = "bench-token"
 
 SERVER = """
-import sys, uvicorn
+import sys
 from corpdir.cache.store import CacheStore
 from corpdir.client import DirectoryClient
 from corpdir.config import ServiceSettings
@@ -45,11 +50,16 @@ from corpdir.gateway.app import build_app
 from corpdir.gateway.settings import GatewaySettings
 from corpdir.service.directory import DirectoryService
 
-db, port = sys.argv[1], int(sys.argv[2])
+db, port, token, kind = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 settings = ServiceSettings(base_url="http://127.0.0.1:9/v1", api_key="bench-key")
 service = DirectoryService(None, CacheStore(db), settings, connect=lambda: DirectoryClient(settings))
-app = build_app(service, GatewaySettings(token=sys.argv[3], sync_every=0))
-uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+app = build_app(service, GatewaySettings(token=token, sync_every=0))
+if kind == "uvicorn":  # the server the gateway ran on before its own (same app, httptools and uvloop)
+    import uvicorn
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+else:  # what `corpdir gateway` runs
+    from corpdir.gateway.httpserver import run
+    run(app, app.fast, "127.0.0.1", port)
 """
 
 
@@ -72,23 +82,68 @@ def wait_port(port: int, process: subprocess.Popen, seconds: float = 120) -> Non
 
 
 # -- lean clients ------------------------------------------------------------------------
-async def http_worker(port: int, requests: list[bytes], latencies: list[float], checks: list[bytes]) -> None:
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+class _Client(asyncio.Protocol):
+    """One keep-alive connection: a request is written, its reply read by its framing (HTTP:
+    Content-Length; LDAP: BER lengths up to SearchResultDone), then the next. asyncio's
+    Protocol on uvloop, so the client costs a few microseconds a request, not the
+    tens a StreamReader's awaits cost: both servers share the machine's 2 cores with it."""
+
+    def __init__(self, complete) -> None:
+        self.complete = complete  # bytes -> (reply length, ok) or None while incomplete
+        self.buffer = bytearray()
+        self.waiter: asyncio.Future | None = None
+        self.transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport) -> None:
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        self.buffer += data
+        done = self.complete(self.buffer)
+        if done is not None and self.waiter is not None and not self.waiter.done():
+            del self.buffer[:done[0]]
+            self.waiter.set_result(done[1])
+
+    def connection_lost(self, exc) -> None:
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_exception(ConnectionError("closed"))
+
+    async def ask(self, request: bytes):
+        self.waiter = asyncio.get_running_loop().create_future()
+        self.transport.write(request)
+        return await self.waiter
+
+
+def http_reply(buffer: bytearray):
+    end = buffer.find(b"\r\n\r\n")
+    if end < 0:
+        return None
+    at = buffer.find(b"content-length:", 0, end)
+    start = at + 15
+    length = int(buffer[start:buffer.index(b"\r\n", start)])
+    total = end + 4 + length
+    if len(buffer) < total:
+        return None
+    return total, bytes(buffer[:12]) == b"HTTP/1.1 200"
+
+
+async def worker(complete, port: int, requests: list[bytes], latencies: list[float], checks: list[str]) -> None:
+    loop = asyncio.get_running_loop()
+    transport, client = await loop.create_connection(lambda: _Client(complete), "127.0.0.1", port)
+    clock = time.perf_counter
     try:
         for request in requests:
-            started = time.perf_counter()
-            writer.write(request)
-            head = await reader.readuntil(b"\r\n\r\n")
-            length = int(next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")))
-            body = await reader.readexactly(length)
-            latencies.append(time.perf_counter() - started)
-            if not head.startswith(b"HTTP/1.1 200"):
-                checks.append(head.split(b"\r\n")[0] + b" " + body[:40])
+            started = clock()
+            ok = await client.ask(request)
+            latencies.append(clock() - started)
+            if not ok:
+                checks.append(request[:60].decode(errors="replace"))
     finally:
-        writer.close()
+        transport.close()
 
 
-def _ber_length(data: bytes, at: int) -> tuple[int, int]:
+def _ber_length(data: bytes | bytearray, at: int) -> tuple[int, int]:
+    """(length, where the content starts) of the BER length at ``at``."""
     first = data[at]
     if first < 0x80:
         return first, at + 1
@@ -96,34 +151,22 @@ def _ber_length(data: bytes, at: int) -> tuple[int, int]:
     return int.from_bytes(data[at + 1:at + 1 + n], "big"), at + 1 + n
 
 
-async def ldap_worker(port: int, requests: list[bytes], latencies: list[float], checks: list[bytes]) -> None:
-    """One connection, anonymous; each search's replies read until SearchResultDone."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    try:
-        for request in requests:
-            started = time.perf_counter()
-            writer.write(request)
-            entries = 0
-            while True:
-                head = await reader.readexactly(2)
-                if head[1] & 0x80:
-                    extra = await reader.readexactly(head[1] & 0x7F)
-                    length = int.from_bytes(extra, "big")
-                else:
-                    length = head[1]
-                body = await reader.readexactly(length)
-                _, at = _ber_length(body, 1)  # messageID INTEGER
-                id_len = body[1]
-                op = body[2 + id_len]
-                if op == 0x64:
-                    entries += 1
-                elif op == 0x65:
-                    break
-            latencies.append(time.perf_counter() - started)
-            if entries < 1:  # a company's main number is on many contacts: slapd returns them all
-                checks.append(b"entries=%d" % entries)
-    finally:
-        writer.close()
+def ldap_reply(buffer: bytearray):
+    """Every message of one search's reply, up to its SearchResultDone; ok: an entry came
+    (a company's main number is on many contacts: slapd returns them all)."""
+    at, entries = 0, 0
+    while at + 2 <= len(buffer):
+        length, body = _ber_length(buffer, at + 1)
+        if body + length > len(buffer):
+            return None
+        id_len = buffer[body + 1]
+        op = buffer[body + 2 + id_len]
+        at = body + length
+        if op == 0x64:
+            entries += 1
+        elif op == 0x65:
+            return at, entries > 0
+    return None
 
 
 def ldap_search_request(message_id: int, base: str, number: str) -> bytes:
@@ -140,12 +183,27 @@ def ldap_search_request(message_id: int, base: str, number: str) -> bytes:
     return encoder.encode(message)
 
 
-async def load(worker, port: int, per_client: list[list[bytes]]) -> tuple[float, list[float], list[bytes]]:
+def _loop_factory():
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.new_event_loop()
+    return uvloop.new_event_loop()
+
+
+_runner = asyncio.Runner(loop_factory=_loop_factory)
+
+
+def load(complete, port: int, per_client: list[list[bytes]]) -> tuple[float, list[float], list[str]]:
     latencies: list[float] = []
-    checks: list[bytes] = []
-    started = time.perf_counter()
-    await asyncio.gather(*(worker(port, reqs, latencies, checks) for reqs in per_client))
-    return time.perf_counter() - started, latencies, checks
+    checks: list[str] = []
+
+    async def run() -> float:
+        started = time.perf_counter()
+        await asyncio.gather(*(worker(complete, port, reqs, latencies, checks) for reqs in per_client))
+        return time.perf_counter() - started
+
+    return _runner.run(run()), latencies, checks
 
 
 def figures(label: str, clients: int, wall: float, latencies: list[float], checks: list[bytes]) -> str:
@@ -244,10 +302,91 @@ def write_ldif(db: Path, path: Path) -> int:
     return asyncio.run(run())
 
 
+def start_gateway(db: Path, kind: str) -> tuple[subprocess.Popen, int]:
+    port = free_port()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(Path(__file__).parents[1] / "src"), os.environ.get("PYTHONPATH")]))}
+    server = subprocess.Popen([sys.executable, "-c", SERVER, str(db), str(port), TOKEN, kind], env=env)
+    wait_port(port, server)
+    return server, port
+
+
+def http(path: str) -> bytes:
+    return f"GET /t/{TOKEN}{path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
+
+
+def bench_http(label: str, port: int, forms: list[list[str]], requests: int, results: list[str]) -> None:
+    """/health (the HTTP floor of that server) and caller names at 1, 8, 64 clients; each
+    level asks its own numbers, none asked before in this server's life."""
+    for level, clients in enumerate((1, 8, 64)):
+        base = [http("/health")] * (requests // 2)
+        results.append(figures(f"{label} baseline: GET /health", clients, *load(http_reply, port, split(base, clients))))
+        reqs = [http(f"/cid?number={number}") for number in forms[level]]
+        results.append(figures(f"{label}: caller name (plain text)", clients, *load(http_reply, port, split(reqs, clients))))
+
+
+def bench_wrk(port: int, forms: list[list[str]], results: list[str]) -> None:
+    """The same caller-name requests from wrk (a C load generator), when it is installed:
+    whether the Python client above, on the same 2 cores, held the server back."""
+    wrk = shutil.which("wrk")
+    if wrk is None:
+        print("wrk not installed: no C load generator figures (apt-get install wrk)", flush=True)
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        for level, clients in enumerate((1, 8, 64)):
+            script = Path(tmp) / "paths.lua"
+            paths = ",".join(f'"/t/{TOKEN}/cid?number={n}"' for n in forms[level])
+            script.write_text(f"paths = {{{paths}}}\ni = 0\nrequest = function()\n  i = i % #paths + 1\n"
+                              "  return wrk.format(\"GET\", paths[i])\nend\n")
+            out = subprocess.run([wrk, "-t1", f"-c{clients}", "-d4s", "--latency", "-s", str(script),
+                                  f"http://127.0.0.1:{port}"], capture_output=True, text=True, check=True).stdout
+            rps = next(line.split()[1] for line in out.splitlines() if line.startswith("Requests/sec"))
+            pct = {p.split()[0]: p.split()[1] for p in out.splitlines() if p.strip().endswith("ms") or p.strip().endswith("us")
+                   if p.strip().split()[0] in ("50%", "99%")}
+            line = (f"{'wrk -> gateway: caller name':<34} {clients:>3} clients  {float(rps):8.0f} req/s   "
+                    f"p50 {pct.get('50%', '?'):>9}   p99 {pct.get('99%', '?'):>9}   (4 s)")
+            print(line, flush=True)
+            results.append(line)
+
+
+def bench_documents(port: int, rng: random.Random, results: list[str]) -> None:
+    import urllib.request
+
+    for label, path, runs in (("Cisco directory page (32 rows)", "/cisco/directory.xml?start={start}", 20),
+                              ("Yealink full directory", "/yealink/directory.xml", 4)):
+        times, size = [], 0
+        for i in range(runs):
+            started = time.perf_counter()
+            body = urllib.request.urlopen(f"http://127.0.0.1:{port}/t/{TOKEN}" + path.format(start=rng.randrange(150_000))).read()
+            times.append(time.perf_counter() - started)
+            size = len(body)
+        line = (f"{label:<34} median {statistics.median(times) * 1e3:9.1f} ms   max {max(times) * 1e3:9.1f} ms   "
+                f"size {size / 1024:9.1f} KiB   n={runs} (first after start, rendering: {times[0] * 1e3:.1f} ms)")
+        print(line, flush=True)
+        results.append(line)
+
+
+def bench_slapd(db: Path, numbers: list[list[str]], results: list[str]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        ldif_path = Path(tmp) / "phonebook.ldif"
+        count = write_ldif(db, ldif_path)
+        process, ldap_port, loaded = load_slapd(Path(tmp) / "slapd", ldif_path)
+        print(f"slapd: {count} entries loaded by slapadd in {loaded:.1f} s", flush=True)
+        try:
+            base = "ou=phonebook,dc=example,dc=com"
+            for level, clients in enumerate((1, 8, 64)):
+                reqs = [ldap_search_request(i + 1, base, national(n)) for i, n in enumerate(numbers[level])]
+                results.append(figures("slapd: (|(telephoneNumber=N)(mobile=N))", clients,
+                                       *load(ldap_reply, ldap_port, split(reqs, clients))))
+        finally:
+            process.terminate()
+            process.wait()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--size", type=int, default=100_000)
     parser.add_argument("--requests", type=int, default=4000, help="lookups per concurrency level")
+    parser.add_argument("--skip", action="append", default=[], choices=["uvicorn", "wrk", "documents", "slapd"])
     args = parser.parse_args()
     OUT.mkdir(exist_ok=True)
     db = OUT / f"cache-{args.size}.sqlite3"
@@ -256,60 +395,27 @@ def main() -> None:
 
         seconds, records = build(db, args.size)
         print(f"built cache of {records} records in {seconds:.1f} s")
-    numbers = pick_numbers(db, 1000)
+    flat = pick_numbers(db, 3 * args.requests)
+    numbers = [flat[i * args.requests:(i + 1) * args.requests] for i in range(3)]
     rng = random.Random(15)
+    forms = [pbx_forms(level, rng) for level in numbers]
     print(f"load average before: {os.getloadavg()}", flush=True)
-
-    port = free_port()
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(Path(__file__).parents[1] / "src"), os.environ.get("PYTHONPATH")]))}
-    server = subprocess.Popen([sys.executable, "-c", SERVER, str(db), str(port), TOKEN], env=env)
-    results = []
-    try:
-        wait_port(port, server)
-        import urllib.request
-
-        urllib.request.urlopen(f"http://127.0.0.1:{port}/t/{TOKEN}/cid?number={numbers[0]}").read()  # warm
-        forms = pbx_forms(numbers, rng)
-
-        def http(path: str) -> bytes:
-            return f"GET /t/{TOKEN}{path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
-
-        for clients in (1, 8, 64):
-            base = [http("/health")] * (args.requests // 2)
-            results.append(figures("baseline: GET /health (no lookup)", clients, *asyncio.run(load(http_worker, port, split(base, clients)))))
-            reqs = [http(f"/cid?number={forms[i % len(forms)]}") for i in range(args.requests)]
-            results.append(figures("gateway: caller name (plain text)", clients, *asyncio.run(load(http_worker, port, split(reqs, clients)))))
-
-        for label, path, runs in (("Cisco directory page (32 rows)", "/cisco/directory.xml?start={start}", 20),
-                                  ("Yealink full directory", "/yealink/directory.xml", 4)):
-            times, size = [], 0
-            for i in range(runs):
-                started = time.perf_counter()
-                body = urllib.request.urlopen(f"http://127.0.0.1:{port}/t/{TOKEN}" + path.format(start=rng.randrange(150_000))).read()
-                times.append(time.perf_counter() - started)
-                size = len(body)
-            line = (f"{label:<34} median {statistics.median(times) * 1e3:9.1f} ms   max {max(times) * 1e3:9.1f} ms   "
-                    f"size {size / 1024:9.1f} KiB   n={runs} (first after start, rendering: {times[0] * 1e3:.1f} ms)")
-            print(line, flush=True)
-            results.append(line)
-    finally:
-        server.terminate()
-        server.wait()
-
-    with tempfile.TemporaryDirectory() as tmp:
-        ldif_path = Path(tmp) / "phonebook.ldif"
-        count = write_ldif(db, ldif_path)
-        process, ldap_port, loaded = load_slapd(Path(tmp) / "slapd", ldif_path)
-        print(f"slapd: {count} entries loaded by slapadd in {loaded:.1f} s", flush=True)
+    results: list[str] = []
+    for kind in ("gateway", "uvicorn"):
+        if kind in args.skip:
+            continue
+        server, port = start_gateway(db, kind)
         try:
-            base = "ou=phonebook,dc=example,dc=com"
-            for clients in (1, 8, 64):
-                reqs = [ldap_search_request(i + 1, base, national(numbers[i % len(numbers)])) for i in range(args.requests)]
-                results.append(figures("slapd: (|(telephoneNumber=N)(mobile=N))", clients,
-                                       *asyncio.run(load(ldap_worker, ldap_port, split(reqs, clients)))))
+            bench_http("gateway" if kind == "gateway" else "same app on uvicorn", port, forms, args.requests, results)
+            if kind == "gateway" and "wrk" not in args.skip:
+                bench_wrk(port, forms, results)
+            if kind == "gateway" and "documents" not in args.skip:
+                bench_documents(port, rng, results)
         finally:
-            process.terminate()
-            process.wait()
+            server.terminate()
+            server.wait()
+    if "slapd" not in args.skip:
+        bench_slapd(db, numbers, results)
     print(f"load average after: {os.getloadavg()}", flush=True)
 
 

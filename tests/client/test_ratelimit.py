@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import httpx
 import pytest
 
 from corpdir.client import BucketSnapshot, DirectoryClient, TokenBucket
+from corpdir.client.ratelimit import reserved
 
 from .conftest import KEY
 from .server import make_server, seed_users
@@ -194,3 +196,74 @@ async def test_real_429s_from_a_shared_key_are_waited_out(clock, make_client):
     assert a.rate_limit.rate_limited + b.rate_limit.rate_limited == statuses.count(429)
     # paced by the shared bucket: (60 - 10 burst) / 5 per second at least, on the fake clock
     assert clock.now - 1_700_000_000.0 >= (60 - 10) / 5
+
+
+async def _n1_among_throttled_listings(clock, make_client, share: float) -> tuple[float, int, Any]:
+    """8 listings (250 pages each) throttled by a 60-token bucket at 10/s; once they wait,
+    one N1 (10 tokens) asked inside ``reserved()``. (fake seconds from the ask until the
+    N1 was sent, listing pages sent meanwhile, the recorder)."""
+    recorder, storage = make_server(KEY, clock, burst=60, rate=10)
+    seed_users(storage, 249)
+    sent: list[tuple[float, str]] = []
+
+    class Sent(httpx.AsyncBaseTransport):
+        """Notes when each request left the client (after its tokens were paid)."""
+
+        def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
+            self.inner = inner
+
+        async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+            sent.append((clock.now, request.url.path))
+            return await self.inner.handle_async_request(request)
+
+    client = make_client(Sent(httpx.ASGITransport(app=recorder)), concurrency=8)
+    client.reserve_rate_share(share)
+
+    async def list_all() -> int:
+        return len([u async for u in client.iter_users(pageSize=1)])
+
+    listings = [asyncio.ensure_future(list_all()) for _ in range(8)]
+    while len(sent) < 100:  # the burst is long spent: every listing waits for tokens
+        await asyncio.sleep(0)
+    asked, before = clock.now, len(sent)
+    with reserved():
+        await client.identify_numbers(["0312345678"])
+    at = next(i for i, (_, path) in enumerate(sent) if path.endswith("/identify"))
+    assert await asyncio.gather(*listings) == [250] * 8
+    return sent[at][0] - asked, at - before, recorder
+
+
+async def test_a_reserved_request_is_paid_from_the_share_a_throttled_listing_leaves(clock, make_client):
+    """The gateway's N1 for a ringing phone while a sync is throttled by the bucket: with a
+    quarter of the bucket reserved it is sent at once (the listings leave 15 tokens, N1
+    costs 10); the server answers no 429, and the listings finish."""
+    waited, pages_first, recorder = await _n1_among_throttled_listings(clock, make_client, 0.25)
+    assert waited == 0 and pages_first == 0
+    assert recorder.statuses().count(429) == 0
+
+
+async def test_without_a_reserve_the_urgent_request_waits_behind_the_listings(clock, make_client):
+    """The same without a reserve: the N1 waits its turn behind the listings' queue and
+    for 10 tokens at 10/s (what the gateway's deadline of 300 ms cannot wait for)."""
+    waited, pages_first, recorder = await _n1_among_throttled_listings(clock, make_client, 0.0)
+    assert waited >= 1.0 and pages_first >= 1
+    assert recorder.statuses().count(429) == 0
+
+
+async def test_other_requests_leave_the_reserve_in_the_bucket(clock):
+    bucket = TokenBucket(clock=clock, sleep=clock.sleep)
+    bucket.reserve(0.25)
+    probe = await bucket.acquire("U1")
+    bucket.settle(probe, {**HEADERS, "x-ratelimit-remaining": "20"}, status=200)  # capacity 20: 5 kept
+    for _ in range(15):
+        await bucket.acquire("U1")
+    t0 = clock.now
+    await bucket.acquire("U1")  # 5 left = the reserve: waits for one token at 10/s
+    assert clock.now - t0 == pytest.approx(0.1, abs=0.005)
+    t0 = clock.now
+    with reserved():
+        for _ in range(5):
+            await bucket.acquire("U1")  # the reserve is theirs
+    assert clock.now == t0
+    with pytest.raises(ValueError):
+        bucket.reserve(1.0)

@@ -1,6 +1,7 @@
 """A real gateway for the tests: the reference server (demo tenant) in-process, a service
-with a file cache synced from it, and the gateway served by uvicorn on 127.0.0.1, all on
-one event loop in a thread of their own; the tests talk to it over real HTTP."""
+with a file cache synced from it, and the gateway served by its own HTTP server (as
+`corpdir gateway` serves it) on 127.0.0.1, all on one event loop in a thread of their
+own; the tests talk to it over real HTTP."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ import pytest
 
 from corpdir.cache.store import CacheStore
 from corpdir.gateway.app import build_app
+from corpdir.gateway.httpserver import HttpServer
 from corpdir.gateway.settings import GatewaySettings
+from corpdir.server.settings import RateLimitSettings
 from service_fixtures import make_server, make_service
 
 T = TypeVar("T")
@@ -36,11 +39,12 @@ class Slow(httpx.AsyncBaseTransport):
 
 
 class RunningGateway:
-    def __init__(self, tmp_path: Any, **settings: Any) -> None:
+    def __init__(self, tmp_path: Any, rate_limit: RateLimitSettings | None = None, **settings: Any) -> None:
+        """``rate_limit``: the reference server's token bucket (default: off); ``settings``: the gateway's."""
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
-        self.server_app = make_server()
+        self.server_app = make_server(**({"rate_limit": rate_limit} if rate_limit else {}))
         self.upstream = Slow(httpx.ASGITransport(app=self.server_app))
         self.service = make_service(self.server_app, transport=self.upstream, store=CacheStore(tmp_path / "cache.sqlite3"))
         self.admin = make_service(self.server_app, api_key="demo-admin")
@@ -52,20 +56,8 @@ class RunningGateway:
         self.base = f"{self.origin}/t/{TOKEN}"
         options = {"token": TOKEN, "user": USER, "password": PASSWORD, "sync_every": 0, **settings}
         self.app = build_app(self.service, GatewaySettings(**options))
-        import uvicorn
-
-        self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning", lifespan="on"))
-        started = threading.Event()
-        self.serving = asyncio.run_coroutine_threadsafe(self._serve(sock, started), self.loop)
-        if not started.wait(30) and self.serving.done():
-            self.serving.result()
-
-    async def _serve(self, sock: socket.socket, started: threading.Event) -> None:
-        task = asyncio.ensure_future(self.server.serve(sockets=[sock]))
-        while not self.server.started and not task.done():
-            await asyncio.sleep(0.005)
-        started.set()
-        await task
+        self.server = HttpServer(self.app, self.app.fast)
+        self.call(self.server.start(sock=sock))
 
     def call(self, coro: Coroutine[Any, Any, T]) -> T:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(60)
@@ -74,8 +66,7 @@ class RunningGateway:
         return httpx.get(url, timeout=30, **kwargs)
 
     def stop(self) -> None:
-        self.server.should_exit = True
-        self.serving.result(30)
+        self.call(self.server.stop())
         self.call(self.admin.close())
         self.call(self.service.close())
         self.loop.call_soon_threadsafe(self.loop.stop)

@@ -5,6 +5,12 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
+
+from corpdir.phone import digits
+from corpdir.server.settings import RateLimitSettings
+from service_fixtures import demo_tenant
+
 DEADLINE_MS = 200
 
 
@@ -43,3 +49,32 @@ def test_fast_service_answers_an_uncached_number_within_the_deadline(make_gatewa
     nobody = gateway.get(f"{gateway.base}/cid?number=0355550199")
     assert nobody.status_code == 404 and nobody.headers["x-corpdir-answer"] == "unknown"
     assert _lookup_ms(nobody) <= DEADLINE_MS + 50
+
+
+async def _bucket(gateway):
+    return gateway.service.rate_limit
+
+
+@pytest.mark.parametrize("share", [0.25, 0.0])
+def test_a_sync_in_progress_leaves_the_fallback_its_share_of_the_rate_budget(make_gateway, share):
+    """The reference server's rate limiter on (60 tokens, 10/s; N1 costs 10) and the
+    gateway syncing without pause, so the sync is throttled by the key's bucket: a number
+    only the service knows (a division's main number) is still answered within the
+    deadline, from the quarter of the bucket the sync leaves (with no share kept, the
+    same lookup waits behind the sync and answers "late"). Neither earns a 429."""
+    gateway = make_gateway(n1_share=share, sync_every=0.001, rate_limit=RateLimitSettings())
+    division = demo_tenant().divisions[2]
+    for _ in range(3000):
+        bucket = gateway.call(_bucket(gateway))
+        if bucket is not None and bucket.throttled > 0 and bucket.waiting > 0:
+            break  # the sync waits for tokens
+        time.sleep(0.01)
+    assert bucket.waiting > 0
+    answer = gateway.get(f"{gateway.base}/cid?number={digits(division['divisionPhoneNum'])}")
+    if share:
+        assert answer.status_code == 200 and answer.text == division["divisionName"]
+        assert answer.headers["x-corpdir-answer"] == "service"
+    else:
+        assert answer.status_code == 404 and answer.headers["x-corpdir-answer"] == "late"
+    assert _lookup_ms(answer) <= 300 + 50
+    assert gateway.call(_bucket(gateway)).rate_limited == 0

@@ -50,13 +50,15 @@ def data_version(conn: sqlite3.Connection) -> int:
     return conn.execute("PRAGMA data_version").fetchone()[0]
 
 
-def who_has(conn: sqlite3.Connection, key: str) -> list[tuple[str, int, str, str, dict[str, Any]]]:
+def who_has(conn: sqlite3.Connection, key: str, limit: int = MAX_HOLDERS,
+            codec: Codec | None = None) -> list[tuple[str, int, str, str, dict[str, Any]]]:
     """(kind, id, field, number as stored, record) for the records holding the number
-    whose match key is ``key`` (at most MAX_HOLDERS); users first."""
+    whose match key is ``key`` (at most ``limit``, at most MAX_HOLDERS); users first.
+    ``codec``: one kept with the connection, so its dictionaries are not read again."""
     out = []
     seen: set[tuple[str, int]] = set()
-    codec = Codec(conn)
-    for kind, rid, code, blob in conn.execute(_WHO, (key, MAX_HOLDERS)):
+    codec = codec or Codec(conn)
+    for kind, rid, code, blob in conn.execute(_WHO, (key, min(limit, MAX_HOLDERS))):
         if blob is not None and (kind, rid) not in seen:
             seen.add((kind, rid))
             record, field = codec.load(blob), FIELDS[code]

@@ -21,6 +21,7 @@ requests show the header as ``[redacted]``. The split follows anthropic-sdk-pyth
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -37,7 +38,7 @@ from corpdir.client._checks import InsecureTransportWarning, check_api_key, chec
 from corpdir.client._redact import hide_in_logs
 from corpdir.client.errors import BadResponse, Invalid, NotFound, OperationNotAvailable, ReadOnly, error_from_response
 from corpdir.client.pagination import pages
-from corpdir.client.ratelimit import BucketSnapshot, Clock, Listener, Sleep, TokenBucket
+from corpdir.client.ratelimit import BucketSnapshot, Clock, Listener, Sleep, TokenBucket, is_reserved
 from corpdir.client.retry import RetryPolicy
 from corpdir.client.routing import RoutingProfile, scalar_text
 from corpdir.client.settings import ClientSettings
@@ -134,6 +135,11 @@ class BaseClient:
     async def aclose(self) -> None:
         if self._owns_http:
             await self._http.aclose()
+
+    def reserve_rate_share(self, share: float) -> None:
+        """Keep ``share`` of the key's rate budget for requests made inside
+        :func:`corpdir.client.ratelimit.reserved` (see :meth:`TokenBucket.reserve`)."""
+        self._bucket.reserve(share)
 
     @property
     def rate_limit(self) -> BucketSnapshot:
@@ -328,7 +334,9 @@ class BaseClient:
         nothing and leaves no claim on the bucket behind. The body is read here: a body
         whose content-encoding cannot be decoded comes back as an empty body (marked
         ``corpdir_unreadable``), so it is judged like any other unreadable answer."""
-        async with self._semaphore:
+        # a reserved request (the gateway's N1 for a ringing phone) does not queue for a
+        # connection behind a sync's requests, each of which may be waiting for tokens
+        async with (contextlib.nullcontext() if is_reserved() else self._semaphore):
             request = build()
             ticket = await self._bucket.acquire(op.code)
             started = self._clock()

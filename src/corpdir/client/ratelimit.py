@@ -14,6 +14,14 @@ every answer in four headers: ``x-ratelimit-remaining``, ``-requested-tokens``,
   the estimate, never raise it: its figure is older;
 - a 429 that comes anyway pauses every caller (:meth:`TokenBucket.pause`).
 
+A share of the bucket can be kept for urgent requests (:meth:`TokenBucket.reserve`; the
+gateway keeps one for N1 on a number its cache does not know, with a phone ringing):
+every other request leaves that many tokens in the bucket, and requests made inside
+:func:`reserved` may spend them and do not queue behind the others. So a long sync,
+throttled by the bucket, cannot starve a caller-ID lookup of tokens; the sync waits for
+the reserve to refill (at the key's rate) before it goes on; and as both are paid from
+one estimate, neither pushes the other into a 429.
+
 Until the first answer the bucket is unknown: one request goes out alone as a probe and
 the others wait for its headers. A service that sends no rate-limit headers is treated as
 unlimited. The clock and sleep are injectable so tests run on a fake clock.
@@ -24,8 +32,10 @@ from __future__ import annotations
 import asyncio
 import math
 import time
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Awaitable, Callable, Mapping
+from typing import Awaitable, Callable, Iterator, Mapping
 
 Clock = Callable[[], float]
 Sleep = Callable[[float], Awaitable[None]]
@@ -35,6 +45,21 @@ H_REMAINING = "x-ratelimit-remaining"
 H_REQUESTED = "x-ratelimit-requested-tokens"
 H_BURST = "x-ratelimit-burst-capacity"
 H_RATE = "x-ratelimit-replenish-rate"
+_RESERVED: ContextVar[bool] = ContextVar("corpdir_reserved_share", default=False)
+
+
+@contextmanager
+def reserved() -> Iterator[None]:
+    """Requests made inside (and in tasks started inside) are paid from the reserved share."""
+    token = _RESERVED.set(True)
+    try:
+        yield
+    finally:
+        _RESERVED.reset(token)
+
+
+def is_reserved() -> bool:
+    return _RESERVED.get()
 
 
 @dataclass(frozen=True)
@@ -116,6 +141,14 @@ class TokenBucket:
         self._throttled = 0
         self._rate_limited = 0
         self._lock = asyncio.Lock()
+        self._share = 0.0  # of the capacity, kept for reserved requests
+
+    def reserve(self, share: float) -> None:
+        """Keep ``share`` (0 to 0.9) of the bucket's capacity for requests made inside
+        :func:`reserved`: no other request takes the bucket below it. 0 keeps nothing."""
+        if not 0 <= share <= 0.9:
+            raise ValueError(f"reserved share must be between 0 and 0.9, not {share}")
+        self._share = share
 
     # -- observing --------------------------------------------------------------------
     def snapshot(self) -> BucketSnapshot:
@@ -149,8 +182,9 @@ class TokenBucket:
                 self._tokens = min(self._tokens, self._capacity)
         self._stamp = max(self._stamp, now)
 
-    def _delay(self, cost: float) -> float:
-        """Seconds until ``cost`` tokens are there (and any 429 pause is over); 0 = now."""
+    def _delay(self, cost: float, urgent: bool = False) -> float:
+        """Seconds until ``cost`` tokens are there (and any 429 pause is over); 0 = now.
+        A request not ``urgent`` also leaves the reserved share in the bucket."""
         now = self._clock()
         pause = max(0.0, self._paused_until - now)
         if self._unlimited or not self._known:
@@ -158,6 +192,8 @@ class TokenBucket:
         self._refill()
         # A cost above the capacity could never be paid: wait for a full bucket instead.
         need = min(cost, self._capacity) if self._capacity else cost
+        if self._share and not urgent and self._capacity:
+            need = min(need + self._share * self._capacity, self._capacity)
         if self._tokens >= need:
             return pause
         if not self._rate:
@@ -173,34 +209,38 @@ class TokenBucket:
         cost = self.cost(operation)
         self._waiting += 1
         try:
-            async with self._lock:  # first come, first served
-                waited = False
-                while True:
-                    paused = self._paused_until - self._clock()
-                    if paused > 0:
-                        await self._sleep(paused)
-                        continue
-                    if not self._known and not self._unlimited:
-                        if self._probe_out:
-                            await self._probe_done.wait()
-                            continue
-                        self._probe_out = True
-                        self._probe_done.clear()
-                        ticket = self._take(operation, cost, probe=True)
-                        break
-                    delay = self._delay(cost)
-                    if delay <= 0:
-                        ticket = self._take(operation, cost)
-                        break
-                    if not waited:
-                        waited = True
-                        self._throttled += 1
-                        self._notify()
-                    await self._sleep(delay)
+            if self._share and is_reserved():  # not behind the queue of the others
+                ticket = await self._pay(operation, cost, urgent=True)
+            else:
+                async with self._lock:  # first come, first served
+                    ticket = await self._pay(operation, cost)
         finally:
             self._waiting -= 1
         self._notify()
         return ticket
+
+    async def _pay(self, operation: str, cost: float, urgent: bool = False) -> Ticket:
+        waited = False
+        while True:
+            paused = self._paused_until - self._clock()
+            if paused > 0:
+                await self._sleep(paused)
+                continue
+            if not self._known and not self._unlimited:
+                if self._probe_out:
+                    await self._probe_done.wait()
+                    continue
+                self._probe_out = True
+                self._probe_done.clear()
+                return self._take(operation, cost, probe=True)
+            delay = self._delay(cost, urgent)
+            if delay <= 0:
+                return self._take(operation, cost)
+            if not waited:
+                waited = True
+                self._throttled += 1
+                self._notify()
+            await self._sleep(delay)
 
     def _take(self, operation: str, cost: float, *, probe: bool = False) -> Ticket:
         self._seq += 1

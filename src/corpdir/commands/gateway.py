@@ -59,6 +59,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--user", help="HTTP basic auth user (the password from CORPDIR_GATEWAY_PASSWORD or the config file)")
     parser.add_argument("--allow", action="append", help="a client address or network allowed (repeatable; default any)")
     parser.add_argument("--deadline-ms", type=float, help="longest wait for the service on an uncached number (default 300)")
+    parser.add_argument("--n1-share", type=float,
+                        help="share of the key's rate budget kept for uncached numbers, 0-0.9 (default 0.25; a sync never spends it)")
     parser.add_argument("--sync-every", type=float, help="seconds between background syncs (default 900; 0: never)")
     parser.add_argument("--public-url", help="the URL phones reach this gateway at (default: as each request came)")
     parser.add_argument("--base-url", help="the service (default: config file, CORPDIR_BASE_URL, else the embedded demo)")

@@ -2,7 +2,8 @@
 phones and PBXs that can only be given a URL) or HTTP basic auth (FreePBX writes
 ``user:pass@`` into the URL it fetches), and optionally only from listed networks.
 
-A pure ASGI middleware in front of the routes: a request that passes continues with the
+A pure ASGI middleware in front of the routes (and :meth:`Access.admit` for the requests the
+gateway's HTTP server answers itself): a request that passes continues with the
 token stripped from its path (``scope["root_path"]`` keeps it, so links the gateway
 writes carry it). Refusals have an empty body: a PBX takes a whole body as the caller's
 name, and must not show "Unauthorized" on a ringing phone.
@@ -14,6 +15,7 @@ import base64
 import binascii
 import ipaddress
 import secrets
+from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
 from corpdir.gateway.settings import GatewaySettings
@@ -34,18 +36,31 @@ class Access:
     async def __call__(self, scope: dict[str, Any], receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        if self.networks and not self._allowed(scope.get("client")):
-            return await _refuse(send, 403, "address not allowed")
-        path: str = scope["path"]
+        admitted = self.admit(scope["path"], scope["headers"], scope.get("client"))
+        if isinstance(admitted, Refusal):
+            headers = [(b"content-length", b"0"), *admitted.headers]
+            await send({"type": "http.response.start", "status": admitted.status, "headers": headers})
+            await send({"type": "http.response.body", "body": b""})
+            return
+        path, root = admitted
+        if root:
+            scope = {**scope, "path": path, "root_path": scope.get("root_path", "") + root}
+        await self.app(scope, receive, send)
+
+    def admit(self, path: str, headers: list[tuple[bytes, bytes]], client: Any) -> tuple[str, str] | Refusal:
+        """(the path without the token, the token path) for a request that may pass, or
+        how to refuse it. The gateway's own HTTP server asks this for the requests it
+        answers itself; the ASGI app asks it through :meth:`__call__`."""
+        if self.networks and not self._allowed(client):
+            return FORBIDDEN
         if path.startswith("/t/"):
             token, _, rest = path[3:].partition("/")
             if self.token is None or not secrets.compare_digest(token.encode(), self.token.encode()):
-                return await _refuse(send, 404, "unknown token")
-            scope = {**scope, "path": "/" + rest, "root_path": scope.get("root_path", "") + f"/t/{token}"}
-        elif not self.open and not self._basic(scope):
-            return await _refuse(send, 401, "credentials required",
-                                 [(b"www-authenticate", b'Basic realm="corpdir gateway", charset="UTF-8"')])
-        await self.app(scope, receive, send)
+                return UNKNOWN_TOKEN
+            return "/" + rest, f"/t/{token}"
+        if not self.open and not self._basic(headers):
+            return CREDENTIALS_REQUIRED
+        return path, ""
 
     def _allowed(self, client: Any) -> bool:
         if not client:
@@ -56,10 +71,10 @@ class Access:
             return False
         return any(address in network for network in self.networks)
 
-    def _basic(self, scope: dict[str, Any]) -> bool:
+    def _basic(self, headers: list[tuple[bytes, bytes]]) -> bool:
         if self.user is None:
             return False
-        header = next((v for k, v in scope["headers"] if k == b"authorization"), b"")
+        header = next((v for k, v in headers if k == b"authorization"), b"")
         scheme, _, value = header.partition(b" ")
         if scheme.lower() != b"basic":
             return False
@@ -71,7 +86,19 @@ class Access:
             password.encode(), self.password.encode())
 
 
-async def _refuse(send: Send, status: int, reason: str, extra: list[tuple[bytes, bytes]] | None = None) -> None:
-    headers = [(b"content-length", b"0"), (b"x-corpdir-error", reason.encode()), *(extra or [])]
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": b""})
+@dataclass(frozen=True)
+class Refusal:
+    """A status and its headers; the body is always empty."""
+
+    status: int
+    headers: list[tuple[bytes, bytes]]
+
+
+def _refusal(status: int, reason: str, *extra: tuple[bytes, bytes]) -> Refusal:
+    return Refusal(status, [(b"x-corpdir-error", reason.encode()), *extra])
+
+
+FORBIDDEN = _refusal(403, "address not allowed")
+UNKNOWN_TOKEN = _refusal(404, "unknown token")
+CREDENTIALS_REQUIRED = _refusal(401, "credentials required",
+                                (b"www-authenticate", b'Basic realm="corpdir gateway", charset="UTF-8"'))

@@ -11,6 +11,10 @@ Desk phones (``&ascii=1`` everywhere): /yealink/directory.xml (``?q=``),
 /yealink/phonebook.xml, /cisco/directory.xml (``?start=``, ``?q=``), /cisco/search.xml,
 /snom/directory.xml (``?start=``, ``?q=``), /grandstream/phonebook.xml; 3CX: /3cx.xml;
 a record's page: /record/user/ID, /record/contact/ID.
+
+:meth:`GatewayApp.fast` answers caller-ID and /health for the gateway's own HTTP server
+(:mod:`corpdir.gateway.httpserver`) without going through Starlette; the routes here give
+the same answers (:mod:`corpdir.gateway.callerid`) to any other ASGI server.
 """
 
 from __future__ import annotations
@@ -18,10 +22,9 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
-import time
 from collections import OrderedDict
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator, Callable
+from typing import Any, AsyncIterator, Awaitable, Callable
 from urllib.parse import urlencode
 
 from starlette.applications import Starlette
@@ -29,10 +32,13 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from corpdir.gateway import answers, threecx
-from corpdir.gateway.access import Access
+from corpdir.gateway import callerid, threecx
+from corpdir.gateway.access import Access, Refusal
+from corpdir.gateway.callerid import CallerId
+from corpdir.gateway.httpserver import Reply
+from corpdir.gateway.httpserver import Request as HttpRequest
 from corpdir.gateway.ascii import romanise
-from corpdir.gateway.lookup import CallerLookup, Lookup
+from corpdir.gateway.lookup import CallerLookup
 from corpdir.gateway.pages import page
 from corpdir.gateway.phones import cisco, grandstream, snom, yealink
 from corpdir.gateway.settings import GatewaySettings
@@ -54,6 +60,7 @@ class Gateway:
         self.phonebook = Phonebook(service)
         self.lookup = CallerLookup(self.phonebook, deadline=settings.deadline_ms / 1000,
                                    strip_prefixes=settings.strip_prefixes, ask_service=service.offers("N1"))
+        self.callerid = CallerId(self.lookup)
         self._sync: asyncio.Task[None] | None = None
         self._documents: OrderedDict[tuple[str, bool], tuple[int, bytes]] = OrderedDict()
         self._rendering = asyncio.Lock()
@@ -76,6 +83,8 @@ class Gateway:
     # -- life ------------------------------------------------------------------------------
     async def start(self) -> None:
         await asyncio.to_thread(romanise, "カナ")  # pykakasi loads its dictionaries once (~1-4 s): not on a call
+        if self.lookup.ask:
+            self.service.reserve_rate_share(self.settings.n1_share)
         if self.settings.sync_every > 0:
             self._sync = asyncio.create_task(self._sync_forever())
 
@@ -107,8 +116,8 @@ class Gateway:
             return self.settings.public_url.rstrip("/") + root
         return f"{request.url.scheme}://{request.url.netloc}{root}"
 
-    def record_url(self, request: Request) -> Callable[[Entry], str]:
-        base = self.base(request)
+    @staticmethod
+    def record_url(base: str) -> Callable[[Entry], str]:
         return lambda e: f"{base}/record/{e.kind}/{e.id}" if e.id is not None and e.source == "cache" else ""
 
 
@@ -116,40 +125,18 @@ def _ascii(request: Request) -> bool:
     return request.query_params.get("ascii", "") in ("1", "true", "yes")
 
 
-def _number(request: Request) -> str:
-    return request.query_params.get("number") or request.path_params.get("number") or ""
-
-
-def _timed(answer: Lookup, body: str, media: str, found_status: int = 200, unknown_status: int = 404) -> Response:
-    how = answer.source or ("late" if answer.late else "unknown")
-    headers = {"x-corpdir-answer": how, "server-timing": f"lookup;dur={answer.seconds * 1000:.3f}",
-               "cache-control": "no-store"}
-    status = found_status if answer.found else unknown_status
-    return Response(body.encode(), status_code=status, media_type=media, headers=headers)
-
-
-def build_app(service: Any, settings: GatewaySettings) -> Any:
+def build_app(service: Any, settings: GatewaySettings) -> GatewayApp:
     """The ASGI app: routes behind access control. ``service`` is a DirectoryService."""
     gw = Gateway(service, settings)
 
-    async def caller(request: Request, fmt: str) -> Response:
-        started = time.monotonic()
-        answer = await gw.lookup(_number(request), started)
-        ascii = _ascii(request)
-        if fmt == "text":
-            return _timed(answer, answers.text(answer, ascii), "text/plain; charset=utf-8")
-        if fmt == "kv":
-            return _timed(answer, answers.key_values(answer, ascii), "text/plain; charset=utf-8")
-        return _timed(answer, answers.as_json(answer, ascii, gw.record_url(request)), "application/json", unknown_status=200)
-
-    async def cid_text(request: Request) -> Response:
-        return await caller(request, "text")
-
-    async def cid_kv(request: Request) -> Response:
-        return await caller(request, "kv")
-
-    async def cid_json(request: Request) -> Response:
-        return await caller(request, "json")
+    async def caller(request: Request) -> Response:
+        fmt, number = callerid.route(request.scope["path"]) or ("text", "")
+        number = request.query_params.get("number") or number
+        reply = gw.callerid.reply(fmt, number, _ascii(request), gw.record_url(gw.base(request)))
+        if not isinstance(reply, Reply):
+            reply = await reply
+        return Response(reply.body, status_code=reply.status,
+                        headers={k.decode(): v.decode() for k, v in reply.headers})
 
     async def streamed(head: str, rows: Callable[[list[Entry]], Any], tail: str, q: str = "") -> AsyncIterator[bytes]:
         """A whole directory, written as the phonebook reads it out a batch at a time."""
@@ -255,8 +242,7 @@ def build_app(service: Any, settings: GatewaySettings) -> Any:
             await gw.stop()
 
     routes = [
-        Route("/cid", cid_text), Route("/cid.kv", cid_kv), Route("/cid.json", cid_json),
-        Route("/cid/{number}", cid_text),
+        Route("/cid", caller), Route("/cid.kv", caller), Route("/cid.json", caller), Route("/cid/{number}", caller),
         Route("/yealink/directory.xml", yealink_directory), Route("/yealink/phonebook.xml", yealink_phonebook),
         Route("/cisco/directory.xml", cisco_directory), Route("/cisco/search.xml", cisco_search),
         Route("/snom/directory.xml", snom_directory), Route("/grandstream/phonebook.xml", grandstream_phonebook),
@@ -264,7 +250,46 @@ def build_app(service: Any, settings: GatewaySettings) -> Any:
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.gateway = gw
-    return Access(_EmptyErrors(app), settings)
+    return GatewayApp(gw, Access(_EmptyErrors(app), settings))
+
+
+class GatewayApp:
+    """The ASGI app, and :meth:`fast`: what the gateway's own HTTP server answers without it."""
+
+    def __init__(self, gw: Gateway, app: Access) -> None:
+        self.gateway = gw
+        self.app = app
+        self.state = app.app.state
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        await self.app(scope, receive, send)
+
+    def fast(self, request: HttpRequest) -> Reply | Awaitable[Reply] | None:
+        """Caller-ID and /health, answered from the parser's callback (access checked as
+        the middleware checks it); None for everything else (the ASGI app's)."""
+        if "/cid" not in request.path and not request.path.endswith("/health"):
+            return None
+        admitted = self.app.admit(request.path, request.headers, request.client)
+        if isinstance(admitted, Refusal):
+            return Reply(admitted.status, admitted.headers)
+        path, root = admitted
+        if path == "/health":
+            return HEALTH
+        found = callerid.route(path)
+        if found is None:
+            return None
+        number, ascii = callerid.query(request.query)
+        gw = self.gateway
+
+        def record_url(entry: Entry) -> str:  # JSON only: the base is worked out when a record is linked
+            base = gw.settings.public_url.rstrip("/") + root if gw.settings.public_url else \
+                f"http://{request.header(b'host').decode('latin-1')}{root}"
+            return gw.record_url(base)(entry)
+
+        return gw.callerid.reply(found[0], number or found[1], ascii, record_url)
+
+
+HEALTH = Reply(200, [(b"content-type", b"text/plain; charset=utf-8")], b"ok")
 
 
 class _EmptyErrors:

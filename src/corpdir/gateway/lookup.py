@@ -19,7 +19,7 @@ from typing import Callable
 from corpdir.gateway.numbers import number_forms
 from corpdir.phone import match_key
 from corpdir.service.callerid import dialable
-from corpdir.service.phonebook import Entry, Phonebook
+from corpdir.service.phonebook import MAX_HOLDERS, Entry, Phonebook
 
 log = logging.getLogger("corpdir.gateway")
 REMEMBER_FOUND = 15 * 60.0  # seconds an N1 answer is reused (the next sync brings the record)
@@ -50,23 +50,32 @@ class CallerLookup:
         self._asking: dict[str, asyncio.Task[list[Entry]]] = {}
         self._remembered: dict[str, tuple[float, list[Entry]]] = {}
 
-    def cached(self, number: str) -> tuple[list[str], list[Entry]]:
+    def cached(self, number: str, limit: int = MAX_HOLDERS) -> tuple[list[str], list[Entry]]:
         forms = number_forms(number, self.phonebook.region, self.strip_prefixes)
         for form in forms:
-            if entries := self.phonebook.who_has(form):
+            if entries := self.phonebook.who_has(form, limit):
                 return forms, entries
         return forms, []
 
-    async def __call__(self, number: str, started: float | None = None) -> Lookup:
+    def now(self, number: str, started: float, limit: int = MAX_HOLDERS) -> Lookup | None:
+        """The answer without waiting (the cache's, or nobody when the service is not
+        asked), or None when only the service can tell: then await :meth:`__call__`.
+        A cache probe is a few hundred microseconds at most, so it runs where it is
+        asked, on the event loop, with no task and no thread hop."""
+        forms, entries = self.cached(number, limit)
+        if entries or not forms or not self.ask:
+            return Lookup(number, entries, "cache" if entries else "", seconds=self.clock() - started)
+        return None
+
+    async def __call__(self, number: str, started: float | None = None, limit: int = MAX_HOLDERS) -> Lookup:
         started = self.clock() if started is None else started
+        if (settled := self.now(number, started, limit)) is not None:
+            return settled
+        forms = number_forms(number, self.phonebook.region, self.strip_prefixes)
         answer = Lookup(number)
-        forms, answer.entries = self.cached(number)
-        if answer.entries:
-            answer.source = "cache"
-        elif forms and self.ask:
-            asked = dialable(next((f for f in forms if f.startswith("+")), forms[0]))
-            answer.entries, answer.late = await self._from_service(match_key(asked, self.phonebook.region), asked, started)
-            answer.source = "service" if answer.entries else ""
+        asked = dialable(next((f for f in forms if f.startswith("+")), forms[0]))
+        answer.entries, answer.late = await self._from_service(match_key(asked, self.phonebook.region), asked, started)
+        answer.source = "service" if answer.entries else ""
         answer.seconds = self.clock() - started
         return answer
 

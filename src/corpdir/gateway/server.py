@@ -1,4 +1,4 @@
-"""Running the gateway: settings, the token, the service, uvicorn."""
+"""Running the gateway: settings, the token, the service, the HTTP server."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pydantic import ValidationError
 from corpdir.gateway.settings import GatewaySettings
 from corpdir.paths import data_dir
 
-FLAGS = ("host", "port", "token", "user", "allow", "deadline_ms", "sync_every", "public_url")
+FLAGS = ("host", "port", "token", "user", "allow", "deadline_ms", "n1_share", "sync_every", "public_url")
 
 
 def stored_token(folder: Path | None = None) -> str:
@@ -30,10 +30,9 @@ def stored_token(folder: Path | None = None) -> str:
 
 
 def main(args: argparse.Namespace) -> int:
-    import uvicorn
-
     from corpdir.config import load_settings
     from corpdir.gateway.app import build_app
+    from corpdir.gateway.httpserver import run
     from corpdir.service.directory import DirectoryService
 
     try:
@@ -57,5 +56,5 @@ def main(args: argparse.Namespace) -> int:
         print(f"corpdir gateway on {base}/ for HTTP basic auth user {settings.user!r}")
     print(f"answering from the cache of {service.label()}; uncached numbers: the service, at most "
           f"{settings.deadline_ms:g} ms. `corpdir gateway --help` shows what to type into each PBX and phone.")
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning", lifespan="on")
+    run(app, app.fast, settings.host, settings.port)
     return 0

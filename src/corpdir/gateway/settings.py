@@ -22,6 +22,7 @@ class GatewaySettings(BaseSettings):
     password: SecretStr | None = None
     allow: list[str] = Field(default_factory=list, description="client networks allowed (empty: any)")
     deadline_ms: float = Field(default=300, gt=0, le=10_000, description="longest wait for the service (N1) on an uncached number")
+    n1_share: float = Field(default=0.25, ge=0, le=0.9, description="share of the key's rate budget kept for N1 on uncached numbers (a sync never spends it)")
     sync_every: float = Field(default=900, ge=0, description="seconds between background syncs (0: none)")
     public_url: str | None = Field(default=None, description="the URL phones reach the gateway at (for links and templates)")
     strip_prefixes: list[str] = Field(default_factory=lambda: ["0", "9"],

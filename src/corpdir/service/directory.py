@@ -63,6 +63,7 @@ class DirectoryService:
         self._images: OrderedDict[tuple[str, int, str], bytes | None] = OrderedDict()
         self._searchers: dict[tuple[str, ...], Searcher] = {}
         self._paths: dict[int, list[str]] = {}  # division id -> names from the top, as last read
+        self._reserved_share = 0.0
 
     @classmethod
     def open(cls, settings: ServiceSettings, **client_kwargs: Any) -> DirectoryService:
@@ -90,7 +91,17 @@ class DirectoryService:
             except CorpdirError as exc:  # e.g. ConfigError: a base URL or key it cannot use
                 self.online, self.last_error = False, str(exc)
                 raise
+            if self._reserved_share:
+                self._client.reserve_rate_share(self._reserved_share)
         return self._client
+
+    def reserve_rate_share(self, share: float) -> None:
+        """Keep ``share`` of the key's rate budget for what is asked inside
+        :meth:`corpdir.service.phonebook.Phonebook.ask_service` (the gateway's N1 for a
+        ringing phone): a sync never spends it (see corpdir.client.ratelimit)."""
+        self._reserved_share = share
+        if self._client is not None:
+            self._client.reserve_rate_share(share)
 
     async def close(self) -> None:
         if self._client is not None:

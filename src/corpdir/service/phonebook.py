@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, AsyncIterator, Iterable
 
 from corpdir.cache import phonebook as reads
+from corpdir.cache.blobs import Codec
+from corpdir.client.ratelimit import reserved
 from corpdir.division_path import division_path
 from corpdir.phone import match_key
 from corpdir.spec.phone_fields import CONTACT_PHONE_FIELDS, USER_PHONE_FIELDS
@@ -33,6 +35,7 @@ PHONE_LABELS = {
     "personalMobileNum": "Personal mobile", "faxNum": "Fax", "companyDelegatedPhoneNum": "Company",
     "divisionDelegatedPhoneNum": "Division",
 }
+MAX_HOLDERS = reads.MAX_HOLDERS  # a number's holders a caller-ID answer reads at most
 MOBILE_FIELDS = frozenset({"companyMobileNum", "mobileNum", "personalMobileNum"})
 
 
@@ -128,6 +131,7 @@ class Phonebook:
         self.region = service.settings.region
         path = service.store.path
         self._point = reads.open_reader(path, self.region)
+        self._point_codec = Codec(self._point)  # compression dictionaries never change once written
         self._bulk = reads.open_reader(path, self.region)
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="corpdir-phonebook")
         self._version = -1
@@ -152,17 +156,21 @@ class Phonebook:
         return self._divisions
 
     # -- caller-ID -----------------------------------------------------------------------
-    def who_has(self, number: str) -> list[Entry]:
-        """Everyone the cache knows with ``number`` (users first); on the caller's thread."""
+    def who_has(self, number: str, limit: int = MAX_HOLDERS) -> list[Entry]:
+        """Everyone the cache knows with ``number`` (users first, at most ``limit``); on the
+        caller's thread. A plain-text answer names one caller: it reads one record."""
         key = match_key(number, self.region)
         if not key:
             return []
         divisions = self._current()
-        return [_entry(kind, data, divisions, field) for kind, _, field, _, data in reads.who_has(self._point, key)]
+        return [_entry(kind, data, divisions, field)
+                for kind, _, field, _, data in reads.who_has(self._point, key, limit, self._point_codec)]
 
     async def ask_service(self, number: str) -> list[Entry]:
-        """N1 for one number (the client's rate limiter paces it); entries that hold it."""
-        result = await self.service.client.identify_numbers([number])
+        """N1 for one number, paid from the rate budget's reserved share
+        (:meth:`DirectoryService.reserve_rate_share`); entries that hold it."""
+        with reserved():
+            result = await self.service.client.identify_numbers([number])
         key = match_key(number, self.region)
         return [_from_identification(i.model_dump(mode="json")) for i in result.items
                 if i.phoneNum and (i.userId or i.contactId or i.displayName) and match_key(i.phoneNum, self.region) == key]
