@@ -10,6 +10,7 @@ import pytest
 
 from corpdir import cli
 from corpdir.phone import digits
+from hostile_text import HOSTILE, assert_inert
 from service_fixtures import LiveServer, make_server
 
 from .slapd import BASE_DN, LDAPSEARCH, ROOT_DN, ROOT_PW, SLAPD, Slapd
@@ -135,3 +136,48 @@ def test_exported_ldif_loads_into_slapd_as_the_entries_ldap_sync_keeps(world, ca
     assert again.strip().startswith("0 added, 0 modified, 0 deleted")
     assert cli.main(["export", "--format", "ldif", "--phone", "03"]) == 2
     assert "nothing was exported" in capsys.readouterr().err
+
+
+LDIF_TRICKS = {  # what would break or inject into LDIF (RFC 2849) if written as it stands
+    "ldif_dn": "x\ndn: uid=evil,ou=phonebook,dc=example,dc=com",
+    "ldif_change": "a\r\nchangetype: delete",
+    "ldif_colon": ": a colon first",
+    "ldif_lt": "<file:///etc/passwd",
+    "ldif_space": " a space first",
+}
+
+
+def test_hostile_names_reach_ldif_and_slapd_as_inert_text(world, capsys, tmp_path):
+    """Escapes, bidi, markup and LDIF's own syntax in names: the exported LDIF loads into
+    slapd as exactly the cache's entries (nothing injected), every value a phone reads
+    back is inert, and ldap-sync then finds nothing to change."""
+    live, slapd, secret = world
+    names = {k: v[:50] for k, v in {**HOSTILE, **LDIF_TRICKS}.items()}
+
+    async def create() -> list[int]:
+        client = admin(live)
+        try:
+            return [(await client.create_user(loginId=f"ldap.hostile{i}", fullname=name, fullnameKana=name,
+                                              phoneNum=f"03-5555-{2000 + i}")).userId
+                    for i, name in enumerate(names.values())]
+        finally:
+            await client.aclose()
+
+    made = asyncio.run(create())
+    assert cli.main(["sync", "--quiet"]) == 0
+    target = tmp_path / "phonebook.ldif"
+    assert cli.main(["export", "--format", "ldif", "--base-dn", BASE_DN, "-o", str(target)]) == 0
+    slapd.ldapadd(f"dn: {BASE_DN}\nobjectClass: organizationalUnit\nou: phonebook\n")
+    slapd.ldapadd(target.read_text(encoding="utf-8"))
+    assert_tree_is_the_cache(slapd)  # no entry injected, none lost
+    tree = slapd.search("(objectClass=inetOrgPerson)")
+    assert not any("evil" in dn for dn in tree)
+    for user_id in made:
+        attrs = tree[f"uid=user-{user_id},{BASE_DN}"]
+        for values in attrs.values():
+            for value in values:
+                assert_inert(value)
+        assert attrs["displayName"][0].strip() and "\n" not in attrs["displayName"][0]
+    capsys.readouterr()
+    again = ldap_sync(slapd, secret, capsys)
+    assert again.strip().startswith("0 added, 0 modified, 0 deleted")
