@@ -39,8 +39,10 @@ class Slow(httpx.AsyncBaseTransport):
 
 
 class RunningGateway:
-    def __init__(self, tmp_path: Any, rate_limit: RateLimitSettings | None = None, **settings: Any) -> None:
-        """``rate_limit``: the reference server's token bucket (default: off); ``settings``: the gateway's."""
+    def __init__(self, tmp_path: Any, rate_limit: RateLimitSettings | None = None, idle_seconds: float = 5.0,
+                 **settings: Any) -> None:
+        """``rate_limit``: the reference server's token bucket (default: off); ``idle_seconds``:
+        how long the HTTP server keeps a connection with no request under way; ``settings``: the gateway's."""
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
@@ -56,7 +58,7 @@ class RunningGateway:
         self.base = f"{self.origin}/t/{TOKEN}"
         options = {"token": TOKEN, "user": USER, "password": PASSWORD, "sync_every": 0, **settings}
         self.app = build_app(self.service, GatewaySettings(**options))
-        self.server = HttpServer(self.app, self.app.fast)
+        self.server = HttpServer(self.app, self.app.fast, idle_seconds)
         self.call(self.server.start(sock=sock))
 
     def call(self, coro: Coroutine[Any, Any, T]) -> T:

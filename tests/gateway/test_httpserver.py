@@ -119,6 +119,17 @@ def test_malformed_and_oversized_requests_are_4xx_with_empty_bodies(gateway):
             assert [(r["status"], r["body"]) for r in replies.done] == [(status, b"")]
 
 
+def test_a_connection_that_sends_half_a_request_or_nothing_is_closed(make_gateway):
+    """A PBX that opened a connection and went silent, or a half-sent request (slowloris),
+    does not hold the connection: closed after the idle time, with no answer."""
+    gateway = make_gateway(idle_seconds=0.3)
+    for sent in (b"", f"GET /t/{TOKEN}/cid?number=1 HTTP/1.1\r\nHost: x\r\n".encode()):
+        sock, replies = _connect(gateway)
+        with sock:
+            sock.sendall(sent)
+            assert replies.wait_closed() and replies.done == []
+
+
 def test_refusals_on_the_fast_path_match_the_app(gateway, make_gateway):
     """Caller-ID answered by the server itself checks the token, basic auth and the
     allow-list exactly as the app does for every other path: empty bodies."""

@@ -155,7 +155,7 @@ class Connection(asyncio.Protocol):
     def _wait_idle(self) -> None:
         if self.idle is not None:
             self.idle.cancel()
-        self.idle = self.loop.call_later(IDLE_SECONDS, self._close_idle)
+        self.idle = self.loop.call_later(self.server.idle_seconds, self._close_idle)
 
     def _close_idle(self) -> None:
         if not self.busy and not self.queue and self.transport is not None:
@@ -257,6 +257,7 @@ class _Exchange:
         self.request = request
         self.received = False
         self.started: dict[str, Any] | None = None
+        self.head_sent = False
         self.chunked = False
         self.done = False
 
@@ -301,8 +302,8 @@ class _Exchange:
         body: bytes = message.get("body", b"")
         more = bool(message.get("more_body", False))
         keep_alive = self.request.keep_alive and not self.connection.server.stopping
-        if self.started is not None and "headers_sent" not in self.started:
-            self.started["headers_sent"] = True
+        if not self.head_sent:
+            self.head_sent = True
             headers = [(k.lower(), v) for k, v in self.started.get("headers", [])]
             length = next((int(v) for k, v in headers if k == b"content-length"), None)
             headers = [(k, v) for k, v in headers if k not in (b"content-length", b"transfer-encoding", b"connection")]
@@ -328,9 +329,10 @@ def _address(value: Any) -> tuple[str, int] | None:
 class HttpServer:
     """The gateway's listening socket, its connections, and the app's lifespan."""
 
-    def __init__(self, app: Any, fast: Fast) -> None:
+    def __init__(self, app: Any, fast: Fast, idle_seconds: float = IDLE_SECONDS) -> None:
         self.app = app
         self.fast = fast
+        self.idle_seconds = idle_seconds
         self.connections: set[Connection] = set()
         self.tasks: set[asyncio.Task[None]] = set()
         self.state: dict[str, Any] = {}
