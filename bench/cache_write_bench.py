@@ -1,8 +1,10 @@
 """Cache write rate and size (issue 17, items 1 and 2): users and contacts of the demo
 generator written as a sync writes them (pages of 100, each in one transaction with its
-indexes), then the file's size after VACUUM, per record and per table.
+indexes, or several pages in one when they waited for the cache: ``--pages-per-write``,
+by default both one and the sync's most), then the file's size after VACUUM, per record
+and per table.
 
-    python bench/cache_write_bench.py [--size 10000] [--slapd]
+    python bench/cache_write_bench.py [--size 10000] [--slapd] [--pages-per-write 1,10]
 
 Goals: >= 5,000 records/s; <= 1.3 KB a record at 100k users + 100k contacts. Printed in
 the same run: the load average, wall and CPU rates, and (``--slapd``) the size of an
@@ -27,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from cache_bench import as_responses  # noqa: E402
 
 from corpdir.cache.store import CacheStore  # noqa: E402
+from corpdir.cache.sync import PAGES_PER_WRITE  # noqa: E402
 
 OUT = Path(__file__).parent / "out"
 PAGE = 100
@@ -47,7 +50,7 @@ def records(size: int) -> dict[str, list[dict]]:
     return json.loads(path.read_text())
 
 
-def write(db: Path, data: dict[str, list[dict]]) -> tuple[float, float, int]:
+def write(db: Path, data: dict[str, list[dict]], pages: int) -> tuple[float, float, int]:
     for suffix in ("", "-wal", "-shm"):
         Path(str(db) + suffix).unlink(missing_ok=True)
     store = CacheStore(db)
@@ -55,8 +58,8 @@ def write(db: Path, data: dict[str, list[dict]]) -> tuple[float, float, int]:
     wall, cpu = time.perf_counter(), time.process_time()
     for table in ("users", "contacts"):
         rows = data[table]
-        for start in range(0, len(rows), PAGE):
-            store.put(table, rows[start:start + PAGE], generation=1)
+        for start in range(0, len(rows), PAGE * pages):
+            store.put(table, rows[start:start + PAGE * pages], generation=1)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     store.close()
     return wall, cpu, len(data["users"]) + len(data["contacts"])
@@ -128,13 +131,16 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--size", type=int, default=10_000)
     parser.add_argument("--slapd", action="store_true")
+    parser.add_argument("--pages-per-write", default=f"1,{PAGES_PER_WRITE}",
+                        help="pages of 100 per transaction, comma-separated runs (the sync's most is %(default)s)")
     args = parser.parse_args()
     data = records(args.size)
     db = OUT / f"write-{args.size}.sqlite3"
-    load = os.getloadavg()[0]
-    wall, cpu, n = write(db, data)
-    print(f"cache write, pages of {PAGE}: {n} records in {wall:.1f} s wall ({n / wall:.0f} records/s),"
-          f" {cpu:.1f} s CPU ({n / cpu:.0f} records per CPU-second); load {load:.2f} before, {os.getloadavg()[0]:.2f} after")
+    for pages in map(int, args.pages_per_write.split(",")):
+        load = os.getloadavg()[0]
+        wall, cpu, n = write(db, data, pages)
+        print(f"cache write, {pages} page(s) of {PAGE} a transaction: {n} records in {wall:.1f} s wall ({n / wall:.0f} records/s),"
+              f" {cpu:.1f} s CPU ({n / cpu:.0f} records per CPU-second); load {load:.2f} before, {os.getloadavg()[0]:.2f} after")
     vacuumed_size(db, n)
     if args.slapd:
         slapd_size(data["users"])

