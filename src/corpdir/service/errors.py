@@ -7,14 +7,16 @@ from __future__ import annotations
 
 from corpdir.client.errors import (
     ApiError,
+    ConfigError,
     CorpdirError,
     Invalid,
     NotFound,
     PermissionDenied,
     RateLimited,
     ReadOnly,
+    ServerError,
     TransportError,
 )
 
-__all__ = ["ApiError", "CorpdirError", "Invalid", "NotFound", "PermissionDenied", "RateLimited", "ReadOnly",
-           "TransportError"]
+__all__ = ["ApiError", "ConfigError", "CorpdirError", "Invalid", "NotFound", "PermissionDenied", "RateLimited",
+           "ReadOnly", "ServerError", "TransportError"]

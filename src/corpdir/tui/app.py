@@ -19,7 +19,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
-from corpdir.service.errors import CorpdirError
+from corpdir.service.errors import ApiError, ConfigError, CorpdirError, ServerError, TransportError
 from corpdir.state import State
 from corpdir.text import printable
 from corpdir.tui import keymap
@@ -41,6 +41,20 @@ SCREENS_BY_KEY = (
     ("calls", "f3", "Calls", "Your incoming and outgoing calls"),
     ("lookup", "f4", "Lookup", "Who is this number?"),
 )
+
+
+def failure_title(error: CorpdirError) -> str:
+    """What kind of failure it was, as the notification's title: a connection that failed
+    is not a refusal ("The service said no" is kept for the service's own 4xx answers)."""
+    if isinstance(error, TransportError):
+        return "Could not reach the service"
+    if isinstance(error, ServerError):
+        return "The service failed"
+    if isinstance(error, ApiError):
+        return "The service said no"
+    if isinstance(error, ConfigError):
+        return "Check the settings"
+    return "Not done"
 
 
 class CorpdirApp(App[None]):
@@ -68,6 +82,9 @@ class CorpdirApp(App[None]):
         self.state = state or State()
         self.sync_on_start = sync_on_start
         self._sync_checked = False  # the start-up sync is considered once, after the first rows
+        self._syncs_running = 0  # a new sync cancels the one under way: both count until they end
+        self._start_sync_pending = sync_on_start  # until the start-up check has decided
+        self.syncs_done = 0  # a screen that comes back after a sync reloads (ListScreen.on_screen_resume)
         self.sub_title = "DEMO · embedded demo tenant" if service.is_demo else service.label()
         if read_only:
             self.sub_title += " · read-only"
@@ -216,10 +233,31 @@ class CorpdirApp(App[None]):
                 yield SystemCommand(binding.description, keys, partial(screen.run_action, binding.action))
 
     # -- sync ---------------------------------------------------------------------------------
+    @property
+    def syncing(self) -> bool:
+        """A sync is under way, or the start-up one is still being considered: an empty list
+        then says "syncing", not "0 people" (a fresh cache fills when the sync is done)."""
+        return bool(self._syncs_running) or self._start_sync_pending
+
+    def _sync_state_changed(self) -> None:
+        """Lists that say how many rows they hold say it again (syncing, or the count)."""
+        for screen in self.screen_stack:
+            show = getattr(screen, "show_count", None)
+            if show is not None:
+                show()
+
     async def start_sync_if_stale(self) -> None:
-        age = await self.service.cache.run(self.service.synced_age, "users")
+        try:
+            age = await self.service.cache.run(self.service.synced_age, "users")
+        except BaseException:
+            self._start_sync_pending = False
+            self._sync_state_changed()
+            raise
         if age is None or age > self.service.settings.stale_after:
             self.run_sync(False)
+        else:
+            self._start_sync_pending = False
+            self._sync_state_changed()
 
     def action_sync(self) -> None:
         self.run_sync(False)
@@ -232,11 +270,20 @@ class CorpdirApp(App[None]):
             for bar in self.query(StatusBar):
                 bar.activity = f"syncing {resource} {done}" + (f"/{total}" if total else "")
 
+        self._syncs_running += 1
+        self._start_sync_pending = False
+        self._sync_state_changed()
         try:
             summary = await self.service.sync(full=full, progress=progress)
+        except BaseException:
+            self._syncs_running -= 1
+            self._sync_state_changed()  # an empty list says it is empty again, not "syncing"
+            raise
         finally:
             for bar in self.query(StatusBar):
                 bar.activity = ""
+        self._syncs_running -= 1  # the lists say their new counts as they reload below
+        self.syncs_done += 1
         total = summary.total()
         self.notify(f"Synced: {total.added} added, {total.changed} changed, {total.removed} removed", timeout=3)
         for screen in self.screen_stack:
@@ -248,6 +295,6 @@ class CorpdirApp(App[None]):
         if event.state is WorkerState.ERROR and event.worker.error is not None:
             error = event.worker.error
             if isinstance(error, CorpdirError):
-                self.notify(str(error), title="The service said no", severity="error", timeout=8)
+                self.notify(str(error), title=failure_title(error), severity="error", timeout=8)
             else:
                 self.notify(f"{error.__class__.__name__}: {error}", title="Something went wrong", severity="error", timeout=8)

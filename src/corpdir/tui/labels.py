@@ -57,6 +57,13 @@ USER_FIELDS: dict[str, str] = {
     "contactDetailsUrl": "Details URL",
 }
 
+def shown_fields(labels: dict[str, str], *, embedded_demo: bool) -> dict[str, str]:
+    """The fields a pane shows. The embedded demo's service is reached in-process and
+    listens on no port: the links it makes (http://127.0.0.1:8765/users/…) lead nowhere,
+    so they are left out there (docs/screens.md)."""
+    return {k: v for k, v in labels.items() if k != "contactDetailsUrl"} if embedded_demo else labels
+
+
 CONTACT_FIELDS: dict[str, str] = {
     "fullnameKana": "Kana",
     "fullnameAlphabet": "Alphabet",

@@ -25,7 +25,6 @@ from corpdir.spec.contact import Contact
 from corpdir.tui.labels import first_phone
 from corpdir.tui.screens.contacts_browse import ContactBrowse
 from corpdir.tui.screens.contacts_writes import ContactsWrites
-from corpdir.tui.text import literal
 from corpdir.tui.widgets.contact_detail import ContactDetail
 from corpdir.tui.widgets.contact_filters import ContactFilters
 from corpdir.tui.widgets.folder_tree import FolderTree
@@ -89,8 +88,6 @@ class ContactsScreen(ContactsWrites):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        if not self.service.offers("X1"):
-            self.query_one("#contacts", VirtualList).empty_text = "This service does not offer external contacts."
         self._show()
         self.query_one("#contacts", VirtualList).focus()
 
@@ -106,8 +103,12 @@ class ContactsScreen(ContactsWrites):
 
     @on(VirtualList.Loaded, "#contacts")
     def _count_known(self, event: VirtualList.Loaded) -> None:
-        caption = self.browse.caption(event.count, more=event.virtual_list.has_more)
-        self.query_one("#caption", Static).update(literal(caption, "dim"), layout=False)  # one line: no re-layout
+        self.show_count()
+
+    def empty_text(self, syncing: bool) -> str:
+        if not self.service.offers("X1"):
+            return "This service does not offer external contacts."
+        return super().empty_text(syncing)
 
     @work(group="contacts-refresh", exclusive=True, exit_on_error=False)
     async def refresh_scope(self, browse: ContactBrowse) -> None:

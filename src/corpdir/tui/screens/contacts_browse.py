@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from corpdir.text import printable
 from corpdir.tui.widgets.folder_tree import FolderScope
 
 
@@ -30,9 +31,19 @@ class ContactBrowse:
             query["folderNums"] = [self.scope.folder_num]
         return query
 
-    def caption(self, count: int, *, more: bool = False) -> str:
-        """What the list shows and how many; ``more``: the service has further pages."""
+    def caption(self, count: int, *, more: bool = False, syncing: bool = False) -> str:
+        """What the list shows and how many; ``more``: the service has further pages;
+        ``syncing``: a sync is under way, so an empty list is not yet known to be empty."""
         what = f'search "{self.text.strip()}" in {self.scope.name}' if self.text.strip() else self.scope.name
+        if syncing and not count and not self.searching:
+            return f"{what} · syncing…"
         if more:
             return f"{what} · first {count}, more as you scroll"
         return f"{what} · {count} {'contact' if count == 1 else 'contacts'}"
+
+    def empty_text(self) -> str:
+        """What an empty list says: a search or filter that found nothing says so."""
+        text = printable(self.text.strip())
+        if text:
+            return f"No contact matches “{text}”" + (" with these filters." if self.filters else ".")
+        return "No contact matches these filters." if self.filters else "No contacts here."

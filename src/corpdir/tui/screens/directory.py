@@ -22,7 +22,6 @@ from corpdir.service.errors import CorpdirError
 from corpdir.spec.user import User
 from corpdir.tui.screens.directory_browse import ORDERS, Browse
 from corpdir.tui.screens.directory_writes import DirectoryWrites
-from corpdir.tui.text import literal
 from corpdir.tui.widgets.division_tree import DivisionTree
 from corpdir.tui.widgets.key_bar import KeyBar
 from corpdir.tui.widgets.search_box import SearchBox
@@ -130,8 +129,7 @@ class DirectoryScreen(DirectoryWrites):
 
     @on(VirtualList.Loaded, "#users")
     def _count_known(self, event: VirtualList.Loaded) -> None:
-        caption = self.browse.caption(event.count, more=event.virtual_list.has_more)
-        self.query_one("#caption", Static).update(literal(caption, "dim"), layout=False)  # one line: no re-layout
+        self.show_count()
         if not event.count:
             self.rows_shown()
 

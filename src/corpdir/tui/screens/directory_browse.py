@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from corpdir.spec.division import Division
+from corpdir.text import printable
 
 ORDERS = ("fullname", "sortScore", "employeeNum")
 ORDER_NAMES = {"fullname": "name", "sortScore": "sort score", "employeeNum": "employee no."}
@@ -27,14 +28,25 @@ class Browse:
     def searching(self) -> bool:
         return bool(self.text.strip() or self.filters)
 
-    def caption(self, count: int, *, more: bool = False) -> str:
-        """What the list shows, how many and in what order; ``more``: the service has further pages."""
+    def caption(self, count: int, *, more: bool = False, syncing: bool = False) -> str:
+        """What the list shows, how many and in what order; ``more``: the service has further
+        pages; ``syncing``: a sync is under way, so an empty list is not yet known to be empty."""
         where = self.division.divisionName if self.division else "Everyone"
         scope = " and sub-divisions" if self.include_sub and self.division else ""
         what = f'search "{self.text.strip()}"' if self.text.strip() else where + scope
         arrow = "↓" if self.descending else "↑"
+        if syncing and not count and not self.searching:
+            return f"{what} · syncing…"
         many = f"first {count}, more as you scroll" if more else \
             f"{count} {'person' if count == 1 else 'people'}"
         if self.text.strip():
             return f"{what} · {many} · ranked by match"  # a search answers best first, not by name
         return f"{what} · {many} · by {ORDER_NAMES[self.order_by]} {arrow}"
+
+    def empty_text(self) -> str:
+        """What an empty list says: a search or filter that found no one says so; "No one
+        here yet." is for a division (or directory) that has no people."""
+        text = printable(self.text.strip())
+        if text:
+            return f"No one matches “{text}”" + (" with these filters." if self.filters else ".")
+        return "No one matches these filters." if self.filters else "No one here yet."

@@ -46,6 +46,21 @@ class ListScreen(Screen):
         self.selected: Any = None
         self._detail_timer: Timer | None = None
         self._rows_shown = False
+        self._syncs_seen = self._syncs_done()
+
+    def _syncs_done(self) -> int:
+        try:
+            return getattr(self.app, "syncs_done", 0)
+        except RuntimeError:  # Textual's NoActiveAppError: built outside an app
+            return 0
+
+    def on_screen_resume(self) -> None:
+        """Back on this screen after a sync ran while another screen was shown (the app
+        refreshes only the screens in sight): the list reads the cache again."""
+        done = self._syncs_done()
+        if done != self._syncs_seen:
+            self._syncs_seen = done
+            self.action_refresh()
 
     def rows_shown(self) -> None:
         """Called by the screen when its list has rows to paint (or none): once that frame
@@ -140,6 +155,7 @@ class ListScreen(Screen):
         rows.focus()
 
     def action_refresh(self) -> None:
+        self._syncs_seen = self._syncs_done()
         self._show(refresh_api=True)
 
     def copy(self, value: str | None, what: str) -> None:
@@ -158,6 +174,27 @@ class ListScreen(Screen):
 
 class SearchListScreen(ListScreen):
     browse: Any
+
+    def show_count(self) -> None:
+        """The caption (what the list shows, how many) and what an empty list says: "syncing"
+        while a sync may still bring the rows, "No one matches …" for a search that found
+        no one. Called when the list knows its count and when a sync starts or ends."""
+        rows = self.query_one(self.LIST, VirtualList)
+        syncing = bool(getattr(self.app, "syncing", False))
+        caption = self.browse.caption(rows.row_count, more=rows.has_more, syncing=syncing)
+        self.query_one("#caption", Static).update(literal(caption, "dim"), layout=False)  # one line: no re-layout
+        empty = self.empty_text(syncing)
+        if empty != rows.empty_text:
+            rows.empty_text = empty
+            rows.refresh()
+
+    def empty_text(self, syncing: bool) -> str:
+        if not self.browse.searching:
+            if syncing:
+                return "Syncing… the list fills when it is done."
+            if self.service.online is False:
+                return "Offline, and nothing cached here."
+        return self.browse.empty_text()
 
     @on(Input.Changed, "#search")
     def _search_typed(self, event: Input.Changed) -> None:

@@ -16,7 +16,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from corpdir.service.callerid import NOT_A_NUMBER, organisation
-from corpdir.tui.labels import CONTACT_FIELDS, USER_FIELDS
+from corpdir.tui.labels import CONTACT_FIELDS, USER_FIELDS, shown_fields
 from corpdir.tui.text import joined, literal
 from corpdir.tui.widgets.record_fields import fields_table
 
@@ -96,7 +96,7 @@ class AnswerDetail(VerticalScroll, can_focus=True):
     async def load_record(self, row: LookupRow) -> None:
         if row.item.get("userId"):
             cached = await self.service.user(row.item["userId"])
-            labels, heading = USER_FIELDS, "Directory record"
+            labels, heading = shown_fields(USER_FIELDS, embedded_demo=self.service.is_demo), "Directory record"
         else:
             cached = await self.service.contact(row.item["contactId"])
             labels, heading = CONTACT_FIELDS, "Contact record"

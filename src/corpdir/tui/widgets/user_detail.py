@@ -22,7 +22,7 @@ from textual.reactive import reactive
 from corpdir.service.errors import CorpdirError
 from corpdir.spec.profile import Profile
 from corpdir.spec.user import User
-from corpdir.tui.labels import USER_FIELDS
+from corpdir.tui.labels import USER_FIELDS, shown_fields
 from corpdir.tui.text import joined, literal
 from corpdir.tui.widgets.photo import PhotoView
 from corpdir.tui.widgets.record_fields import fields_table
@@ -131,7 +131,8 @@ class UserDetail(Vertical, can_focus=True):
         first = paths[0] + (f" +{len(paths) - 1}" if len(paths) > 1 else "") if paths else ""
         self.query_one("#user-title", RenderedLines).update(
             literal(user.fullname or "(no name)", "bold"), literal(joined([user.position, first], " · "), "dim"))
-        parts: list[RenderableType] = [Text(""), fields_table(user, DETAIL_FIELDS, {"divisions": paths})]
+        labels = shown_fields(DETAIL_FIELDS, embedded_demo=self.service.is_demo)
+        parts: list[RenderableType] = [Text(""), fields_table(user, labels, {"divisions": paths})]
         collaborations = [f"{c.clientName or ''}: {c.chatAccountId or ''}" for c in user.collaborations or []]
         if collaborations:
             parts += [Text(""), _section("Collaborations"), *[literal(c) for c in collaborations]]
