@@ -9,6 +9,8 @@ terminal columns (CJK characters take two), so columns line up and truncate clea
 from __future__ import annotations
 
 from rich.cells import cell_len, set_cell_size
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
 from rich.style import Style
 from rich.text import Text
 
@@ -30,5 +32,89 @@ def cell(value: object, width: int) -> str:
     return set_cell_size(text, width)
 
 
+def clip(text: str, width: int) -> str:
+    """``text`` in at most ``width`` cells, ending in "…" when shortened (never padded, and
+    never a wide character cut in half)."""
+    if cell_len(text) <= width:
+        return text
+    return text[:_fit(text, width - 1, 0)] + "…" if width > 0 else ""
+
+
 def joined(values: list[object], separator: str = ", ") -> str:
     return separator.join(printable(v) for v in values if v)
+
+
+_BREAK_AFTER = frozenset("/?&=,;")
+_BREAK_BEFORE = frozenset(".@")
+_HYPHENS = frozenset("-_")
+
+
+def _breaks(text: str, *, fine: bool = False) -> list[int]:
+    """Where a line may break in ``text``: after a space, before '.' or '@', after '/',
+    '?', '&' ...; with ``fine`` (for a part wider than the line) also after '-' and '_'
+    and between two characters when either is wide (Japanese wraps between any two).
+    Never inside a run of Latin letters or digits, so an e-mail address or a URL breaks
+    at its parts ("asuka.aoki@corpo-denki" / ".example"), never mid-word."""
+    after_these = _BREAK_AFTER | _HYPHENS if fine else _BREAK_AFTER
+    points = []
+    for i in range(1, len(text)):
+        before, after = text[i - 1], text[i]
+        if before.isspace() or after.isspace():
+            if not after.isspace():
+                points.append(i)
+        elif (before in after_these and after not in after_these) or (after in _BREAK_BEFORE and before not in _BREAK_BEFORE) \
+                or (fine and (cell_len(before) > 1 or cell_len(after) > 1)):
+            points.append(i)
+    return points
+
+
+class Wrapped:
+    """Service text that wraps at the points :func:`_breaks` allows (Rich wraps only at
+    spaces and folds a long word at any character): between words and at an address's
+    parts first; a part wider than the line after its hyphens or between Japanese
+    characters; only a Latin word wider than the line is folded. Built with
+    :func:`literal`'s rule: no markup, no control characters."""
+
+    def __init__(self, value: object, style: str | Style = "") -> None:
+        self.text = literal(value, style)
+        plain = self.text.plain
+        self.pieces = self.text.divide(_breaks(plain)) if plain else [self.text]
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        widths = [cell_len(piece.plain.rstrip()) for piece in self.pieces]
+        return Measurement(max(widths, default=0), max(cell_len(self.text.plain), 1))
+
+    def _fitting(self, width: int) -> list[Text]:
+        """The pieces, those wider than ``width`` divided at the finer points."""
+        out: list[Text] = []
+        for piece in self.pieces:
+            out += piece.divide(_breaks(piece.plain, fine=True)) if cell_len(piece.plain.rstrip()) > width else [piece]
+        return out
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = max(options.max_width, 1)
+        line = Text(style=self.text.style, end="")
+        lines: list[Text] = []
+        for piece in self._fitting(width):
+            if line.plain and cell_len(line.plain + piece.plain.rstrip()) > width:
+                lines.append(line)
+                line = Text(style=self.text.style, end="")
+            line.append_text(piece)
+            while cell_len(line.plain.rstrip()) > width:  # one word wider than the line: folded
+                head, line = line.divide([_fit(line.plain, width)])
+                lines.append(head)
+        lines.append(line)
+        for text in lines:
+            text.rstrip()
+            text.end = "\n"
+            yield text
+
+
+def _fit(text: str, width: int, at_least: int = 1) -> int:
+    """How many characters of ``text`` fill at most ``width`` cells (``at_least`` anyway)."""
+    used = 0
+    for i, char in enumerate(text):
+        used += cell_len(char)
+        if used > width:
+            return max(i, at_least)
+    return len(text)

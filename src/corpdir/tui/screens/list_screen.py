@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
+from rich.cells import cell_len
 from textual import on, work
 from textual.message import Message
 from textual.screen import Screen
@@ -20,7 +21,7 @@ from textual.widgets import Input, Static, TextArea
 
 from corpdir.service.live_search import TYPING_PAUSE
 from corpdir.tui.labels import first_phone
-from corpdir.tui.text import literal
+from corpdir.tui.text import clip, literal
 from corpdir.tui.widgets.search_box import SearchBox
 from corpdir.tui.widgets.virtual_list import VirtualList
 
@@ -29,6 +30,19 @@ if TYPE_CHECKING:
 
 
 DETAIL_PAUSE = 0.12  # seconds the highlight rests before the detail pane follows
+
+
+def fit_caption(caption: str, width: int) -> str:
+    """The caption in ``width`` cells: what the list shows is shortened ("品質保証… · 12
+    people · by name ↑"), never the count or the order after it."""
+    if width <= 0 or cell_len(caption) <= width:
+        return caption
+    what, separator, rest = caption.partition(" · ")
+    tail = separator + rest
+    room = width - cell_len(tail)
+    if room < 2:
+        return clip(caption, width)
+    return clip(what, room) + tail
 
 
 class ListScreen(Screen):
@@ -181,12 +195,16 @@ class SearchListScreen(ListScreen):
         no one. Called when the list knows its count and when a sync starts or ends."""
         rows = self.query_one(self.LIST, VirtualList)
         syncing = bool(getattr(self.app, "syncing", False))
+        line = self.query_one("#caption", Static)
         caption = self.browse.caption(rows.row_count, more=rows.has_more, syncing=syncing)
-        self.query_one("#caption", Static).update(literal(caption, "dim"), layout=False)  # one line: no re-layout
+        line.update(literal(fit_caption(caption, line.content_region.width), "dim"), layout=False)  # no re-layout
         empty = self.empty_text(syncing)
         if empty != rows.empty_text:
             rows.empty_text = empty
             rows.refresh()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.show_count)  # the caption fitted to the new width
 
     def empty_text(self, syncing: bool) -> str:
         if not self.browse.searching:

@@ -17,7 +17,7 @@ from textual.widgets import Static
 
 from corpdir.service.callerid import NOT_A_NUMBER, organisation
 from corpdir.tui.labels import CONTACT_FIELDS, USER_FIELDS, shown_fields
-from corpdir.tui.text import joined, literal
+from corpdir.tui.text import Wrapped, joined, literal
 from corpdir.tui.widgets.record_fields import fields_table
 
 if TYPE_CHECKING:
@@ -87,7 +87,7 @@ class AnswerDetail(VerticalScroll, can_focus=True):
                              ("Type", row.item.get("phoneNumContactType")), ("User ID", row.item.get("userId")),
                              ("Contact ID", row.item.get("contactId")), ("Answered by", SOURCES.get(row.source, row.source))):
             if value not in (None, ""):
-                table.add_row(Text(label), literal(value))
+                table.add_row(Text(label), Wrapped(value))
         fields.update(table)
         if row.item.get("userId") or row.item.get("contactId"):
             self.load_record(row)

@@ -19,6 +19,7 @@ from textual.widgets.tree import TreeNode
 from corpdir.service.errors import CorpdirError
 from corpdir.spec.division import Division
 from corpdir.tui.text import literal
+from corpdir.tui.widgets.fitted_tree import FittedTree
 
 if TYPE_CHECKING:
     from corpdir.service.directory import DirectoryService
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 LOADING = "loading…"
 
 
-class DivisionTree(Tree[Division | None]):
+class DivisionTree(FittedTree[Division | None]):
     class DivisionSelected(Message):
         """A division (None: the whole company) was chosen."""
 

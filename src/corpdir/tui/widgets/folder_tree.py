@@ -17,6 +17,7 @@ from textual.widgets import Tree
 
 from corpdir.service.errors import CorpdirError
 from corpdir.tui.text import literal
+from corpdir.tui.widgets.fitted_tree import FittedTree
 
 if TYPE_CHECKING:
     from corpdir.service.directory import DirectoryService
@@ -46,7 +47,7 @@ def ordered(folders: list[Folder], personal: list[PersonalFolder]) -> dict[str, 
     return by_directory
 
 
-class FolderTree(Tree[FolderScope]):
+class FolderTree(FittedTree[FolderScope]):
     class ScopeSelected(Message):
         def __init__(self, scope: FolderScope) -> None:
             super().__init__()

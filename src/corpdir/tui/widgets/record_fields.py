@@ -6,10 +6,13 @@ from datetime import datetime
 from typing import Any, Mapping, Sequence
 
 from pydantic import BaseModel
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from corpdir.tui.text import joined, literal
+from corpdir.tui.text import Wrapped, joined
+
+LABEL_WIDTH = 16  # "Personal mobile"; longer labels (admin fields) wrap between words
 
 
 def display_value(value: Any) -> str:
@@ -37,12 +40,13 @@ def fields_table(record: BaseModel, labels: Mapping[str, str],
                  shown: Mapping[str, str | Sequence[str]] | None = None) -> Table:
     """Every labelled field the record carries (the caller's permission range decides which);
     ``shown`` gives the text of fields the caller words better (a folder by its name), or
-    their lines (divisions by their paths, one a line)."""
+    their lines (divisions by their paths, one a line). Values wrap between words and at
+    an address's parts, never inside a word."""
     table = Table.grid(padding=(0, 1))
-    table.add_column(style="bold", no_wrap=True)
+    table.add_column(style="bold", max_width=LABEL_WIDTH)  # a long label wraps, not the value beside it
     table.add_column(overflow="fold")
     for field, label in labels.items():
         text = (shown or {}).get(field) or display_value(getattr(record, field, None))
         if text:
-            table.add_row(Text(label), literal(text) if isinstance(text, str) else Text("\n").join(map(literal, text)))
+            table.add_row(Text(label), Wrapped(text) if isinstance(text, str) else Group(*map(Wrapped, text)))
     return table

@@ -23,7 +23,7 @@ from corpdir.service.errors import CorpdirError
 from corpdir.spec.profile import Profile
 from corpdir.spec.user import User
 from corpdir.tui.labels import USER_FIELDS, shown_fields
-from corpdir.tui.text import joined, literal
+from corpdir.tui.text import Wrapped, joined, literal
 from corpdir.tui.widgets.photo import PhotoView
 from corpdir.tui.widgets.record_fields import fields_table
 from corpdir.tui.widgets.rendered_lines import RenderedLines
@@ -63,12 +63,12 @@ def profile_renderable(profile: Profile | None) -> Group | Text:
             parts += [_section(title), grid, Text("")]
     if profile.externalLinks:
         parts.append(_section("Links"))
-        parts += [literal(f"{link.externalLinkTitle or ''} {link.externalLinkUrl or ''}".strip()) for link in profile.externalLinks]
+        parts += [Wrapped(f"{link.externalLinkTitle or ''} {link.externalLinkUrl or ''}".strip()) for link in profile.externalLinks]
         parts.append(Text(""))
     if profile.customColumns:
         grid = Table.grid(padding=(0, 1))
         for column in profile.customColumns:
-            grid.add_row(literal(column.customColumnTitle or "", "bold"), literal(column.customColumnValue or ""))
+            grid.add_row(literal(column.customColumnTitle or "", "bold"), Wrapped(column.customColumnValue or ""))
         parts += [grid]
     return Group(*parts) if parts else Text("No profile.", style="dim")
 
@@ -135,7 +135,7 @@ class UserDetail(Vertical, can_focus=True):
         parts: list[RenderableType] = [Text(""), fields_table(user, labels, {"divisions": paths})]
         collaborations = [f"{c.clientName or ''}: {c.chatAccountId or ''}" for c in user.collaborations or []]
         if collaborations:
-            parts += [Text(""), _section("Collaborations"), *[literal(c) for c in collaborations]]
+            parts += [Text(""), _section("Collaborations"), *[Wrapped(c) for c in collaborations]]
         parts += [Text(""), _section("Profile")]
         if self._profile:
             parts.append(self._profile)

@@ -108,6 +108,12 @@ class Column:
     fit: Callable[[Any, int], object] | None = None  # the value for a width (text that shortens itself)
 
 
+def _title(title: str, width: int) -> str:
+    """A column's title in its width: "Division / position" becomes "Division" rather
+    than "Division / p…" when it does not fit."""
+    return title.split(" / ")[0] if len(title) > width else title
+
+
 class _Paint:
     """What every line of one paint shares: width, column widths and styles."""
 
@@ -284,10 +290,26 @@ class VirtualList(ScrollView, can_focus=True):
 
     # -- rendering ------------------------------------------------------------------------
     def _widths(self, total: int) -> list[int]:
+        """Fixed columns as given; the others share the rest by ``ratio``. A column that
+        would fall under its ``min_width`` gets it, taken from the others' share above
+        theirs (the name keeps its minimum; the division column gives way)."""
         fixed = sum(c.width for c in self.columns if c.width) + len(self.columns) - 1
         ratios = sum(c.ratio for c in self.columns if not c.width) or 1
         room = max(total - fixed, 0)
-        return [c.width or max(room * c.ratio // ratios, c.min_width) for c in self.columns]
+        widths = [c.width or room * c.ratio // ratios for c in self.columns]
+        for i, column in enumerate(self.columns):
+            need = 0 if column.width else column.min_width - widths[i]
+            for j in sorted(range(len(widths)), key=lambda k: -widths[k]):  # the widest gives first
+                other = self.columns[j]
+                if need <= 0:
+                    break
+                if j != i and not other.width:
+                    give = min(need, max(widths[j] - other.min_width, 0))
+                    widths[j] -= give
+                    need -= give
+            if not column.width:
+                widths[i] = max(widths[i], column.min_width)
+        return widths
 
     @property
     def line_width(self) -> int:
@@ -312,7 +334,7 @@ class VirtualList(ScrollView, can_focus=True):
         paint = self._paint or _Paint(self)
         width, base = paint.width, paint.base
         if y == 0:
-            return self._line(paint, [c.title for c in self.columns], paint.header)
+            return self._line(paint, [_title(c.title, w) for c, w in zip(self.columns, paint.widths)], paint.header)
         index = self.scroll_offset.y + y - 1
         if self.row_count == 0 and y == 1:
             return Strip([Segment(self.empty_text[:width], paint.loading)]).crop_extend(0, width, paint.loading)
