@@ -137,4 +137,4 @@ async def test_tree_list_header_caption_and_addresses_fit(admin, size):
 async def test_the_name_column_is_no_narrower_at_120_columns_than_at_80(admin):
     wide = await look((120, 36), admin)
     narrow = await look((80, 24), admin)
-    assert wide["name_width_everyone"] >= narrow["name_width_everyone"] >= 14
+    assert wide["name_width_everyone"] >= narrow["name_width_everyone"] >= 16

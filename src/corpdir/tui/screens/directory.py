@@ -54,7 +54,7 @@ def user_columns(service: DirectoryService) -> list[Column]:
         return service.division_path(refs[0], max(width - cells(more), 1)) + more
 
     return [
-        Column("Name", lambda u: u.fullname, min_width=14, ratio=2),
+        Column("Name", lambda u: u.fullname, min_width=16, ratio=2),
         Column("Ext.", lambda u: u.extensionNum, width=6),
         Column("Phone", lambda u: u.companyMobileNum or u.phoneNum or u.mobileNum, width=14),
         Column("Division / position", lambda u: division_and_position(u, 80), fit=division_and_position,
