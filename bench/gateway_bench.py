@@ -391,6 +391,35 @@ def bench_slapd(db: Path, size: int, numbers: list[list[str]], results: list[str
         process.wait()
 
 
+def bench_probe(db: Path, forms: list[str], results: list[str]) -> None:
+    """The cache probe alone, in this process (number forms, the indexed query, one record
+    decoded): what a caller-ID answer costs the event loop it runs on."""
+    from urllib.parse import unquote
+
+    from corpdir.cache.store import CacheStore
+    from corpdir.config import ServiceSettings
+    from corpdir.gateway.lookup import CallerLookup
+    from corpdir.service.directory import DirectoryService
+    from corpdir.service.phonebook import Phonebook
+
+    settings = ServiceSettings(base_url="http://127.0.0.1:9/v1", api_key="bench-key")
+    service = DirectoryService(None, CacheStore(db), settings, connect=lambda: None)
+    phonebook = Phonebook(service)
+    lookup = CallerLookup(phonebook, deadline=0.3, strip_prefixes=["0", "9"], ask_service=False)
+    times = []
+    for number in forms:
+        started = time.perf_counter()
+        lookup.cached(unquote(number), 1)
+        times.append(time.perf_counter() - started)
+    phonebook.close()
+    service.cache.close()
+    ordered = sorted(times)
+    line = (f"{'cache probe (no HTTP), per number':<34}      median {statistics.median(ordered) * 1e6:7.1f} us   "
+            f"p99 {ordered[int(len(ordered) * 0.99)] * 1e6:7.1f} us   n={len(ordered)}")
+    print(line, flush=True)
+    results.append(line)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--size", type=int, default=100_000)
@@ -425,6 +454,7 @@ def main() -> None:
             server.wait()
     if "slapd" not in args.skip:
         bench_slapd(db, args.size, numbers, results)
+    bench_probe(db, [f for level in forms for f in level], results)
     print(f"load average after: {os.getloadavg()}", flush=True)
 
 
