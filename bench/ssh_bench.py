@@ -111,19 +111,24 @@ async def run(sessions: int, home: Path, warm: bool) -> dict:
     results: dict = {}
     started = asyncio.Event()
     tasks = [asyncio.create_task(one_session(server.port, key, users[-1 - i], started, results)) for i in range(sessions)]
-    while len(results.get("connect", [])) < sessions:
-        await asyncio.sleep(0.05)
+    try:
+        while len(results.get("connect", [])) < sessions:
+            done, _ = await asyncio.wait(tasks, timeout=0.05, return_when=asyncio.FIRST_EXCEPTION)
+            for t in done:
+                if t.exception():
+                    raise t.exception()  # a session that failed (refused, dropped) fails the run at once
+        results["rss"] = [rss_kib(s.child.pid) for s in server.sessions]
+        results["uss"] = [private_kib(s.child.pid) for s in server.sessions]
+        results["cpu"] = [cpu_seconds(s.child.pid) for s in server.sessions]  # start to first screen, idle since
+        started.set()
+        await asyncio.gather(*tasks)
+    finally:
         for t in tasks:
-            if t.done() and t.exception():
-                raise t.exception()
-    results["rss"] = [rss_kib(s.child.pid) for s in server.sessions]
-    results["uss"] = [private_kib(s.child.pid) for s in server.sessions]
-    results["cpu"] = [cpu_seconds(s.child.pid) for s in server.sessions]  # start to first screen, idle since
-    started.set()
-    await asyncio.gather(*tasks)
-    for conn, _ in results.pop("terms"):
-        conn.close()
-    await server.close()
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for conn, _ in results.pop("terms", []):
+            conn.close()
+        await server.close()  # its sessions' apps end with it, whatever happened
     return results
 
 

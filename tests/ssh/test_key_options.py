@@ -102,3 +102,25 @@ async def test_connections_that_never_log_in_are_capped(serve, keys, caplog):
     await _wait(lambda: server.unauthenticated == 0, "closed connections were still counted")
     async with await connect(server.port, keys[0]):  # a real login is let in again
         assert server.unauthenticated == 0  # a logged-in connection no longer counts
+
+
+async def test_as_many_clients_as_may_have_sessions_log_in_at_once(serve, keys, caplog):
+    """Twelve desks opening at once on a server for twelve sessions all get in: the cap on
+    connections still logging in follows --max-sessions (it was sshd's 10, which dropped
+    the 11th and 12th), and the next one past it is dropped."""
+    caplog.set_level(logging.INFO, logger="corpdir.ssh")
+    server = await serve(f"restrict,pty {_public(keys[0])}\n", max_sessions=12, warm=False)
+    idle = [await asyncio.open_connection("127.0.0.1", server.port) for _ in range(11)]
+    await _wait(lambda: server.unauthenticated == 11, "the idle connections were not counted")
+    async with await connect(server.port, keys[0]):  # the twelfth logs in
+        pass
+    assert not any("dropped connection" in r.getMessage() for r in caplog.records)
+    idle.append(await asyncio.open_connection("127.0.0.1", server.port))
+    await _wait(lambda: server.unauthenticated == 12, "the twelfth idle connection was not counted")
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    said = await asyncio.wait_for(reader.read(), 30)  # returns only when the server has closed it
+    assert said in (b"", b"SSH-2.0-corpdir\r\n")
+    assert any("dropped connection" in r.getMessage() for r in caplog.records)
+    writer.close()
+    for _, idle_writer in idle:
+        idle_writer.close()

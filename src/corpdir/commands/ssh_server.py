@@ -15,8 +15,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--profiles", metavar="FILE", help="TOML: [[keys]] public_key = ..., profile = { base_url, api_key_file, ... }")
     parser.add_argument("--idle-timeout", type=float, default=900, metavar="S", help="close a session after S seconds without a key pressed (default 900; 0: never)")
     parser.add_argument("--max-sessions", type=int, default=20, metavar="N", help="sessions at once (default 20)")
-    parser.add_argument("--max-startups", type=int, default=10, metavar="N",
-                        help="connections that have not finished logging in, at once; more are dropped (default 10, like sshd's MaxStartups)")
+    parser.add_argument("--max-startups", type=int, default=None, metavar="N",
+                        help="connections that have not finished logging in, at once; more are dropped, like sshd's MaxStartups"
+                             " (default: --max-sessions, so that many clients opening at once all get in)")
     parser.add_argument("--login-timeout", type=float, default=30, metavar="S",
                         help="drop a connection that has not logged in after S seconds (default 30)")
     parser.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"],

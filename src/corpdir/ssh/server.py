@@ -52,7 +52,10 @@ class ServerConfig:
     port: int = 2222  # 0: any free port (tests)
     idle_timeout: float | None = 15 * 60  # seconds without a keystroke; None: never
     max_sessions: int = 20
-    max_startups: int = 10  # connections not yet logged in; more are dropped at once (sshd's MaxStartups)
+    # connections not yet logged in at once; more are dropped at once (sshd's MaxStartups).
+    # None: max_sessions, so that as many clients as may have sessions can all open at once
+    # (with a fixed 10, the 11th to 20th of 20 desks opening together were dropped)
+    max_startups: int | None = None
     login_timeout: float = 30.0
     child_argv: Sequence[str] = (sys.executable, "-m", "corpdir.cli")
     warm: bool = True  # fork sessions from a pre-imported template process (corpdir.ssh.template)
@@ -177,7 +180,8 @@ class _Connection(asyncssh.SSHServer):
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         self.peer = _peer(conn)
-        limit = self.server.config.max_startups
+        config = self.server.config
+        limit = config.max_startups if config.max_startups is not None else config.max_sessions
         if self.server.unauthenticated >= limit:
             log.warning("dropped connection peer=%s: %d connections already logging in (the maximum)", self.peer, limit)
             asyncio.get_running_loop().call_soon(conn.abort)
