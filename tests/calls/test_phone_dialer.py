@@ -102,7 +102,7 @@ async def test_a_wrong_password_is_refused_with_a_reason_that_does_not_show_it(y
     assert "wrong-pw" not in message and "s3cret" not in message
 
 
-async def test_call_back_and_f5_dial_through_the_phone_and_an_unreachable_phone_is_told(service, demo_user, yealink):
+async def test_call_back_and_f5_dial_through_the_phone_and_an_unreachable_phone_is_told(service, yealink):
     notes = Notifications()
     app = desk_app(service, dialer=yealink_dialer(yealink.port))
     async with app.run_test(size=(120, 36), message_hook=notes) as pilot:
@@ -113,9 +113,10 @@ async def test_call_back_and_f5_dial_through_the_phone_and_an_unreachable_phone_
         assert await wait_for(pilot, lambda: notes.said("Calling 0357002222 via desk phone"), tries=300)
         assert yealink.requests[-1][0] == "/servlet?key=number=0357002222&outgoing_uri=201@pbx.example"
 
-        app.screen.selected = demo_user  # F5 anywhere: the selected person's first number, the extension first
-        await pilot.press("f5")
-        wanted = "".join(c for c in (demo_user.extensionNum or demo_user.phoneNum) if c.isdigit())
+        assert await wait_for(pilot, lambda: getattr(app.screen, "selected", None) is not None)
+        person = app.screen.selected  # the Directory's highlighted row
+        await pilot.press("f5")  # F5 on any screen: the selected person's first number, the extension first
+        wanted = "".join(c for c in (person.extensionNum or person.phoneNum) if c.isdigit())
         assert await wait_for(pilot, lambda: yealink.requests[-1][0].startswith(f"/servlet?key=number={wanted}&"), tries=300)
 
         yealink.stop()  # the phone is switched off: nothing listens on its port any more
