@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from cache_bench import as_responses  # noqa: E402
 
 from corpdir.cache.store import CacheStore  # noqa: E402
-from corpdir.cache.sync import PAGES_PER_WRITE  # noqa: E402
+from corpdir.cache.sync import RECORDS_PER_WRITE  # noqa: E402
 
 OUT = Path(__file__).parent / "out"
 PAGE = 100
@@ -131,7 +131,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--size", type=int, default=10_000)
     parser.add_argument("--slapd", action="store_true")
-    parser.add_argument("--pages-per-write", default=f"1,{PAGES_PER_WRITE}",
+    parser.add_argument("--pages-per-write", default=f"1,{RECORDS_PER_WRITE // PAGE}",
                         help="pages of 100 per transaction, comma-separated runs (the sync's most is %(default)s)")
     args = parser.parse_args()
     data = records(args.size)
