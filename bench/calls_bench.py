@@ -191,8 +191,7 @@ async def one_sip_call(baresip, folder: Path, number: str, seen) -> float | None
 
 
 async def bench_sip(db: Path, runs: int) -> None:
-    from corpdir.calls.feeds.baresip import send_command
-    from corpdir.calls.netstring import Decoder
+    from corpdir.calls.feeds.baresip import Connection, send_command
     from sip_helpers import BARESIP, SIPP, Baresip
 
     if not (BARESIP and SIPP):
@@ -202,16 +201,16 @@ async def bench_sip(db: Path, runs: int) -> None:
     phone = Baresip(work / "baresip")
     rng = random.Random(15)
     try:
-        # baseline: a bare socket reading ctrl_tcp events
+        # baseline: a bare ctrl_tcp connection reading events (and hanging each call up over
+        # itself: ctrl_tcp serves one client, a second connection would close this one)
         base = []
-        reader, writer = await asyncio.open_connection("127.0.0.1", phone.ctrl_port)
-        decoder, incoming = Decoder(), [None]
+        control = Connection(*await asyncio.open_connection("127.0.0.1", phone.ctrl_port))
+        incoming: list[float | None] = [None]
 
         async def read() -> None:
-            while data := await reader.read(65536):
-                for payload in decoder.feed(data):
-                    if b"CALL_INCOMING" in payload:
-                        incoming[0] = time.time()
+            async for payload in control.messages():
+                if b"CALL_INCOMING" in payload:
+                    incoming[0] = time.time()
 
         reading = asyncio.create_task(read())
         for i in range(runs):
@@ -219,8 +218,9 @@ async def bench_sip(db: Path, runs: int) -> None:
             took = await one_sip_call(phone, work / f"base-{i}", "0312345678", lambda: incoming[0])
             if took is not None:
                 base.append(took)
+            await control.command("hangup", "")
         reading.cancel()
-        writer.close()
+        control.close()
 
         painted, _ = paint_spy(time.time)
         service, app = open_app(db, {"feeds": [{"kind": "baresip", "name": "soft phone", "port": phone.ctrl_port}]})
