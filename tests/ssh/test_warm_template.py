@@ -4,6 +4,7 @@ connection; and when the template is gone, sessions still start (fresh processes
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import signal
@@ -63,3 +64,41 @@ async def test_the_template_ends_with_the_server(start_server):
     template = server.template.pid
     await server.close()
     assert await wait_gone(template)
+
+
+async def test_apps_start_in_turn_and_each_gives_its_turn_up_once_it_has_drawn_a_screen(start_server, client_key):
+    """With one start slot, the second session's app is forked only once the first has
+    drawn a whole screen (so under a crowd each is on screen as soon as its own start is
+    done), and both sessions get their screen."""
+    server = await start_server(starting=1)
+    drawn_when_forked: list[list[int]] = []
+    real_start = server.start_child
+
+    async def recording(profile, env, size, on_output, on_exit):  # noqa: ANN001, ANN202
+        drawn_when_forked.append([s._slot.drawn for s in server.sessions if s.child is not None])
+        return await real_start(profile, env, size, on_output, on_exit)
+
+    server.start_child = recording
+    async with await connect(server.port, client_key) as one, await connect(server.port, client_key) as two:
+        terms = await asyncio.gather(open_terminal(one, 100, 30), open_terminal(two, 100, 30))
+        for _, term in terms:
+            assert await term.wait_for(lambda term=term: "Directory" in term.text()), term.text()
+    first, second = drawn_when_forked
+    assert first == [] and len(second) == 1 and second[0] >= 100 * 30  # the first had drawn a screen
+
+
+async def test_a_start_that_draws_nothing_gives_its_turn_up_after_a_while():
+    from corpdir.ssh.server import StartGate
+
+    gate = StartGate(1, hold=3600)
+    first = await gate.enter()
+    waiting = asyncio.ensure_future(gate.enter())
+    first.output(10, 100)  # a little output (terminal set-up) is not a screen
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert not waiting.done()
+    first.output(90, 100)
+    (await waiting).leave()
+    gate = StartGate(1, hold=0)  # an app that never draws holds its turn for ``hold`` seconds only
+    await gate.enter()
+    (await gate.enter()).leave()  # the first never drew; the second still got its turn

@@ -61,6 +61,7 @@ class ServerConfig:
     warm: bool = True  # fork sessions from a pre-imported template process (corpdir.ssh.template)
     base_env: Mapping[str, str] | None = None  # None: this process's environment
     close_grace: float = 2.0  # seconds the app gets to exit after SIGHUP, then SIGTERM
+    starting: int | None = None  # apps starting at once (see StartGate); None: one a CPU
 
 
 def loggable(text: str, limit: int = 64) -> str:
@@ -69,6 +70,44 @@ def loggable(text: str, limit: int = 64) -> str:
     shown = "".join(c if c.isprintable() and not c.isspace() and c != "\\" else f"\\x{ord(c):02x}" if ord(c) < 256
                     else f"\\u{ord(c):04x}" for c in text[:limit])
     return shown + ("..." if len(text) > limit else "") if text else "-"
+
+
+class StartGate:
+    """At most ``slots`` apps starting at once; the others wait their turn, in order.
+
+    An app spends ~0.3 s of CPU from its fork to its first screen. Twenty sessions opening
+    together on two cores, all started at once, share the CPU fairly and so all get their
+    first screen at about the end (median = p95 = the whole 20 x 0.3 s / 2); started one a
+    core, in order, each is on screen as soon as its own start is done, and the median
+    halves. A slot is given back when the app has drawn a whole screen (at least one byte
+    a cell: a first frame), ends, or fails, or after ``hold`` seconds at most, so a slow
+    app cannot stop the others."""
+
+    def __init__(self, slots: int, hold: float = 3.0) -> None:
+        self._free = asyncio.Semaphore(slots)
+        self.hold = hold
+
+    async def enter(self) -> _Slot:
+        await self._free.acquire()
+        return _Slot(self._free, self.hold)
+
+
+class _Slot:
+    def __init__(self, free: asyncio.Semaphore, hold: float) -> None:
+        self._free: asyncio.Semaphore | None = free
+        self._timer = asyncio.get_running_loop().call_later(hold, self.leave)
+        self.drawn = 0
+
+    def output(self, size: int, cells: int) -> None:
+        self.drawn += size
+        if self.drawn >= cells:
+            self.leave()
+
+    def leave(self) -> None:
+        if self._free is not None:
+            self._free.release()
+            self._free = None
+            self._timer.cancel()
 
 
 def _peer(conn: asyncssh.SSHServerConnection) -> str:
@@ -86,6 +125,7 @@ class DirectoryServer:
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self.port: int | None = None
         self.template: AppTemplate | None = None
+        self.start_gate = StartGate(config.starting or os.cpu_count() or 2)
 
     async def start(self) -> None:
         c = self.config
@@ -278,6 +318,7 @@ class TuiSession(asyncssh.SSHServerSession):
         self.last_input = time.monotonic()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ending = False
+        self._slot: _Slot | None = None  # while the app is starting (see StartGate)
 
     # -- what the client asks for ------------------------------------------------------------
     def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:
@@ -325,16 +366,22 @@ class TuiSession(asyncssh.SSHServerSession):
     async def _start(self) -> None:
         c = self.connection
         assert c.profile is not None and self.chan is not None
+        self._slot = await self.server.start_gate.enter()
+        if self._ending:  # the client left while waiting for its turn
+            self._slot.leave()
+            return
         try:
             env = self.server.child_env(c.profile, c.fingerprint, self.term)
             self.child = await self.server.start_child(c.profile, env, self.size, self._output, self._child_exited)
         except Exception as exc:  # noqa: BLE001 - told to the user and logged, never a traceback to the client
+            self._slot.leave()
             log.error("session failed to start user=%s key=%s peer=%s: %s", c.username, c.fingerprint, c.peer,
                       type(exc).__name__)
             self.chan.write(b"corpdir could not start the directory; please tell the administrator.\r\n")
             self.chan.exit(1)
             return
         if self._ending:  # the client left while the app was starting
+            self._slot.leave()
             await self.child.close(self.server.config.close_grace)
             return
         self.last_input = time.monotonic()  # idle from when the app is there, not from the request
@@ -345,6 +392,8 @@ class TuiSession(asyncssh.SSHServerSession):
 
     # -- data both ways --------------------------------------------------------------------------
     def _output(self, data: bytes) -> None:
+        if self._slot is not None:
+            self._slot.output(len(data), self.size[0] * self.size[1])
         if self.chan is not None and not self._ending:
             try:
                 self.chan.write(data)
@@ -378,6 +427,8 @@ class TuiSession(asyncssh.SSHServerSession):
 
     # -- the end ---------------------------------------------------------------------------------
     def _child_exited(self, returncode: int | None) -> None:
+        if self._slot is not None:
+            self._slot.leave()
         if self.chan is not None and not self._ending:
             self._ending = True
             self.chan.exit(returncode if returncode and returncode > 0 else 0)
@@ -404,6 +455,8 @@ class TuiSession(asyncssh.SSHServerSession):
         """Close the session: the app and its process group first, then the channel."""
         first = not self._ending
         self._ending = True
+        if self._slot is not None:
+            self._slot.leave()
         if self.child is not None:
             await self.child.close(self.server.config.close_grace)
         if first and self.chan is not None and message is not None:
