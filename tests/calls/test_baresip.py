@@ -71,11 +71,12 @@ async def test_call_back_dials_through_baresip_and_the_far_end_sees_the_number(s
 
 
 async def test_a_soft_phone_that_stops_is_on_the_status_bar_retried_ever_slower_and_reconnected(service, baresip):
-    """No status bar refresh by hand: the bar follows the feed. While baresip is down the
+    """No status bar refresh by hand: the bar follows the feed, and at 80 columns says it
+    first. While baresip is down the
     waits between attempts double (with jitter); once it is back the feed connects again,
     and the next drop starts from the shortest wait."""
     app = desk_app(service, ring_socket=False, feeds=[{"kind": "baresip", "name": "soft phone", "port": baresip.ctrl_port}])
-    async with app.run_test(size=(120, 36)) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:  # the narrowest bar: the news must not be cut off
         assert await feed_ready(pilot, "soft phone")
         assert await wait_for(pilot, lambda: "phone: soft phone" in screen_text(app))
         status = app.desk_phone.hub.status

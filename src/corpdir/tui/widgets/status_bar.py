@@ -62,16 +62,20 @@ class StatusBar(Static):
             text.append("● online", style="bold green")
         else:
             text.append("○ connecting", style="yellow")
+        phone = getattr(self.app, "desk_phone", None)
+        # a feed's error can quote what a PBX sent: shown literally, one line
+        phone_status = printable(phone.status_text()) if phone is not None else ""
+        phone_down = "reconnecting" in phone_status
+        if phone_down:  # first, where a narrow terminal does not cut it off
+            text.append("  ·  " + phone_status, style="bold yellow")
         text.append("  ·  " + describe_age(self._age))
         bucket = self.service.rate_limit
         if bucket is not None and bucket.capacity:
             text.append(f"  ·  tokens {int(bucket.tokens)}/{int(bucket.capacity)}")
         if self.service.is_demo:
             text.append("  ·  DEMO", style="bold magenta")
-        phone = getattr(self.app, "desk_phone", None)
-        if phone is not None and (phone_status := phone.status_text()):
-            # a feed's error can quote what a PBX sent: shown literally, one line
-            text.append("  ·  " + printable(phone_status), style="" if "reconnecting" not in phone_status else "bold yellow")
+        if phone_status and not phone_down:
+            text.append("  ·  " + phone_status)
         if self.activity:
             text.append("  ·  " + self.activity, style="italic")
         self.update(text, layout=False)  # one line, sampled every second: never a re-layout
