@@ -111,10 +111,11 @@ class RingCard(Vertical, can_focus=True):
         assert self.ring is not None
         ring, caller, event = self.ring, self.ring.caller, self.ring.event
         self.set_class(event.state.value == "ended", "-ended")
-        head = Text(STATE_TITLES[event.state.value], style="bold")
+        head = Text(STATE_TITLES[event.state.value], style="bold")  # the time before the feed's name:
+        head.append(f" · {when(event.at)}")  # three cards side by side cut the end of this line
         if event.line:
             head.append(f" · line {event.line}")
-        head.append(f" · {event.feed} · {when(event.at)}")
+        head.append(f" · {event.feed}")
         self.query_one("#ring-head", Static).update(head)
         if caller.known:
             identity = [literal(caller.name, "bold")]
