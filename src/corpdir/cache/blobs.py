@@ -39,11 +39,15 @@ class Codec:
         self._conn = conn
         self._dicts: dict[int, bytes] = {}
         self._current: dict[str, int] = {}  # kind -> id of the dictionary new blobs use
+        # a compressor with its dictionary already loaded, copied for each record: loading an
+        # 8 KiB dictionary is most of a record's compression (copy: 17 us a user, anew: 25 us)
+        self._primed: dict[int, Any] = {}
 
     def forget(self) -> None:
         """After a rollback: a dictionary made in the rolled-back transaction is gone."""
         self._dicts.clear()
         self._current.clear()
+        self._primed.clear()
 
     def _dictionary(self, dict_id: int) -> bytes:
         found = self._dicts.get(dict_id)
@@ -77,7 +81,10 @@ class Codec:
 
     def pack(self, kind: str, text: bytes) -> bytes:
         dict_id = self._current[kind]
-        packer = zlib.compressobj(_LEVEL, zlib.DEFLATED, _RAW, zdict=self._dictionary(dict_id))
+        primed = self._primed.get(dict_id)
+        if primed is None:
+            primed = self._primed[dict_id] = zlib.compressobj(_LEVEL, zlib.DEFLATED, _RAW, zdict=self._dictionary(dict_id))
+        packer = primed.copy()
         return bytes((dict_id,)) + packer.compress(text) + packer.flush()
 
     def unpack(self, blob: bytes | str) -> bytes:
