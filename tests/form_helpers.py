@@ -28,3 +28,28 @@ async def type_into(pilot, form, key, text):
 async def save(pilot, form):
     await pilot.press("ctrl+s")
     await pilot.pause()
+
+
+async def pick(pilot, form, key, typed, *, line=None):
+    """Choose in the picker of field ``key`` as a user would: focus the field, go to
+    ``line`` (None: the last, "add a ..." on a field of several), Enter, type ``typed`` to
+    filter, Enter on the first match. The picker it opened; the field's values after."""
+    from corpdir.tui.forms.choice_field import ChoiceField
+    from corpdir.tui.forms.choice_picker import ChoicePicker
+
+    field = form.widget(key)
+    assert isinstance(field, ChoiceField)
+    field.focus()
+    await pilot.pause()
+    target = field._last if line is None else line
+    while field.cursor != target:
+        await pilot.press("down" if field.cursor < target else "up")
+    await pilot.press("enter")
+    assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ChoicePicker))
+    picker = pilot.app.screen
+    await pilot.press(*typed)
+    assert await wait_for(pilot, lambda: picker.shown and all(c.matches(typed) for c in picker.shown))
+    await pilot.press("enter")
+    assert await wait_for(pilot, lambda: pilot.app.screen is form)
+    await pilot.pause()
+    return picker, field.values

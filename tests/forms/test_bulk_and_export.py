@@ -181,7 +181,7 @@ async def test_bulk_spots_inside_the_5_minute_window_say_when_to_try_again(admin
     app = app_for(admin)
     async with app.run_test(size=(120, 40)) as pilot:
         bulk = await _open_bulk(pilot, app)
-        await choose(pilot, bulk.query_one("#bulk-kind"), "Spots (L1)", "spots")
+        await choose(pilot, bulk.query_one("#bulk-kind"), "Spots of location tags", "spots")
         path = bulk.query_one("#bulk-path", Input)
         path.focus()
         await pilot.press(*str(spots), "enter")

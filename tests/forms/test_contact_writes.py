@@ -36,8 +36,9 @@ async def test_new_contact_in_the_chosen_folder_is_checked_as_you_type(reception
         await choose_folder(pilot, app, "PERSONAL", 102)
         await pilot.press("n")
         form = await open_form(pilot, app)
-        assert form.widget("folderId.directory").value == "PERSONAL"  # the folder chosen in the tree
-        assert form.widget("folderId.folderNum").value == "102"
+        assert form.widget("folderId").values == [{"directory": "PERSONAL", "folderNum": 102}]  # chosen in the tree
+        name = next(f.folderName for f in await reception.personal_folders() if f.folderNum == 102)
+        assert await wait_for(pilot, lambda: f"Personal › {name}" in screen_text(app))  # by its name, not PERSONAL 102
         await type_into(pilot, form, "fullname", "来訪 花子")
         await type_into(pilot, form, "companyName", "来訪商事")
         await type_into(pilot, form, "phoneNum", "03-55x")

@@ -1,5 +1,5 @@
 """Divisions through the TUI, end to end: N creates under the node the cursor is on (D2),
-D edits and moves (D4; parent 0 = top level), Ctrl+X deletes with its subtree (D5) after
+D edits and moves (D4; the parent chosen by name in a picker, "(top level)" sends 0), Ctrl+X deletes with its subtree (D5) after
 a question that says how many go with it. Each step is proved by reading the server back
 through the client and, for edits, by the recorded body holding only what was changed."""
 
@@ -9,7 +9,7 @@ from corpdir.client.errors import NotFound
 from corpdir.tui.forms.confirm import ConfirmScreen
 from corpdir.tui.forms.model_form import ModelForm
 from corpdir.tui.widgets.division_tree import DivisionTree
-from form_helpers import open_form, save, type_into
+from form_helpers import open_form, pick, save, type_into
 from tui_helpers import screen_text, wait_for
 
 
@@ -79,7 +79,7 @@ async def test_create_edit_move_and_delete_a_division(admin, recorder, app_for):
         await _reveal(pilot, tree, root, parent.divisionId)
         await pilot.press("N")
         form = await open_form(pilot, app)
-        assert form.widget("parentDivisionId").value == str(parent.divisionId)
+        assert form.widget("parentDivisionId").values == [parent.divisionId]
         await _fill_and_save(pilot, app, recorder, {"divisionCode": "T-NEW", "divisionName": "新設課"})
         (method, path, body), = recorder.writes()
         assert (method, path) == ("POST", "/v1/divisions")
@@ -100,7 +100,11 @@ async def test_create_edit_move_and_delete_a_division(admin, recorder, app_for):
         await _reveal(pilot, tree, root, parent.divisionId, new.divisionId)
         before = await client.get_division(new.divisionId)
         await pilot.press("D")
-        await _fill_and_save(pilot, app, recorder, {"divisionName": "改称課", "parentDivisionId": str(other.divisionId)})
+        form = await open_form(pilot, app)
+        picker, chosen = await pick(pilot, form, "parentDivisionId", other.divisionName)
+        assert chosen == [other.divisionId]
+        assert new.divisionId not in [c.value for c in picker.choices]  # not under itself
+        await _fill_and_save(pilot, app, recorder, {"divisionName": "改称課"})
         assert recorder.writes() == [("PATCH", f"/v1/divisions/{new.divisionId}",
                                       {"divisionName": "改称課", "parentDivisionId": other.divisionId})]
         after = await client.get_division(new.divisionId)
@@ -113,7 +117,9 @@ async def test_create_edit_move_and_delete_a_division(admin, recorder, app_for):
 
         # D with parent 0: to the top level
         await pilot.press("D")
-        await _fill_and_save(pilot, app, recorder, {"parentDivisionId": "0"})
+        form = await open_form(pilot, app)
+        assert (await pick(pilot, form, "parentDivisionId", "top level"))[1] == [0]
+        await _fill_and_save(pilot, app, recorder, {})
         assert recorder.writes() == [("PATCH", f"/v1/divisions/{new.divisionId}", {"parentDivisionId": 0})]
         assert not (await client.get_division(new.divisionId)).parentDivisionId
         assert new.divisionId in [d.divisionId async for d in client.iter_divisions(firstLayer=True)]

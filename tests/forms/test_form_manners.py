@@ -1,12 +1,15 @@
 """How a form greets and helps the user (issue 13, items 12-15): the cursor after the
 first field's text, a failed save that names the fields and goes to the first, no
-"keep" hint for a password a new user never had, no line numbers beside division ids."""
+"keep" hint for a password a new user never had, divisions by path with no gutter beside them."""
 
-from textual.widgets import Input, TextArea
+from textual.widgets import Input
+
+from corpdir.tui.forms.choice_field import ChoiceField
 
 from corpdir.tui.forms.model_form import ModelForm
 from form_helpers import open_form, save, type_into
 from forms.write_helpers import edit_regular_user, select_row
+from service_fixtures import service_division_paths
 from tui_helpers import screen_text, wait_for
 
 
@@ -53,9 +56,15 @@ async def test_the_new_user_form_says_nothing_about_keeping_a_password(admin, re
         assert "keep" in form.widget("password").placeholder  # an edit: empty keeps the one they have
 
 
-async def test_the_division_editor_has_no_line_numbers(admin, recorder, app_for):
+async def test_the_division_editor_shows_paths_without_a_gutter(admin, recorder, app_for):
+    """The user's divisions are listed by path, one a line, with nothing beside them that
+    reads as a value (no line numbers, no ids); a last line offers to add one."""
     app = app_for(admin)
     async with app.run_test(size=(100, 40)) as pilot:
-        _, form = await edit_regular_user(pilot, app)
+        user, form = await edit_regular_user(pilot, app)
         divisions = form.widget("divisionIds")
-        assert isinstance(divisions, TextArea) and not divisions.show_line_numbers
+        assert isinstance(divisions, ChoiceField)
+        paths = await service_division_paths(admin.client)
+        expected = [paths[d.divisionId] for d in user.divisions]
+        assert await wait_for(pilot, lambda: divisions.render().plain.split("\n") == [*expected, "+ add a division"])
+

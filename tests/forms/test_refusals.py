@@ -12,8 +12,9 @@ from corpdir.tui.forms.model_form import ModelForm
 from corpdir.tui.widgets.division_tree import DivisionTree
 from corpdir.tui.widgets.folder_tree import FolderTree
 from corpdir.tui.widgets.virtual_list import VirtualList
-from form_helpers import open_form, save, type_into
+from form_helpers import open_form, pick, save, type_into
 from forms.write_helpers import choose_folder, pick_file, select_row
+from service_fixtures import service_division_paths
 from tui_helpers import Notifications, screen_text, wait_for
 
 
@@ -248,7 +249,7 @@ async def test_list_editors_send_only_the_list_changed(admin, recorder, app_for)
         assert after.skills == wanted
         assert after.model_dump(exclude={"skills", "selfUpdatedAt"}) == before.model_dump(exclude={"skills", "selfUpdatedAt"})
 
-        # U4: a role ticked and a division ID added; only roles and divisionIds go
+        # U4: a role ticked and a division added (chosen by its path); only roles and divisionIds go
         before = await admin.client.get_user(user.userId)
         await pilot.press("E")
         form = await open_form(pilot, app)
@@ -260,10 +261,8 @@ async def test_list_editors_send_only_the_list_changed(admin, recorder, app_for)
         await pilot.press("space")
         other = next(d for d in (await admin.client.list_divisions()).items
                      if d.divisionId not in {x.divisionId for x in before.divisions})
-        ids = form.widget("divisionIds")
-        ids.focus()
-        ids.move_cursor(ids.document.end)
-        await pilot.press("enter", *str(other.divisionId))
+        paths = await service_division_paths(admin.client)
+        assert (await pick(pilot, form, "divisionIds", paths[other.divisionId]))[1][-1] == other.divisionId
         recorder.clear()
         await save(pilot, form)
         assert await wait_for(pilot, lambda: not isinstance(app.screen, ModelForm)), form.errors

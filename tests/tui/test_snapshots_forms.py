@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from corpdir.tui.forms.choice_picker import ChoicePicker
 from corpdir.tui.forms.model_form import ModelForm
+from corpdir.tui.widgets.division_tree import DivisionTree
 from tui.test_snapshots import NARROW, WIDE, _still, synced_app  # noqa: F401  (_still: autouse fixture)
 from tui_helpers import listed, settle
 
@@ -45,6 +47,44 @@ async def contact_edit(pilot) -> None:
 
 async def division_new(pilot) -> None:
     await _form(pilot, "N")
+
+
+async def division_edit(pilot) -> None:
+    """D on the company's top division: its parent shown as "(top level)", chosen in a picker."""
+    await settle(pilot, listed(pilot, "#users"))
+    tree = pilot.app.screen.query_one(DivisionTree)
+    tree.focus()
+    await pilot.press("down")
+    await settle(pilot, lambda: tree.cursor_node is not None and tree.cursor_node.data is not None)
+    await pilot.press("D")
+    await settle(pilot, lambda: isinstance(pilot.app.screen, ModelForm) and pilot.app.screen._ready)
+
+
+async def _picker(pilot, form: ModelForm, key: str, typed: str = "") -> None:
+    form.widget(key).focus()
+    await pilot.press("enter")
+    await settle(pilot, lambda: isinstance(pilot.app.screen, ChoicePicker))
+    if typed:
+        await pilot.press(*typed)
+        await settle(pilot, lambda: pilot.app.screen.query_one("#choice-filter").value == typed)
+
+
+async def division_picker(pilot) -> None:
+    """The new-user form's divisions: every division by name and path."""
+    await _picker(pilot, await _form(pilot, "n"), "divisionIds")
+
+
+async def division_picker_typed(pilot) -> None:
+    """... narrowed by what is typed: the 1課 of 第二営業部 among the eleven 1課."""
+    await _picker(pilot, await _form(pilot, "n"), "divisionIds", "1課 第二")
+
+
+async def contact_folder_picker(pilot) -> None:
+    await _picker(pilot, await _form(pilot, "n", "f2", "#contacts"), "folderId")
+
+
+async def contact_folder_picker_typed(pilot) -> None:
+    await _picker(pilot, await _form(pilot, "n", "f2", "#contacts"), "folderId", "personal")
 
 
 SCENES = {name: scene for name, scene in globals().items()

@@ -360,9 +360,9 @@ class CacheStore:
         with self._lock:
             return path_names(self._conn, ids)
 
-    def division_ids(self) -> list[int]:
-        """Every cached division's id."""
-        return [r[0] for r in self._rows("SELECT id FROM divisions")]
+    def all_divisions(self) -> list[Division]:
+        """Every cached division (a picker offers them all)."""
+        return [Division.model_validate_json(r[0]) for r in self._rows("SELECT data FROM divisions")]
 
     def subtree_ids(self, division_id: int) -> list[int]:
         rows = self._rows(

@@ -12,7 +12,8 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
-HELP = "send destinations (U11) or spots (L1) from a CSV file, every row checked first"
+HELP = ("send destinations (where each person can be reached) or spots (where each location tag is) from a CSV "
+        "file, every row checked first")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -33,8 +34,8 @@ async def run_bulk(service: Any, kind: str, path: str, out: TextIO, err: TextIO,
 
     code = "U11" if kind == "destinations" else "L1"
     if not check and not service.offers(code):
-        print(f"This directory service (interface variant {service.variant}) does not offer bulk {kind} "
-              f"(operation {code}): nothing was sent", file=err)
+        print(f"This directory service (interface variant {service.variant}) does not take {kind} in bulk: "
+              "nothing was sent", file=err)
         return 2
     try:
         parsed = await asyncio.to_thread(parse_file, kind, path, variant=service.variant)

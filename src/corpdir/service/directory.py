@@ -203,13 +203,15 @@ class DirectoryService:
         self.store.put_users(users)
         self._with_paths(users)
 
-    async def all_divisions(self) -> list[tuple[int, list[str]]]:
+    async def all_divisions(self) -> list[tuple[Division, list[str]]]:
         """Every cached division with its path (names top first), in path order: what a
         picker offers."""
-        def read() -> list[tuple[int, list[str]]]:
-            paths = self.store.division_paths(self.store.division_ids())
+        def read() -> list[tuple[Division, list[str]]]:
+            divisions = self.store.all_divisions()
+            paths = self.store.division_paths([d.divisionId for d in divisions])
             self._paths.update(paths)
-            return sorted(paths.items(), key=lambda item: (item[1], item[0]))
+            return sorted(((d, paths.get(d.divisionId) or [d.divisionName or ""]) for d in divisions),
+                          key=lambda item: (item[1], item[0].divisionId))
 
         return await self.cache.run(read)
 

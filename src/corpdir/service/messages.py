@@ -22,7 +22,7 @@ def explain(exc: CorpdirError) -> str:
         what = op.purpose.lower() if op else "this"
         right = missing_right(exc)
         needs = f" It needs {right}." if right and right != "none stated" else ""
-        return f"{exc.summary}: you may not {what} (operation {exc.operation}).{needs}"
+        return f"{exc.summary}: you may not {what}.{needs}"  # its purpose, not its code (U11, L1 ...)
     return str(exc)
 
 

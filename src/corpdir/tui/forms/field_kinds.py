@@ -12,6 +12,7 @@
 | list of an Enum | choices | SelectionList |
 | list of a model | rows | TextArea, one item a line, columns split by `|` |
 | a model (Address ...) | object | one Input per sub-field (flattened: ``officeLocation.zipCode``) |
+| a division or folder (a spec's ``pickers``) | pick | ChoiceField: names and paths, chosen in a picker |
 
 Each kind turns the widget's state into the JSON value of the request (``read``) and a
 loaded value into the widget's state (``write``). What the user typed that is not the
@@ -32,6 +33,8 @@ from textual.widgets import Input, Select, SelectionList, Switch, TextArea
 
 from corpdir.phone import phone_field_text
 from corpdir.spec.constraints import PHONE
+from corpdir.tui.forms.choice_field import ChoiceField
+from corpdir.tui.forms.choices import Picker
 from corpdir.tui.forms.phone_input import PhoneInput
 from corpdir.tui.text import literal
 
@@ -62,6 +65,7 @@ class FieldKind:
     choices: list[str] = field(default_factory=list)
     columns: list[tuple[str, str]] = field(default_factory=list)  # rows: (name, kind) of each column
     item_kind: str = "text"  # lines: text or int
+    picker: Picker | None = None  # pick: what is chosen, by name (corpdir.tui.forms.choices)
 
     @property
     def widget_id(self) -> str:
@@ -70,6 +74,9 @@ class FieldKind:
     # -- widgets ------------------------------------------------------------------------
     def make(self, placeholder: str = "") -> Widget:
         wid = self.widget_id
+        if self.kind == "pick" and self.picker is not None:
+            none = self.picker.none[0] if self.picker.none else ""
+            return ChoiceField(self.picker.what, multiple=self.picker.multiple, none=none, id=wid)
         if self.kind == "bool":
             return Switch(id=wid)
         if self.kind == "enum":
@@ -92,7 +99,9 @@ class FieldKind:
 
     def write(self, widget: Widget, value: Any) -> None:
         """Show a loaded (request-form JSON) value in the widget."""
-        if isinstance(widget, Switch):
+        if isinstance(widget, ChoiceField):
+            widget.set_values(list(value) if isinstance(value, list) else [value])
+        elif isinstance(widget, Switch):
             widget.value = bool(value)
         elif isinstance(widget, Select):
             if value in self.choices:
@@ -111,6 +120,8 @@ class FieldKind:
 
     def read(self, widget: Widget) -> Any:
         """The widget's state as the request's JSON value (None: nothing given)."""
+        if isinstance(widget, ChoiceField):
+            return list(widget.values) if widget.multiple else (widget.values[0] if widget.values else None)
         if isinstance(widget, Switch):
             return widget.value
         if isinstance(widget, Select):

@@ -32,6 +32,8 @@ from textual.widgets import Input, Label, Select, SelectionList, Static, Switch,
 from corpdir.service.errors import ApiError, CorpdirError, Invalid, PermissionDenied
 from corpdir.spec import OPERATIONS, ErrorDetail, QueryModel, SpecViolation, validate_body, validate_query
 from corpdir.spec.edits import CannotClear, create_body, edit_body, is_empty, request_form
+from corpdir.tui.forms.choice_field import ChoiceField
+from corpdir.tui.forms.choices import Choice, Picker, described
 from corpdir.tui.forms.confirm import ConfirmScreen
 from corpdir.tui.forms.field_kinds import FieldKind, kinds_for
 from corpdir.tui.forms.texts import literal_lines
@@ -59,6 +61,7 @@ class FormSpec:
     extra_check: Callable[[Values], list[ErrorDetail]] | None = None  # rules beyond the model (a file)
     extra_fields: dict[str, str] = field(default_factory=dict)  # text inputs outside the model (a file path)
     browse_suffixes: tuple[str, ...] = ()  # Ctrl+O fills the first extra field from a file picker showing these
+    pickers: dict[str, Picker] = field(default_factory=dict)  # fields chosen by name from a picker, not typed
 
     @property
     def body_model(self) -> type[BaseModel]:
@@ -92,9 +95,13 @@ class ModelForm(ModalScreen[Any]):
     ]
 
     def __init__(self, spec: FormSpec, record: BaseModel | Mapping[str, Any] | None,
-                 save: Callable[[Values], Awaitable[Any]], *, variant: str = "C") -> None:
+                 save: Callable[[Values], Awaitable[Any]], *, variant: str = "C",
+                 choices: Callable[[Picker], Awaitable[list[Choice]]] | None = None) -> None:
+        """``choices`` reads what a picker offers (the screen's service: see :mod:`.choices`)."""
         super().__init__()
         self.spec = spec
+        self.load_choices = choices
+        self._choices: dict[str, list[Choice]] = {}
         self.save_callback = save
         self.variant = variant
         model = spec.body_model
@@ -119,11 +126,25 @@ class ModelForm(ModalScreen[Any]):
                     del self.kinds[key]
                 if name in spec.labels:
                     self.kinds.setdefault(name, FieldKind(name, "readonly"))
+        self.kinds = self._with_pickers(self.kinds)
         self._initial: Values = {}
         self._ready = False
         self._timer: Timer | None = None
         self.saving = False
         self.errors: dict[str, str] = {}
+
+    def _with_pickers(self, kinds: dict[str, FieldKind]) -> dict[str, FieldKind]:
+        """The kinds with each picked field as one field (a folder's two parts too), in place;
+        a read-only one stays read-only (its text becomes the name once choices are read)."""
+        out: dict[str, FieldKind] = {}
+        for key, kind in kinds.items():
+            top = key.partition(".")[0]
+            picker = self.spec.pickers.get(top)
+            if picker is None or kind.kind == "readonly":
+                out[key] = kind
+            elif top not in out:
+                out[top] = FieldKind(top, "pick", picker=picker)
+        return out
 
     # -- building -----------------------------------------------------------------------
     def _label(self, key: str) -> str:
@@ -167,6 +188,8 @@ class ModelForm(ModalScreen[Any]):
             static.display = False
         self.query_one("#form-message", Static).display = False
         self._apply_restrictions()
+        if self.spec.pickers and self.load_choices is not None:
+            self.read_choices()
         self.call_after_refresh(self._arm)
         first = next((w for w in self.query("Input, Select, Switch, TextArea, SelectionList") if not w.disabled), None)
         if first is not None:
@@ -308,6 +331,7 @@ class ModelForm(ModalScreen[Any]):
     @on(Select.Changed)
     @on(TextArea.Changed)
     @on(SelectionList.SelectedChanged)
+    @on(ChoiceField.Changed)
     def _changed(self) -> None:
         if not self._ready:
             return
@@ -347,6 +371,47 @@ class ModelForm(ModalScreen[Any]):
 
         self.app.push_screen(FilePicker(f"Choose: {self.spec.extra_fields[key]}", start=start,
                                         suffixes=self.spec.browse_suffixes), chosen)
+
+    # -- fields chosen from a picker ---------------------------------------------------------
+    async def _choices_for(self, key: str) -> list[Choice]:
+        if key not in self._choices and self.load_choices is not None:
+            self._choices[key] = await self.load_choices(self.spec.pickers[key])
+        return self._choices.get(key, [])
+
+    @work(group="form-choices", exit_on_error=False)
+    async def read_choices(self) -> None:
+        """Names and paths for the values the fields hold (a read-only folder by its name)."""
+        for key in self.spec.pickers:
+            if key not in self.kinds:
+                continue
+            choices = await self._choices_for(key)
+            widget = self.widget(key)
+            if isinstance(widget, ChoiceField):
+                widget.set_choices(choices)
+            elif isinstance(widget, Input) and self.spec.editing:
+                chosen = described(self.original.get(key), choices)
+                widget.value = chosen.path or chosen.name
+
+    @on(ChoiceField.Pick)
+    def _pick(self, event: ChoiceField.Pick) -> None:
+        self.open_picker(event.field, event.index)
+
+    @work(group="form-picker", exclusive=True, exit_on_error=False)
+    async def open_picker(self, field: ChoiceField, index: int) -> None:
+        from corpdir.tui.forms.choice_picker import ChoicePicker
+
+        key = next(k for k, kind in self.kinds.items() if kind.widget_id == field.id)
+        choices = await self._choices_for(key)
+        current = field.values[index] if index < len(field.values) else None
+        chosen = described(current, choices) if current is not None else None
+
+        def picked(choice: Choice | None) -> None:
+            if choice is not None:
+                field.put(index, choice.value)
+            field.focus()
+
+        self.app.push_screen(ChoicePicker(f"{self._label(key)}: choose a {field.noun}", choices, chosen=chosen,
+                                          noun=field.noun), picked)
 
     # -- save and leave -----------------------------------------------------------------
     def action_save(self) -> None:

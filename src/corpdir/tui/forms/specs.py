@@ -11,6 +11,7 @@ from corpdir.spec import ErrorDetail
 from corpdir.spec.contact import BusinessCardForm
 from corpdir.spec.enums import UserType
 from corpdir.spec.usertype import not_settable_fields
+from corpdir.tui.forms.choices import Picker
 from corpdir.tui.forms.model_form import FormSpec
 from corpdir.tui.forms.writes import IMAGE_SUFFIXES
 from corpdir.tui.labels import CONTACT_FIELDS, USER_FIELDS
@@ -26,7 +27,7 @@ USER_ORDER = [
     "chatSettingList", "gotalkAvailable", "gotalkLogDownloadAvailable", "thanksAvailable", "anpiLoginId",
     "mobileMacAddress", "pcMacAddress", "bleId",
 ]
-USER_LABELS = {**USER_FIELDS, "fullname": "Name", "divisionIds": "Division IDs", "password": "Password",
+USER_LABELS = {**USER_FIELDS, "fullname": "Name", "divisionIds": "Divisions", "password": "Password",
                "chatSettingList": "Chat accounts", "tenantCucmAdapterSettingsId": "Call-manager adapter ID",
                "tenantAlphaAdapterSettingsId": "PBX adapter ID"}
 
@@ -47,8 +48,8 @@ def user_form(user: Any | None, variant: str = "C") -> FormSpec:
         labels={k: USER_LABELS.get(k, k) for k in USER_ORDER if k not in absent},
         readonly=frozenset({"loginId"}) if user is not None else frozenset(),
         initial={"userType": UserType.REGULAR_USER.value} if user is None else {},
-        hints={"divisionIds": "one division ID a line",
-               **({"password": "leave empty to keep it"} if user is not None else {})},  # a new user has none to keep
+        hints={"password": "leave empty to keep it"} if user is not None else {},  # a new user has none to keep
+        pickers={"divisionIds": Picker("division", multiple=True)},
         context=lambda values: {"user_type": _user_type(values, stored)},
         restricted=lambda values: not_settable_fields(_user_type(values, stored)),
         restricted_note=lambda values: f"Greyed fields cannot be set for a {_user_type(values, stored)} user.",
@@ -71,7 +72,7 @@ def profile_form(name: str) -> FormSpec:
 
 DIVISION_LABELS = {
     "divisionName": "Name", "divisionCode": "Code", "divisionNameKana": "Kana", "divisionNameAlphabet": "Alphabet",
-    "divisionPhoneNum": "Phone", "divisionUrl": "Web", "sortScore": "Sort score", "parentDivisionId": "Parent division ID",
+    "divisionPhoneNum": "Phone", "divisionUrl": "Web", "sortScore": "Sort score", "parentDivisionId": "Parent division",
 }
 
 
@@ -82,7 +83,10 @@ def division_form(division: Any | None, parent_id: int | None = None) -> FormSpe
         code="D4" if division is not None else "D2",
         labels=DIVISION_LABELS,
         initial={"parentDivisionId": parent_id} if division is None and parent_id else {},
-        hints={"parentDivisionId": "0 = top level" if division is not None else "empty = top level"},
+        # the top level is parent 0 on an edit (D4), no parent on a create (D2); a division
+        # cannot move under itself, so its own subtree is not offered
+        pickers={"parentDivisionId": Picker("division", none=("(top level)", 0 if division is not None else None),
+                                            not_under=division.divisionId if division is not None else None)},
     )
 
 
@@ -106,6 +110,7 @@ def contact_form(contact: Any | None, folder: tuple[str, int] | None = None) -> 
         labels={k: CONTACT_LABELS.get(k, k) for k in CONTACT_ORDER},
         readonly=frozenset({"folderId"}) if contact is not None else frozenset(),
         initial=initial,
+        pickers={"folderId": Picker("folder")},
     )
 
 

@@ -13,6 +13,7 @@ from textual.screen import Screen
 from corpdir.service.errors import CorpdirError
 from corpdir.service.images import NotAnImage, read_jpeg
 from corpdir.service.messages import explain
+from corpdir.tui.forms.choices import load_choices
 from corpdir.tui.forms.confirm import ConfirmScreen
 from corpdir.tui.forms.file_picker import FilePicker
 from corpdir.tui.forms.image_preview import ImagePreview
@@ -36,8 +37,10 @@ def open_form(screen: Screen, spec: FormSpec, record: Any, save: Callable[[dict]
         if result is not None and done is not None:
             done(result)
 
-    variant = getattr(getattr(screen, "service", None), "variant", "C")
-    screen.app.push_screen(ModelForm(spec, record, save, variant=variant), finished)
+    service = getattr(screen, "service", None) or getattr(screen.app, "service", None)
+    variant = getattr(service, "variant", "C")
+    choices = (lambda picker: load_choices(service, picker)) if service is not None else None
+    screen.app.push_screen(ModelForm(spec, record, save, variant=variant, choices=choices), finished)
 
 
 def confirm(screen: Screen, question: str, then: Callable[[], Any], yes: str = "Delete") -> None:

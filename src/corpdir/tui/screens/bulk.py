@@ -29,6 +29,10 @@ if TYPE_CHECKING:
     from corpdir.service.directory import DirectoryService
 
 
+# what each kind of row is, in the user's words (the operations behind them, U11 and L1, are not theirs)
+KINDS = {"destinations": "Destinations of people", "spots": "Spots of location tags"}
+
+
 class BulkScreen(ModalScreen[None]):
     DEFAULT_CSS = """
     BulkScreen { align: center middle; }
@@ -57,7 +61,7 @@ class BulkScreen(ModalScreen[None]):
         with VerticalScroll() as box:
             box.border_title = "Bulk from CSV"
             with Horizontal():
-                yield Select([("Destinations (U11)", "destinations"), ("Spots (L1)", "spots")], value=self.kind,
+                yield Select([(KINDS["destinations"], "destinations"), (KINDS["spots"], "spots")], value=self.kind,
                              allow_blank=False, id="bulk-kind", compact=True)
                 yield Input(placeholder="CSV file path (Ctrl+O to browse), Enter to read", id="bulk-path", compact=True)
             yield Static(id="bulk-preview")
