@@ -47,6 +47,7 @@ async def pick(pilot, form, key, typed, *, line=None):
     await pilot.press("enter")
     assert await wait_for(pilot, lambda: isinstance(pilot.app.screen, ChoicePicker))
     picker = pilot.app.screen
+    assert await wait_for(pilot, lambda: picker.query_one("#choice-filter").has_focus)  # typing goes to the filter
     await pilot.press(*typed)
     assert await wait_for(pilot, lambda: picker.shown and all(c.matches(typed) for c in picker.shown))
     await pilot.press("enter")
