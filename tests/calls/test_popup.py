@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from textual.widgets import Input
 
@@ -119,9 +119,11 @@ async def test_the_card_shows_the_last_calls_from_the_number_the_one_just_record
     """Written differently in the history ('03-5700-1111') than the phone sends it, and a
     call recorded while the TUI runs is on the next ring's card."""
     def shown(at: str) -> str:
-        return datetime.fromisoformat(at).astimezone().strftime("%m/%d %H:%M")
+        return datetime.fromisoformat(at).astimezone().strftime("%m/%d %H:%M")  # not today: with its date
 
-    first, second = "2026-11-20T09:15:00+09:00", "2026-11-21T10:30:00+09:00"
+    today = datetime.now().astimezone().replace(second=0, microsecond=0)
+    first = (today - timedelta(days=3)).replace(hour=9, minute=15).isoformat()  # the newest in the demo history
+    second = (today - timedelta(days=2)).replace(hour=10, minute=30).isoformat()
     await service.create_call("incoming", {"fromNum": "03-5700-1111", "answered": False, "calledAt": first})
     app = desk_app(service)
     async with app.run_test(size=(120, 36)) as pilot:
