@@ -326,14 +326,24 @@ def http(path: str) -> bytes:
     return f"GET /t/{TOKEN}{path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
 
 
-def bench_http(label: str, port: int, forms: list[list[str]], requests: int, results: list[str]) -> None:
-    """/health (the HTTP floor of that server) and caller names at 1, 8, 64 clients; each
-    level asks its own numbers, none asked before in this server's life."""
+def interleaved(targets: dict[str, tuple], rounds: int, results: list[str]) -> None:
+    """Each concurrency level in ``rounds`` rounds; in each round every target (label ->
+    (reply framing, port, requests per level)) gets the same slice of the level's
+    requests, one target after the other. Other engineers' test runs come and go on this
+    machine: interleaving gives each server the same share of that noise, and the figures
+    pool every round (requests/s = all requests / all wall time; p50, p99 of all)."""
     for level, clients in enumerate((1, 8, 64)):
-        base = [http("/health")] * (requests // 2)
-        results.append(figures(f"{label} baseline: GET /health", clients, *load(http_reply, port, split(base, clients))))
-        reqs = [http(f"/cid?number={number}") for number in forms[level]]
-        results.append(figures(f"{label}: caller name (plain text)", clients, *load(http_reply, port, split(reqs, clients))))
+        pooled = {label: ([], [], 0.0) for label in targets}
+        for r in range(rounds):
+            order = list(targets.items())
+            order = order[r % len(order):] + order[:r % len(order)]  # each target first in turn
+            for label, (complete, port, requests) in order:
+                chunk = requests[level][r::rounds]
+                wall, latencies, checks = load(complete, port, split(chunk, clients))
+                lat, chk, total = pooled[label]
+                pooled[label] = (lat + latencies, chk + checks, total + wall)
+        for label, (latencies, checks, total) in pooled.items():
+            results.append(figures(label, clients, total, latencies, checks))
 
 
 def bench_wrk(port: int, forms: list[list[str]], results: list[str]) -> None:
@@ -377,18 +387,10 @@ def bench_documents(port: int, rng: random.Random, results: list[str]) -> None:
         results.append(line)
 
 
-def bench_slapd(db: Path, size: int, numbers: list[list[str]], results: list[str]) -> None:
+def start_slapd(db: Path, size: int) -> tuple[subprocess.Popen, int]:
     process, ldap_port, how = load_slapd(OUT / f"slapd-{size}", db)
     print(f"slapd: {how}", flush=True)
-    try:
-        base = "ou=phonebook,dc=example,dc=com"
-        for level, clients in enumerate((1, 8, 64)):
-            reqs = [ldap_search_request(i + 1, base, national(n)) for i, n in enumerate(numbers[level])]
-            results.append(figures("slapd: (|(telephoneNumber=N)(mobile=N))", clients,
-                                   *load(ldap_reply, ldap_port, split(reqs, clients))))
-    finally:
-        process.terminate()
-        process.wait()
+    return process, ldap_port
 
 
 def bench_probe(db: Path, forms: list[str], results: list[str]) -> None:
@@ -423,7 +425,8 @@ def bench_probe(db: Path, forms: list[str], results: list[str]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--size", type=int, default=100_000)
-    parser.add_argument("--requests", type=int, default=4000, help="lookups per concurrency level")
+    parser.add_argument("--requests", type=int, default=4000, help="lookups per concurrency level and server")
+    parser.add_argument("--rounds", type=int, default=4, help="rounds each level is split into, servers interleaved")
     parser.add_argument("--skip", action="append", default=[], choices=["uvicorn", "wrk", "documents", "slapd"])
     args = parser.parse_args()
     OUT.mkdir(exist_ok=True)
@@ -437,23 +440,37 @@ def main() -> None:
     numbers = [flat[i * args.requests:(i + 1) * args.requests] for i in range(3)]
     rng = random.Random(15)
     forms = [pbx_forms(level, rng) for level in numbers]
-    print(f"load average before: {os.getloadavg()}", flush=True)
+    servers: list[subprocess.Popen] = []
     results: list[str] = []
-    for kind in ("gateway", "uvicorn"):
-        if kind in args.skip:
-            continue
-        server, port = start_gateway(db, kind)
-        try:
-            bench_http("gateway" if kind == "gateway" else "same app on uvicorn", port, forms, args.requests, results)
-            if kind == "gateway" and "wrk" not in args.skip:
-                bench_wrk(port, forms, results)
-            if kind == "gateway" and "documents" not in args.skip:
-                bench_documents(port, rng, results)
-        finally:
+    try:
+        gateway, port = start_gateway(db, "gateway")
+        servers.append(gateway)
+        health = [[http("/health")] * (args.requests // 2)] * 3
+        caller = [[http(f"/cid?number={n}") for n in level] for level in forms]
+        targets: dict[str, tuple] = {"gateway baseline: GET /health": (http_reply, port, health),
+                                     "gateway: caller name (plain text)": (http_reply, port, caller)}
+        if "uvicorn" not in args.skip:
+            on_uvicorn, uvicorn_port = start_gateway(db, "uvicorn")
+            servers.append(on_uvicorn)
+            targets["uvicorn baseline: GET /health"] = (http_reply, uvicorn_port, health)
+            targets["same app on uvicorn: caller name"] = (http_reply, uvicorn_port, caller)
+        if "slapd" not in args.skip:
+            slapd, ldap_port = start_slapd(db, args.size)
+            servers.append(slapd)
+            base = "ou=phonebook,dc=example,dc=com"
+            searches = [[ldap_search_request(i + 1, base, national(n)) for i, n in enumerate(level)] for level in numbers]
+            targets["slapd: (|(telephoneNumber=N)(mobile=N))"] = (ldap_reply, ldap_port, searches)
+        print(f"load average before: {os.getloadavg()}", flush=True)
+        interleaved(targets, args.rounds, results)
+        print(f"load average after the lookups: {os.getloadavg()}", flush=True)
+        if "wrk" not in args.skip:
+            bench_wrk(port, forms, results)
+        if "documents" not in args.skip:
+            bench_documents(port, rng, results)
+    finally:
+        for server in servers:
             server.terminate()
             server.wait()
-    if "slapd" not in args.skip:
-        bench_slapd(db, args.size, numbers, results)
     bench_probe(db, [f for level in forms for f in level], results)
     print(f"load average after: {os.getloadavg()}", flush=True)
 
