@@ -92,3 +92,28 @@ async def test_the_detail_names_each_division_by_its_full_path(service, make_app
         expected = [paths[ref.divisionId] for ref in person.divisions]
         assert SECOND in expected
         assert "".join(values).replace(" ", "") == "".join(expected).replace(" ", "")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["80x24", "120x36"])
+async def test_a_chosen_division_is_named_by_its_path_in_caption_and_question(service, make_app, size):
+    from corpdir.tui.forms.confirm import ConfirmScreen
+    from corpdir.tui.widgets.division_tree import DivisionTree
+    from forms.write_helpers import tree_cursor_to
+
+    async with directory_at(service, make_app, size) as (pilot, users, paths):
+        app = pilot.app
+        tree = app.screen.query_one(DivisionTree)
+        for name in ("本社", "営業本部", "第二営業部"):  # opened one level at a time, as a user would
+            await tree_cursor_to(pilot, tree, lambda d, name=name: d.divisionName == name)
+            if not tree.cursor_node.is_expanded:
+                await pilot.press("space")
+        await tree_cursor_to(pilot, tree, lambda d: d.divisionName == "1課")  # the one under 第二営業部
+        await pilot.press("enter")
+        caption = app.screen.query_one("#caption")
+        assert await wait_for(pilot, lambda: " · by name" in str(caption.render())), str(caption.render())
+        shown = str(caption.render()).split(" · ")[0]
+        assert shown.endswith("第二営業部 › 1課") and SECOND.endswith(shown.lstrip("…")), shown
+        await pilot.press("ctrl+x")  # the question names the division it would delete
+        assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert await wait_for(pilot, lambda: SECOND.replace(" ", "") in screen_text(app).replace(" ", "").replace("\n", ""))
+        await pilot.press("escape")

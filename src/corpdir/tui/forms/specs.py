@@ -76,10 +76,11 @@ DIVISION_LABELS = {
 }
 
 
-def division_form(division: Any | None, parent_id: int | None = None) -> FormSpec:
-    """D2 under ``parent_id`` (None: top level), or D4 (parent 0 moves it to the top level)."""
+def division_form(division: Any | None, parent_id: int | None = None, *, path: str = "") -> FormSpec:
+    """D2 under ``parent_id`` (None: top level), or D4 of ``division`` (named by its
+    ``path`` when given; parent 0 moves it to the top level)."""
     return FormSpec(
-        title=f"Edit division {division.divisionName}" if division is not None else "New division",
+        title=f"Edit division {path or division.divisionName}" if division is not None else "New division",
         code="D4" if division is not None else "D2",
         labels=DIVISION_LABELS,
         initial={"parentDivisionId": parent_id} if division is None and parent_id else {},

@@ -22,6 +22,7 @@ from corpdir.service.errors import CorpdirError
 from corpdir.spec.user import User
 from corpdir.tui.screens.directory_browse import ORDERS, Browse
 from corpdir.tui.screens.directory_writes import DirectoryWrites
+from corpdir.tui.screens.list_screen import fit_caption
 from corpdir.tui.widgets.division_tree import DivisionTree
 from corpdir.tui.widgets.key_bar import KeyBar
 from corpdir.tui.widgets.search_box import SearchBox
@@ -133,6 +134,16 @@ class DirectoryScreen(DirectoryWrites):
         if not event.count:
             self.rows_shown()
 
+    def caption(self, count: int, more: bool, syncing: bool, width: int) -> str:
+        """The caption with the division named by its path, shortened from the left to the
+        room the count and order leave ('…品質保証部 › 1課 · 12 people · by name ↑')."""
+        browse = self.browse
+        if browse.division is None or browse.text.strip():
+            return super().caption(count, more, syncing, width)
+        rest = cells(browse.caption(count, more=more, syncing=syncing, where=""))
+        where = self.service.division_path(browse.division, max(width - rest, 8))
+        return fit_caption(browse.caption(count, more=more, syncing=syncing, where=where), width)
+
     def after_first_rows(self) -> None:
         self.query_one(DivisionTree).refresh_from_service()
         self.learn_key_rights()
@@ -142,7 +153,8 @@ class DirectoryScreen(DirectoryWrites):
         try:
             await self.service.refresh_users(browse.division.divisionId, browse.include_sub)
         except CorpdirError as exc:
-            self.notify(f"Could not refresh {browse.division.divisionName}: {exc}", severity="warning", timeout=4)
+            self.notify(f"Could not refresh {self.service.division_path(browse.division)}: {exc}", severity="warning",
+                        timeout=4)
             return
         if browse == self.browse:
             self.query_one("#users", VirtualList).reload()

@@ -28,10 +28,12 @@ class Browse:
     def searching(self) -> bool:
         return bool(self.text.strip() or self.filters)
 
-    def caption(self, count: int, *, more: bool = False, syncing: bool = False) -> str:
+    def caption(self, count: int, *, more: bool = False, syncing: bool = False, where: str | None = None) -> str:
         """What the list shows, how many and in what order; ``more``: the service has further
-        pages; ``syncing``: a sync is under way, so an empty list is not yet known to be empty."""
-        where = self.division.divisionName if self.division else "Everyone"
+        pages; ``syncing``: a sync is under way, so an empty list is not yet known to be empty;
+        ``where``: the division as the screen names it (its path), else its own name."""
+        if where is None:
+            where = self.division.divisionName if self.division else "Everyone"
         scope = " and sub-divisions" if self.include_sub and self.division else ""
         what = f'search "{self.text.strip()}"' if self.text.strip() else where + scope
         arrow = "↓" if self.descending else "↑"

@@ -156,7 +156,7 @@ class DirectoryWrites(SearchListScreen):
 
         parent = self._tree_division()
         open_form(self, division_form(None, parent.divisionId if parent else None), None, self.service.create_division,
-                  lambda d: (self.notify(f"Created division {d.divisionName}", timeout=3), self._reload_tree()))
+                  lambda d: (self.say_division("Created division", d), self._reload_tree()))
 
     def _chosen_division(self) -> Division | None:
         """The division under the tree's cursor, else the one shown; None (and a word to
@@ -166,16 +166,26 @@ class DirectoryWrites(SearchListScreen):
             self.notify("Choose a division in the tree first", severity="warning", timeout=2)
         return division
 
+    @work(group="directory-say", exit_on_error=False)
+    async def say_division(self, what: str, division: Division) -> None:
+        """'Created division 本社 › 営業本部 › 新設課': a division is named by its path."""
+        await self.service.division_paths([division.divisionId])
+        self.notify(f"{what} {self.service.division_path(division)}", timeout=3)
+
     def action_edit_division(self) -> None:
         division = self._chosen_division()
-        if division is None:
-            return
+        if division is not None:
+            self.open_division_form(division)
+
+    @work(group="directory-write", exclusive=True, exit_on_error=False)
+    async def open_division_form(self, division: Division) -> None:
         from corpdir.tui.forms.specs import division_form
         from corpdir.tui.forms.writes import open_form
 
-        open_form(self, division_form(division), division,
+        await self.service.division_paths([division.divisionId])  # the form's title names it by its path
+        open_form(self, division_form(division, path=self.service.division_path(division)), division,
                   lambda changes: self.service.edit_division(division, changes=changes),
-                  lambda d: (self.notify(f"Saved division {d.divisionName}", timeout=3), self._reload_tree()))
+                  lambda d: (self.say_division("Saved division", d), self._reload_tree()))
 
     def action_delete_division(self) -> None:
         division = self._chosen_division()
@@ -187,7 +197,8 @@ class DirectoryWrites(SearchListScreen):
         from corpdir.tui.forms.writes import confirm
 
         below = len(await self.service.division_subtree(division.divisionId)) - 1
-        name = division.divisionName or f"#{division.divisionId}"
+        await self.service.division_paths([division.divisionId])
+        name = self.service.division_path(division)
         if below > 0:
             question = (f"Delete division {name} and the {below} {'division' if below == 1 else 'divisions'} below it "
                         f"({below + 1} in all)? This cannot be undone.")
@@ -199,7 +210,8 @@ class DirectoryWrites(SearchListScreen):
     async def delete_division(self, division: Division) -> None:
         from corpdir.tui.forms.writes import run_write
 
-        if await run_write(self, self.service.delete_division(division), f"Deleted division {division.divisionName}"):
+        name = self.service.division_path(division)  # read before it leaves the cache
+        if await run_write(self, self.service.delete_division(division), f"Deleted division {name}"):
             if self.browse.division is not None and self.browse.division.divisionId == division.divisionId:
                 self.browse = replace(self.browse, division=None)
                 self._show()

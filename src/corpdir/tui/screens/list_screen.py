@@ -196,12 +196,16 @@ class SearchListScreen(ListScreen):
         rows = self.query_one(self.LIST, VirtualList)
         syncing = bool(getattr(self.app, "syncing", False))
         line = self.query_one("#caption", Static)
-        caption = self.browse.caption(rows.row_count, more=rows.has_more, syncing=syncing)
-        line.update(literal(fit_caption(caption, line.content_region.width), "dim"), layout=False)  # no re-layout
+        caption = self.caption(rows.row_count, rows.has_more, syncing, line.content_region.width)
+        line.update(literal(caption, "dim"), layout=False)  # no re-layout
         empty = self.empty_text(syncing)
         if empty != rows.empty_text:
             rows.empty_text = empty
             rows.refresh()
+
+    def caption(self, count: int, more: bool, syncing: bool, width: int) -> str:
+        """The caption fitted to ``width`` cells."""
+        return fit_caption(self.browse.caption(count, more=more, syncing=syncing), width)
 
     def on_resize(self) -> None:
         self.call_after_refresh(self.show_count)  # the caption fitted to the new width
