@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 import jaconv
 
@@ -28,7 +29,13 @@ def fold(text: str) -> str:
 def parts(text: str) -> list[str]:
     """The whitespace-separated parts of a name, folded ('山田 太郎' -> ['山田', '太郎'])."""
     words = _SPACE.split(unicodedata.normalize("NFKC", text).strip())
-    return [fold(w) for w in words if w] if len(words) > 1 else []
+    return [fold_common(w) for w in words if w] if len(words) > 1 else []
+
+
+# Surnames, given names, division names, positions and company names repeat across a
+# directory: writing a cache folds each of the common ones once. A bounded cache (~2 MB):
+# values seen once (mails, whole names) pass through it while the common ones stay.
+fold_common = lru_cache(maxsize=8192)(fold)
 
 
 def query_variants(query: str) -> list[str]:

@@ -17,11 +17,10 @@ always be taken out again exactly, whatever the record or its divisions say late
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from corpdir.cache.fields import CODES
-from corpdir.cache.folding import fold, parts
+from corpdir.cache.folding import fold, fold_common, parts
 from corpdir.phone import digits
 from corpdir.spec.phone_fields import CONTACT_PHONE_FIELDS, USER_PHONE_FIELDS
 
@@ -34,32 +33,21 @@ Term = tuple[str, str, bool]  # (field, folded term, in the trigram document)
 DivisionPaths = Mapping[int, Sequence[str]]  # division id -> names from the top down to it
 
 
-# Names, divisions, positions and company names repeat across a directory (a few
-# thousand surnames and given names for 100k people): each distinct value is folded once.
-# Measured on the 10k + 10k demo tenant: folding fell from ~35 to ~8 us a record.
-_folded = lru_cache(maxsize=1 << 16)(fold)
-
-
-@lru_cache(maxsize=1 << 16)
-def _name_pieces(value: str) -> tuple[tuple[str, bool], ...]:
-    pieces = parts(value)
-    # the whole name: in the trigram document only when it has no parts
-    return ((_folded(value), not pieces), *((piece, True) for piece in pieces))
-
-
 def _names(data: dict[str, Any]) -> Iterable[Term]:
     for field in NAME_FIELDS:
         value = data.get(field)
         if value:
-            for term, fts in _name_pieces(value):
-                yield field, term, fts
+            pieces = parts(value)
+            yield field, fold(value), not pieces  # the whole name: in the trigram document only when it has no parts
+            for piece in pieces:
+                yield field, piece, True
 
 
 def _plain(data: dict[str, Any], fields: Iterable[str]) -> Iterable[Term]:
     for field in fields:
         value = data.get(field)
         if value:
-            yield field, _folded(value), True
+            yield field, fold_common(value), True
 
 
 def _phone_digits(data: dict[str, Any], fields: Iterable[str]) -> Iterable[Term]:
@@ -77,7 +65,7 @@ def user_terms(data: dict[str, Any], paths: DivisionPaths) -> Iterable[Term]:
     for div in data.get("divisions") or ():
         path = paths.get(div.get("divisionId")) or ([div["divisionName"]] if div.get("divisionName") else [])
         for name in path:
-            yield "divisions", _folded(name), True
+            yield "divisions", fold_common(name), True
     yield from _phone_digits(data, USER_PHONE_FIELDS)
 
 
