@@ -142,6 +142,31 @@ async def test_a_failed_write_stores_no_page_after_it(admin):
     assert snapshot(admin.store)["users"] == (await server_truth(admin))["users"]
 
 
+async def test_contacts_are_synced_alongside_the_users_pass(admin):
+    """The users' pass waits on the rate limit page after page; the contacts come in
+    meanwhile (not after it), and each resource still counts its own requests."""
+    calls: list[str] = []
+
+    async def fetch(code, params):
+        calls.append(code)
+        return await admin._page(code, params)
+
+    def listing(code, query):
+        async def pages():
+            async for page in admin.client.iter_pages(code, query):
+                calls.append(code)
+                yield page
+        return pages()
+
+    summary = await Syncer(admin.store, fetch, listing, page_size=7).run(resources=["divisions", "users", "contacts"])
+    assert snapshot(admin.store) == await server_truth(admin)
+    user_pages = [i for i, code in enumerate(calls) if code == "U1"]
+    assert calls.index("X1") < user_pages[-1]  # a page of contacts came before the users' pass ended
+    assert summary.resources["users"].requests == len(user_pages)
+    assert summary.resources["contacts"].requests == calls.count("X1")
+    assert list(summary.resources) == ["divisions", "users", "contacts"]
+
+
 async def test_deleted_on_the_service_is_removed_from_the_cache(admin):
     await admin.sync()
     victim = snapshot(admin.store)["users"][5]

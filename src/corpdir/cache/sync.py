@@ -19,6 +19,7 @@ indexing overlaps the wait for rate-limit tokens.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Awaitable, Callable, Iterable, Literal
@@ -40,6 +41,7 @@ async def _direct(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
 Resource = Literal["divisions", "users", "contacts", "folders", "personal_folders", "calls"]
 ALL_RESOURCES: tuple[Resource, ...] = ("divisions", "users", "contacts", "folders", "personal_folders", "calls")
 ID_BATCH = 50  # U1 userIds / D1 divisionIds take at most 50
+_REQUESTS: contextvars.ContextVar[list[int]] = contextvars.ContextVar("sync_requests")  # of the resource being synced
 PAGES_AHEAD = 3  # requests in flight during a full pass
 RECORDS_PER_WRITE = 1000  # records of pages that waited for the cache, stored in one transaction (see _PageWriter)
 
@@ -98,20 +100,48 @@ class Syncer:
         self.available = available
         self.page_size = page_size
         self._run = run
-        self._requests = 0
+
+    @staticmethod
+    def _count() -> None:
+        counter = _REQUESTS.get(None)
+        if counter is not None:
+            counter[0] += 1
 
     async def _fetch(self, code: str, params: dict[str, Any]) -> Page[Any]:
-        self._requests += 1
+        self._count()
         return await self._fetch_page(code, params)
 
     async def run(self, *, full: bool = False, resources: Iterable[Resource] = ALL_RESOURCES) -> SyncSummary:
+        """Each resource in turn, except that contacts are synced alongside the users' pass
+        when both are asked for: the users' pages wait for the rate limit's tokens (a 100k
+        pass is 1,000 requests) while contacts come in few, large pages whose indexing is
+        the work, so the contacts' CPU time fits into the users' waits (100k: 95 s users,
+        then 40-70 s contacts, one after the other)."""
+        wanted = list(resources)
         summary = SyncSummary()
-        for resource in resources:
-            started, self._requests = time.monotonic(), 0
-            result = await getattr(self, f"_sync_{resource}")(full)
-            result.requests, result.seconds = self._requests, time.monotonic() - started
-            summary.resources[resource] = result
+        alongside: asyncio.Future[ResourceSummary] | None = None
+        try:
+            for resource in wanted:
+                if resource == "contacts" and alongside is not None:
+                    continue
+                if resource == "users" and "contacts" in wanted[wanted.index("users"):]:
+                    alongside = asyncio.ensure_future(self._sync_one("contacts", full))
+                summary.resources[resource] = await self._sync_one(resource, full)
+                if alongside is not None and "contacts" not in summary.resources:
+                    summary.resources["contacts"] = await alongside
+        finally:
+            if alongside is not None and not alongside.done():  # the users' pass failed: stop the contacts too
+                alongside.cancel()
+                await asyncio.gather(alongside, return_exceptions=True)
         return summary
+
+    async def _sync_one(self, resource: Resource, full: bool) -> ResourceSummary:
+        counter = [0]
+        _REQUESTS.set(counter)
+        started = time.monotonic()
+        result: ResourceSummary = await getattr(self, f"_sync_{resource}")(full)
+        result.requests, result.seconds = counter[0], time.monotonic() - started
+        return result
 
     # -- full passes with deletion detection ----------------------------------------------
     async def _sync_divisions(self, full: bool) -> ResourceSummary:
@@ -186,7 +216,7 @@ class Syncer:
         writer = _PageWriter(self, "contacts", result)
         try:
             async for page in self._list_pages("X1", query):
-                self._requests += 1
+                self._count()
                 point = replace(point, cursor=_last_updated(page.items) or point.cursor)
                 await writer.write(page.items, point)
                 done += len(page.items)
@@ -206,7 +236,7 @@ class Syncer:
     async def _collect(self, code: str, query: dict[str, Any]) -> list[Any]:
         items: list[Any] = []
         async for page in self._list_pages(code, query):
-            self._requests += 1
+            self._count()
             items.extend(page.items)
         return items
 
