@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta, timezone
 
 from call_helpers import desk_app
-from corpdir.service.calls import daily_counts
+from corpdir.service.calls import calls_to_return, daily_counts
 from corpdir.state import State
 from corpdir.tui.forms.model_form import ModelForm
 from corpdir.tui.widgets.virtual_list import VirtualList
@@ -84,6 +84,24 @@ async def test_save_an_unknown_callers_number_as_a_contact(service):
         await pilot.press("S")
         form = await open_form(pilot, app)
         assert isinstance(form, ModelForm) and form.widget("phoneNum").value == "0357110003"
+
+
+def test_every_missed_call_in_the_window_is_judged_on_its_own():
+    """Two missed calls, the first called back: the second still waits, and a third older
+    than the window is history (the window is the same for every call)."""
+    class Call:
+        def __init__(self, cid, number, when, answered=False):
+            self.incomingCallHistoryId, self.fromNum, self.calledAt, self.answered = cid, number, when, answered
+
+    class Out:
+        def __init__(self, number, when):
+            self.toNum, self.callingAt = number, when
+
+    since = NOW - timedelta(days=14)
+    incoming = [Call(1, "0357110011", NOW - timedelta(hours=5)), Call(2, "0357110012", NOW - timedelta(hours=4)),
+                Call(3, "0357110013", NOW - timedelta(days=20))]
+    outgoing = [Out("03-5711-0011", NOW - timedelta(hours=3))]
+    assert calls_to_return(incoming, outgoing, "JP", since) == {2}
 
 
 def test_daily_counts_cover_every_day_even_without_calls():

@@ -239,8 +239,8 @@ def calls_to_return(incoming: list[Any], outgoing: list[Any], region: str, since
     pending = set()
     for call in incoming:
         if call.answered is False and call.fromNum and call.calledAt is not None and (since is None or call.calledAt >= since):
-            since = last_contact.get(match_key(call.fromNum, region))
-            if since is None or since < call.calledAt:
+            reached = last_contact.get(match_key(call.fromNum, region))
+            if reached is None or reached < call.calledAt:
                 pending.add(call.incomingCallHistoryId)
     return pending
 

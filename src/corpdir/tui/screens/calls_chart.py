@@ -54,4 +54,8 @@ class CallsChart(ModalScreen[None]):
                         color=["green", "red"])
         plt.title("Answered and missed calls per day")
         plt.xticks([i + 1 for i in range(0, DAYS, 5)], labels[::5])
+        busiest = max(a + m for _, a, m in days)  # counts: the axis starts at 0 and ticks whole calls
+        plt.ylim(0, max(busiest, 1))
+        step = max(1, -(-busiest // 5))
+        plt.yticks(list(range(0, max(busiest, 1) + 1, step)))
         plot.refresh()
