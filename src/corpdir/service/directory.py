@@ -204,14 +204,24 @@ class DirectoryService:
         self._with_paths(users)
 
     async def all_divisions(self) -> list[tuple[Division, list[str]]]:
-        """Every cached division with its path (names top first), in path order: what a
-        picker offers."""
+        """Every cached division with its path (names top first), in the division tree's
+        order (each under its parent; siblings by sort score, then name): what a picker offers."""
         def read() -> list[tuple[Division, list[str]]]:
             divisions = self.store.all_divisions()
-            paths = self.store.division_paths([d.divisionId for d in divisions])
+            by_id = {d.divisionId: d for d in divisions}
+            paths = self.store.division_paths(list(by_id))
             self._paths.update(paths)
+
+            def place(d: Division) -> list[tuple[int, str, int]]:
+                steps, seen = [], set()
+                while d is not None and d.divisionId not in seen:
+                    seen.add(d.divisionId)
+                    steps.insert(0, (-(d.sortScore or 0), d.divisionName or "", d.divisionId))
+                    d = by_id.get(d.parentDivisionId) if d.parentDivisionId else None
+                return steps
+
             return sorted(((d, paths.get(d.divisionId) or [d.divisionName or ""]) for d in divisions),
-                          key=lambda item: (item[1], item[0].divisionId))
+                          key=lambda item: place(item[0]))
 
         return await self.cache.run(read)
 
