@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import stat
 import subprocess
 import sys
 
+import pytest
+
 from call_helpers import card_text, cards, desk_app, feed_ready
+from corpdir.phone import for_display
 from tui_helpers import wait_for
 
 
@@ -55,3 +59,33 @@ async def test_without_a_runtime_dir_the_sockets_live_in_a_private_temp_folder(s
         assert stat.S_IMODE(folder.stat().st_mode) == 0o700 and len(list(folder.glob("ring-*.sock"))) == 1
         assert (await asyncio.to_thread(ring_all, {"number": demo_user.phoneNum}))[0] == 1
         assert await wait_for(pilot, lambda: demo_user.fullname in card_text(pilot.app))
+
+
+TMUX = shutil.which("tmux")
+
+
+@pytest.mark.skipif(not TMUX, reason="tmux is needed to run a second TUI in a terminal of its own")
+async def test_ring_pops_a_tui_in_another_process_and_one_here(service, demo_user, _runtime_dir, tmp_path):
+    """One TUI under pilot, one a real `corpdir` process (the embedded demo) in a tmux
+    terminal of 120x36, both of this user: `corpdir ring` reaches both."""
+    server = ["tmux", "-L", f"corpdir-ring-{os.getpid()}", "-f", "/dev/null"]
+    here = desk_app(service)
+    async with here.run_test(size=(120, 36)) as pilot:
+        assert await feed_ready(pilot, "ring")
+        subprocess.run([*server, "new-session", "-d", "-x", "120", "-y", "36",
+                        f"{sys.executable} -m corpdir.cli --no-sync"], check=True, env=os.environ.copy())
+        try:
+            assert await wait_for(pilot, lambda: len(list(_runtime_dir.glob("ring-*.sock"))) == 2, tries=1500)
+
+            def pane() -> str:
+                return subprocess.run([*server, "capture-pane", "-p"], capture_output=True, text=True).stdout
+
+            assert await wait_for(pilot, lambda: "Directory" in pane(), tries=500)  # its first screen is up
+            done = await asyncio.to_thread(ring, demo_user.phoneNum, "--name", "山田 太郎")
+            assert done.returncode == 0, done.stderr
+            assert await wait_for(pilot, lambda: demo_user.fullname in card_text(here))
+            assert await wait_for(pilot, lambda: "Ringing" in pane(), tries=500)
+            # the embedded demo is another tenant: there the number is nobody's, shown as sent
+            assert for_display(demo_user.phoneNum) in pane() and "sent as 山田 太郎" in pane(), pane()
+        finally:
+            subprocess.run([*server, "kill-server"], capture_output=True)

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from corpdir.tui.app import CorpdirApp
 
 _NOT_ID = re.compile(r"[^A-Za-z0-9_-]")
-KEPT = 8  # rings kept (the stack shows the newest four)
+KEPT = 8  # rings kept (the stack shows the newest three: ring_stack.MAX_SHOWN)
 
 
 @dataclass(frozen=True)
