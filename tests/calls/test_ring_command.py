@@ -67,7 +67,7 @@ TMUX = shutil.which("tmux")
 @pytest.mark.skipif(not TMUX, reason="tmux is needed to run a second TUI in a terminal of its own")
 async def test_ring_pops_a_tui_in_another_process_and_one_here(service, demo_user, _runtime_dir, tmp_path):
     """One TUI under pilot, one a real `corpdir` process (the embedded demo) in a tmux
-    terminal of 120x36, both of this user: `corpdir ring` reaches both."""
+    terminal, both of this user: `corpdir ring` reaches both."""
     server = ["tmux", "-L", f"corpdir-ring-{os.getpid()}", "-f", "/dev/null"]
     here = desk_app(service)
     async with here.run_test(size=(120, 36)) as pilot:
@@ -80,7 +80,7 @@ async def test_ring_pops_a_tui_in_another_process_and_one_here(service, demo_use
             def pane() -> str:
                 return subprocess.run([*server, "capture-pane", "-p"], capture_output=True, text=True).stdout
 
-            assert await wait_for(pilot, lambda: "Directory" in pane(), tries=500)  # its first screen is up
+            assert await wait_for(pilot, lambda: "phone: ring" in pane(), tries=500), pane()  # its status bar: listening
             done = await asyncio.to_thread(ring, demo_user.phoneNum, "--name", "山田 太郎")
             assert done.returncode == 0, done.stderr
             assert await wait_for(pilot, lambda: demo_user.fullname in card_text(here))
