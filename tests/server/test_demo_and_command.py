@@ -40,3 +40,24 @@ def test_server_command_options_and_light_imports():
     assert (args.port, args.data, args.variant, args.demo, args.size, args.seed) == (9000, "/tmp/x", "B", True, 50, 2)
     code = "import sys, corpdir.commands.server; assert 'fastapi' not in sys.modules and 'uvicorn' not in sys.modules"
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
+
+
+async def test_a_new_demo_server_has_calls_up_to_today(make_app, clock):
+    """The embedded demo (and `corpdir server --demo`) fills a new data directory with call
+    histories that end today, so the desk's views have something to show; the tenant the
+    generator makes for a seed stays the same whatever the date."""
+    from datetime import datetime, timedelta, timezone
+
+    from corpdir.server.demo import generate_tenant
+
+    app = make_app(demo=True, demo_size=40, demo_seed=1)
+    now = datetime.fromtimestamp(clock(), timezone.utc)
+    async with client_for(app, "demo-reception") as reception:
+        newest = (await reception.get("/me/incoming-calls", params={"pageSize": 20, "orderDirection": "desc"})).json()["items"]
+        oldest = (await reception.get("/me/incoming-calls", params={"pageSize": 20})).json()["items"]
+    assert newest and oldest
+    newest_at, oldest_at = (datetime.fromisoformat(calls[0]["calledAt"]) for calls in (newest, oldest))
+    assert timedelta(0) <= now - newest_at <= timedelta(days=2)
+    assert now - oldest_at <= timedelta(days=32)
+    generated = generate_tenant(size=40, seed=1)
+    assert generated.reference_time.year == 2025 and generated == generate_tenant(size=40, seed=1)

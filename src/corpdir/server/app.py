@@ -41,9 +41,12 @@ def open_storage(settings: ServerSettings) -> tuple[Storage, str | None]:
 
 def _demo_tenant(settings: ServerSettings) -> Any:
     if settings.demo is True:
-        from corpdir.server.demo import generate_tenant
+        from datetime import datetime, timezone
 
-        return generate_tenant(size=settings.demo_size, seed=settings.demo_seed)
+        from corpdir.server.demo import generate_tenant, with_recent_calls
+
+        tenant = generate_tenant(size=settings.demo_size, seed=settings.demo_seed)
+        return with_recent_calls(tenant, datetime.fromtimestamp(settings.clock(), timezone.utc))
     return settings.demo
 
 

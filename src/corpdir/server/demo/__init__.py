@@ -14,19 +14,20 @@ against ``corpdir.spec.validate_body``), so the server can load it without excep
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 
 from corpdir.server.demo.calls import build_calls
 from corpdir.server.demo.contacts import build_address_books
 from corpdir.server.demo.images import business_card, face_photo
-from corpdir.server.demo.model import DEMO_KEYS, DemoKey, DemoTenant
+from corpdir.server.demo.model import DEMO_KEYS, DemoKey, DemoTenant, Record
 from corpdir.server.demo.names import COMPANY_NAME, build_pools
 from corpdir.server.demo.numbers import NumberPlan
 from corpdir.server.demo.organisation import build_organisation, tenant_settings
 from corpdir.server.demo.people import build_people
 from corpdir.server.demo.randomness import DemoRandom
 
-__all__ = ["DEMO_KEYS", "DemoKey", "DemoTenant", "default_contacts", "generate_tenant", "reference_time"]
+__all__ = ["DEMO_KEYS", "DemoKey", "DemoTenant", "default_contacts", "generate_tenant", "reference_time", "with_recent_calls"]
 
 JST = timezone(timedelta(hours=9), "JST")
 PHOTO_LIMIT = 1000
@@ -86,3 +87,22 @@ def generate_tenant(size: int = 500, seed: int = 1, contacts: int | None = None)
         reference_time=reference,
         email_domain=people.email_domain,
     )
+
+
+def with_recent_calls(tenant: DemoTenant, now: datetime) -> DemoTenant:
+    """The tenant with its call histories moved by whole days so that they end in the day
+    before ``now``, never after it, as a running demo should look: the desk's "missed, not yet called back", the
+    30-day chart and "today" in the pop-up all count from today. The generator itself stays
+    clock-free (same seed, same tenant); the embedded demo and `corpdir server --demo` apply
+    this once, when they fill a new data directory."""
+    if tenant.reference_time is None:
+        return tenant
+    shift = timedelta(days=(now - tenant.reference_time) // timedelta(days=1))  # whole days: weekdays stay weekdays' times
+    if not shift:
+        return tenant
+
+    def moved(calls: list[Record], field: str) -> list[Record]:
+        return [{**call, field: call[field] + shift} if call.get(field) else call for call in calls]
+
+    return replace(tenant, incoming_calls=moved(tenant.incoming_calls, "calledAt"),
+                   outgoing_calls=moved(tenant.outgoing_calls, "callingAt"), reference_time=tenant.reference_time + shift)
