@@ -1,6 +1,8 @@
 """What the user wrote shows at once (issue 13, items 3 and 17): a deleted record leaves
 the list, its count and the pane; the division tree keeps the user's place after a
-division is created."""
+division is created, moved (to an open or a closed division) or deleted."""
+
+import pytest
 
 from corpdir.tui.forms.confirm import ConfirmScreen
 from corpdir.tui.widgets.division_tree import DivisionTree
@@ -71,3 +73,73 @@ async def test_the_tree_keeps_its_place_after_a_division_is_created(admin, recor
                     and top.is_expanded and node.parent is top)
 
         assert await wait_for(pilot, placed, tries=300), (str(tree.cursor_node.label), tree._return_to, parent_id)
+
+
+def _node(tree, division_id):
+    return next((n for n in tree._division_nodes() if n.data is not None and n.data.divisionId == division_id), None)
+
+
+async def _open(pilot, tree, *path):
+    """Open each division of ``path`` with the keys, as a person would."""
+    for division_id in path:
+        await tree_cursor_to(pilot, tree, lambda d, wanted=division_id: d.divisionId == wanted)
+        if not _node(tree, division_id).is_expanded:
+            await pilot.press("space")
+        assert await wait_for(pilot, lambda: _node(tree, division_id).children
+                              and all(c.data is not None for c in _node(tree, division_id).children))
+
+
+async def _two_branches(pilot, app, admin, open_b=True):
+    """The company open, its first two divisions A and B open (B only with ``open_b``):
+    (tree, company id, A, B, A's first child), the cursor on that child."""
+    tree = app.screen.query_one(DivisionTree)
+    assert await wait_for(pilot, lambda: 0 in tree._loaded and tree.root.children)
+    company = tree.root.children[0].data
+    a_id, b_id = company.childDivisionIds[:2]
+    await _open(pilot, tree, company.divisionId, a_id, *([b_id] if open_b else []))
+    child = (await admin.client.get_division(a_id)).childDivisionIds[0]
+    await tree_cursor_to(pilot, tree, lambda d: d.divisionId == child)
+    return tree, company.divisionId, a_id, b_id, child
+
+
+@pytest.mark.parametrize("open_b", [True, False], ids=["to-an-open-division", "to-a-closed-one"])
+async def test_the_tree_keeps_its_place_after_a_division_is_moved(admin, recorder, app_for, open_b):
+    """The moved division keeps the cursor, now under its new parent (opened for it); what
+    was open stays open."""
+    app = app_for(admin)
+    async with app.run_test(size=(120, 40)) as pilot:
+        tree, company_id, a_id, b_id, moved = await _two_branches(pilot, app, admin, open_b)
+        await pilot.press("D")
+        form = await open_form(pilot, app)
+        await type_into(pilot, form, "parentDivisionId", str(b_id))
+        await save(pilot, form)
+
+        def placed() -> bool:
+            node = tree.cursor_node
+            return (node is not None and node.data is not None and node.data.divisionId == moved
+                    and node.parent is not None and node.parent.data is not None and node.parent.data.divisionId == b_id
+                    and all(_node(tree, d) is not None and _node(tree, d).is_expanded for d in (company_id, a_id, b_id)))
+
+        assert await wait_for(pilot, placed, tries=300), str(tree.cursor_node.label) if tree.cursor_node else None
+        assert (await admin.client.get_division(moved)).parentDivisionId == b_id
+
+
+async def test_the_tree_keeps_its_place_after_a_division_is_deleted(admin, recorder, app_for):
+    """The cursor takes the next division of the same parent (else the one before, else the
+    parent); the open divisions stay open and the deleted one is gone from the tree."""
+    app = app_for(admin)
+    async with app.run_test(size=(120, 40)) as pilot:
+        tree, company_id, a_id, b_id, gone = await _two_branches(pilot, app, admin)
+        siblings = (await admin.client.get_division(a_id)).childDivisionIds
+        expected = siblings[1] if len(siblings) > 1 else a_id
+        await pilot.press("ctrl+x")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+
+        def placed() -> bool:
+            node = tree.cursor_node
+            return (_node(tree, gone) is None and node is not None and node.data is not None
+                    and node.data.divisionId == expected
+                    and all(_node(tree, d) is not None and _node(tree, d).is_expanded for d in (company_id, a_id, b_id)))
+
+        assert await wait_for(pilot, placed, tries=300), (str(tree.cursor_node.label) if tree.cursor_node else None)

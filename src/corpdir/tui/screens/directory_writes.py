@@ -147,8 +147,11 @@ class DirectoryWrites(SearchListScreen):
         if detail.user is not None and detail.user.userId == user.userId:
             detail.user = detail.user
 
-    def _reload_tree(self) -> None:
-        self.query_one(DivisionTree).reload_keeping_place()
+    def _reload_tree(self, moved: Division | None = None) -> None:
+        """The tree read again, keeping the user's place; a moved division's new parent
+        opens, so the cursor can follow it there."""
+        parent = moved.parentDivisionId if moved is not None else None
+        self.query_one(DivisionTree).reload_keeping_place(open_also=[parent] if parent else [])
 
     def action_new_division(self) -> None:
         from corpdir.tui.forms.specs import division_form
@@ -185,7 +188,7 @@ class DirectoryWrites(SearchListScreen):
         await self.service.division_paths([division.divisionId])  # the form's title names it by its path
         open_form(self, division_form(division, path=self.service.division_path(division)), division,
                   lambda changes: self.service.edit_division(division, changes=changes),
-                  lambda d: (self.say_division("Saved division", d), self._reload_tree()))
+                  lambda d: (self.say_division("Saved division", d), self._reload_tree(moved=d)))
 
     def action_delete_division(self) -> None:
         division = self._chosen_division()

@@ -8,7 +8,7 @@ replaced. Names are service text, so labels are built as ``Text``, never markup.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 from rich.text import Text
 from textual import work
@@ -47,7 +47,10 @@ class DivisionTree(FittedTree[Division | None]):
         self.guide_depth = 2
         self._loaded: set[int] = set()
         self._reopen: set[int] = set()  # divisions to open again as a reload refills the tree
-        self._return_to: int | None = None  # the division the cursor was on before a reload
+        # Where the cursor goes back to after a reload, best first: the division it was on,
+        # the one after it, the one before it, its parent; _placed: the best one taken yet.
+        self._return_to: list[int] = []
+        self._placed = 0
 
     def on_mount(self) -> None:
         self.root.expand()
@@ -75,8 +78,8 @@ class DivisionTree(FittedTree[Division | None]):
                 child.add_leaf(Text(LOADING, style="italic dim"))
                 if division.divisionId in self._reopen:
                     child.expand()  # its children load as on any expand
-            if division.divisionId == self._return_to:
-                self.call_after_refresh(self._put_back, child)
+            if division.divisionId in self._return_to:
+                self.call_after_refresh(self._put_back, division.divisionId)
 
     def _division_nodes(self) -> list[TreeNode[Division | None]]:
         """Every node below the root, depth first."""
@@ -87,25 +90,44 @@ class DivisionTree(FittedTree[Division | None]):
             stack.extend(reversed(node.children))
         return out
 
-    def reload_keeping_place(self) -> None:
+    def reload_keeping_place(self, *, open_also: Iterable[int] = ()) -> None:
         """Read the divisions again after one was created, moved or deleted, keeping the
-        user's place: the divisions that were open open again and the cursor goes back to
-        the division it was on (or stays on its line when that one is gone)."""
+        user's place: the divisions that were open open again (and ``open_also``: a moved
+        division's new parent), and the cursor goes back to the division it was on, or,
+        when that one is gone, to the one that took its line, the one before, its parent."""
         self._reopen = {n.data.divisionId for n in self._division_nodes() if n.data is not None and n.is_expanded}
-        cursor = self.cursor_node
-        self._return_to = cursor.data.divisionId if cursor is not None and cursor.data is not None else None
+        self._reopen |= set(open_also)
+        self._return_to = self._places(self.cursor_node)
+        self._placed = len(self._return_to)
         self._loaded.clear()
         self.load_children(self.root)
 
-    def _put_back(self, node: TreeNode[Division | None]) -> None:
-        """The cursor back on the division it was on, unless the user has moved on."""
-        if self._return_to is not None and node.data is not None and node.data.divisionId == self._return_to:
-            self.move_cursor(node)
+    @staticmethod
+    def _places(node: TreeNode[Division | None] | None) -> list[int]:
+        """The divisions the cursor may go back to, best first (see reload_keeping_place)."""
+        if node is None or node.data is None or node.parent is None:
+            return []
+        siblings = [n.data.divisionId for n in node.parent.children if n.data is not None]
+        here = siblings.index(node.data.divisionId)
+        parent = [node.parent.data.divisionId] if node.parent.data is not None else []
+        return [node.data.divisionId, *siblings[here + 1:here + 2], *siblings[max(here - 1, 0):here][::-1], *parent]
+
+    def _put_back(self, division_id: int) -> None:
+        """The cursor on ``division_id`` if it is the best place found yet (a better one,
+        found later, takes it over), unless the user has moved on."""
+        if division_id not in self._return_to or self._return_to.index(division_id) > self._placed:
+            return
+        node = next((n for n in self._division_nodes() if n.data is not None and n.data.divisionId == division_id), None)
+        if node is None:
+            return
+        self._placed = self._return_to.index(division_id)
+        _ = self.last_line  # the tree's lines laid out for the nodes as they are now (node lines are read from them)
+        self.move_cursor(node)
 
     def on_key(self) -> None:
         """The user moves on: a reload no longer puts their place back."""
         self._reopen.clear()
-        self._return_to = None
+        self._return_to = []
 
     on_click = on_key
 
