@@ -143,3 +143,59 @@ async def test_the_tree_keeps_its_place_after_a_division_is_deleted(admin, recor
                     and all(_node(tree, d) is not None and _node(tree, d).is_expanded for d in (company_id, a_id, b_id)))
 
         assert await wait_for(pilot, placed, tries=300), (str(tree.cursor_node.label) if tree.cursor_node else None)
+
+
+def _folder_labels(tree) -> dict[str, str]:
+    """Each line of the folder tree by its name: {'All contacts': 'All contacts (226)', ...}."""
+    lines = {}
+    for line in range(tree.last_line + 1):
+        node = tree.get_node_at_line(line)
+        if node is not None:
+            lines[node.data.name] = str(node.label)
+    return lines
+
+
+@pytest.mark.parametrize("from_search", [False, True], ids=["folder", "search"])
+async def test_a_deleted_contact_leaves_the_list_the_pane_and_every_count(reception, recorder, app_for, from_search):
+    from corpdir.tui.widgets.contact_detail import ContactDetail
+    from corpdir.tui.widgets.folder_tree import FolderTree
+    from forms.write_helpers import choose_folder, select_row
+
+    app = app_for(reception)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("f2")
+        screen = app.screen
+        tree = screen.query_one(FolderTree)
+        assert await wait_for(pilot, lambda: tree.root.children and "(" in str(tree.root.label))
+        await choose_folder(pilot, app, "PERSONAL", 102)
+        rows = screen.query_one("#contacts", VirtualList)
+        assert await wait_for(pilot, lambda: rows.row_count > 1)
+        folder_name = screen.browse.scope.name
+        before = _folder_labels(tree)
+        total, personal = (await reception.count_contacts(), await reception.count_contacts("PERSONAL"))
+        in_folder = await reception.count_contacts("PERSONAL", 102)
+        assert before["All contacts"] == f"All contacts ({total})" and before[folder_name] == f"{folder_name} ({in_folder})"
+        contact = await select_row(pilot, app, "#contacts", lambda c: c.fullname)
+        if from_search:
+            screen.query_one("#search").value = contact.fullname
+            assert await wait_for(pilot, lambda: screen.browse.text and not screen.workers and any(
+                rows.row(i) is not None and rows.row(i).contactId == contact.contactId for i in range(rows.row_count)))
+            contact = await select_row(pilot, app, "#contacts", lambda c: c.contactId == contact.contactId)
+        count = rows.row_count
+        detail = screen.query_one(ContactDetail)
+        assert await wait_for(pilot, lambda: detail.contact is not None and detail.contact.contactId == contact.contactId)
+        rows.focus()
+        await pilot.press("delete")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+
+        assert await wait_for(pilot, lambda: rows.row_count == count - 1)
+        left = [rows.row(i) for i in range(rows.row_count)]
+        assert None not in left and contact.contactId not in [c.contactId for c in left]
+        assert detail.contact is None or detail.contact.contactId != contact.contactId
+        word = "contact" if count - 1 == 1 else "contacts"
+        assert await wait_for(pilot, lambda: f"· {count - 1} {word}" in screen_text(app)), screen_text(app)
+        after = {"All contacts": f"All contacts ({total - 1})", "Personal": f"Personal ({personal - 1})",
+                 folder_name: f"{folder_name} ({in_folder - 1})"}
+        assert await wait_for(pilot, lambda: all(_folder_labels(tree).get(k) == v for k, v in after.items()),
+                              tries=300), _folder_labels(tree)

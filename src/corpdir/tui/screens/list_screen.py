@@ -21,7 +21,7 @@ from textual.widgets import Input, Static, TextArea
 
 from corpdir.service.live_search import TYPING_PAUSE
 from corpdir.tui.labels import first_phone
-from corpdir.tui.text import clip, literal
+from corpdir.tui.text import Wrapped, clip, literal
 from corpdir.tui.widgets.search_box import SearchBox
 from corpdir.tui.widgets.virtual_list import VirtualList
 
@@ -253,5 +253,5 @@ class SearchListScreen(ListScreen):
         that clears them; the line is there only while a filter is."""
         summary = self.query_one("#filter-summary", Static)
         text = self.query_one("#filters").summary() if self.browse.filters else ""
-        summary.update(literal(f"Filtered by {text}  (Esc clears all)" if text else ""))
+        summary.update(Wrapped(f"Filtered by {text}  (Esc clears all)" if text else ""))  # wraps between words
         summary.display = bool(text)

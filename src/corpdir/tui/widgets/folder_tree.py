@@ -70,24 +70,35 @@ class FolderTree(FittedTree[FolderScope]):
         self.load()
 
     async def _fill(self, folders: list[Folder], personal: list[PersonalFolder]) -> None:
-        if self._shown == (folders, personal):
-            return  # the API said what the cache said: keep the cursor where it is
+        """The folders with their counts. When the folders are the ones shown, only the
+        counts are written again (a contact was added or deleted): the cursor stays put."""
+        same = self._shown == (folders, personal)
         self._shown = (folders, personal)
-        total = await self.service.count_contacts()
-        self.root.set_label(Text.assemble("All contacts", (f" ({total})", "dim")))
+        self.root.set_label(await self._label("All contacts", None, None))
+        if same:
+            for branch in self.root.children:
+                scope = branch.data
+                branch.set_label(await self._label(scope.name, scope.directory, None))
+                for leaf in branch.children:
+                    leaf.set_label(await self._label(leaf.data.name, leaf.data.directory, leaf.data.folder_num))
+            return
         self.root.remove_children()
         for directory, entries in ordered(folders, personal).items():
             if not entries:
                 continue
-            count = await self.service.count_contacts(directory)
             name = DIRECTORY_NAMES.get(directory, directory)
-            branch = self.root.add(Text.assemble(name, (f" ({count})", "dim")), data=FolderScope(directory, None, name),
+            branch = self.root.add(await self._label(name, directory, None), data=FolderScope(directory, None, name),
                                    expand=True)
             for folder in entries:
                 num = folder.folderId.folderNum
-                label = literal(folder.folderName or f"#{num}")
-                label.append(f" ({await self.service.count_contacts(directory, num)})", style="dim")
-                branch.add_leaf(label, data=FolderScope(directory, num, folder.folderName or f"#{num}"))
+                scope = FolderScope(directory, num, folder.folderName or f"#{num}")
+                branch.add_leaf(await self._label(scope.name, directory, num), data=scope)
+
+    async def _label(self, name: str, directory: str | None, folder_num: int | None) -> Text:
+        """A folder's (directory's, everything's) name, as text, and its contact count."""
+        label = literal(name)
+        label.append(f" ({await self.service.count_contacts(directory, folder_num)})", style="dim")
+        return label
 
     @work(group="folder-tree", exclusive=True, exit_on_error=False)
     async def load(self) -> None:

@@ -1,0 +1,74 @@
+"""Filters in sight (issue 13, item 4): the filters in force are named under the bar (what
+each filters on and its value, also with the bar closed), and one key, Esc, clears every
+filter and the search at once, on the Directory and the Contacts screen alike."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Input, Select
+
+from corpdir.tui.widgets.virtual_list import VirtualList
+from tui_helpers import screen_text, wait_for
+
+
+def summary_line(screen) -> str:
+    """What the line under the filter bar paints (its wrapped lines joined by a space)."""
+    summary = screen.query_one("#filter-summary")
+    if not summary.display:
+        return ""
+    strips = summary.render_lines(summary.size.region)
+    return " ".join(" ".join("".join(s.text for s in strip).split()) for strip in strips).strip()
+
+
+@pytest.mark.parametrize("size", [(120, 36), (80, 24)], ids=["120x36", "80x24"])
+async def test_directory_filters_are_named_and_esc_clears_them_all(make_app, service, size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        screen = app.screen
+        users = screen.query_one("#users", VirtualList)
+        assert await wait_for(pilot, lambda: users.highlighted is not None)
+        everyone = users.row_count
+        person = next(u for u in await service.users_window(None, limit=100) if u.userType == "REGULAR_USER" and u.phoneNum)
+        await pilot.press("f")
+        assert await wait_for(pilot, lambda: screen.query("#filter-userType"))
+        screen.query_one("#filter-userType", Select).value = "REGULAR_USER"
+        screen.query_one("#filter-phoneNum", Input).focus()
+        await pilot.press(*person.phoneNum)
+        assert await wait_for(pilot, lambda: dict(screen.browse.filters).get("phoneNum") == person.phoneNum
+                              and 0 < users.row_count < everyone), (screen.browse.filters, users.row_count, everyone)
+        said = f"Filtered by type Regular User, phone {person.phoneNum}"
+        assert await wait_for(pilot, lambda: said in summary_line(screen)), summary_line(screen)
+        users.focus()
+        await pilot.press("f")  # the bar closes: the filters stay in force and in sight
+        assert await wait_for(pilot, lambda: not screen.query_one("#filters").has_class("-shown"))
+        assert said in summary_line(screen) and summary_line(screen).endswith("(Esc clears all)"), summary_line(screen)
+        screen.query_one("#search", Input).value = users.highlighted.fullname.split()[0]
+        assert await wait_for(pilot, lambda: screen.browse.text)
+
+        await pilot.press("escape")  # one key: search and every filter
+        assert await wait_for(pilot, lambda: users.row_count == everyone and not screen.browse.filters
+                              and not screen.browse.text)
+        assert screen.query_one("#search", Input).value == "" and screen.query_one("#filter-phoneNum", Input).value == ""
+        assert screen.query_one("#filter-userType", Select).is_blank()
+        assert await wait_for(pilot, lambda: not summary_line(screen) and "Filtered by" not in screen_text(app))
+        assert f"Everyone · {everyone} people" in screen_text(app)
+
+
+async def test_contact_filters_are_named_and_esc_clears_them_all(make_app, service):
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("f2")
+        screen = app.screen
+        contacts = screen.query_one("#contacts", VirtualList)
+        assert await wait_for(pilot, lambda: contacts.highlighted is not None)
+        everyone = contacts.row_count
+        company = contacts.highlighted.companyName
+        await pilot.press("f")
+        screen.query_one("#filter-companyName", Input).value = company  # as an IME commits it
+        assert await wait_for(pilot, lambda: screen.browse.filters and 0 < contacts.row_count < everyone)
+        assert await wait_for(pilot, lambda: f"Filtered by company {company}" in summary_line(screen)), summary_line(screen)
+        contacts.focus()
+        await pilot.press("escape")
+        assert await wait_for(pilot, lambda: contacts.row_count == everyone and not screen.browse.filters)
+        assert screen.query_one("#filter-companyName", Input).value == ""
+        assert await wait_for(pilot, lambda: not summary_line(screen) and "Filtered by" not in screen_text(app))
