@@ -12,6 +12,19 @@ from forms.write_helpers import tree_cursor_to
 from tui_helpers import screen_text, wait_for
 
 
+async def delete_and_confirm(pilot, app, rows: VirtualList, is_it) -> None:
+    """Delete, yes: the selected row leaves the list at once, and no row is left waiting for
+    a record that is gone."""
+    count = rows.row_count
+    rows.focus()
+    await pilot.press("delete")
+    assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+    await pilot.press("y")
+    assert await wait_for(pilot, lambda: rows.row_count == count - 1)
+    left = [rows.row(i) for i in range(rows.row_count)]
+    assert None not in left and not any(is_it(r) for r in left)
+
+
 async def test_a_deleted_person_leaves_the_search_the_pane_and_the_tree_count(admin, recorder, app_for):
     app = app_for(admin)
     async with app.run_test(size=(120, 36)) as pilot:
@@ -32,14 +45,7 @@ async def test_a_deleted_person_leaves_the_search_the_pane_and_the_tree_count(ad
         shown = [users.row(i) for i in range(count)]
         users.cursor = next(i for i, u in enumerate(shown) if u is not None and u.userId == person.userId)
         assert await wait_for(pilot, lambda: screen.selected is not None and screen.selected.userId == person.userId)
-        users.focus()
-        await pilot.press("delete")
-        assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-        await pilot.press("y")
-        assert await wait_for(pilot, lambda: users.row_count == count - 1)
-        rows = [users.row(i) for i in range(users.row_count)]
-        assert person.userId not in [u.userId for u in rows if u is not None]
-        assert None not in rows  # no row left waiting for a record that is gone
+        await delete_and_confirm(pilot, app, users, lambda u: u.userId == person.userId)
         left = f"· {count - 1} {'person' if count == 2 else 'people'} ·"
         assert await wait_for(pilot, lambda: left in screen_text(app)), screen_text(app)
         assert screen.selected is None or screen.selected.userId != person.userId
@@ -184,14 +190,7 @@ async def test_a_deleted_contact_leaves_the_list_the_pane_and_every_count(recept
         count = rows.row_count
         detail = screen.query_one(ContactDetail)
         assert await wait_for(pilot, lambda: detail.contact is not None and detail.contact.contactId == contact.contactId)
-        rows.focus()
-        await pilot.press("delete")
-        assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-        await pilot.press("y")
-
-        assert await wait_for(pilot, lambda: rows.row_count == count - 1)
-        left = [rows.row(i) for i in range(rows.row_count)]
-        assert None not in left and contact.contactId not in [c.contactId for c in left]
+        await delete_and_confirm(pilot, app, rows, lambda c: c.contactId == contact.contactId)
         assert detail.contact is None or detail.contact.contactId != contact.contactId
         word = "contact" if count - 1 == 1 else "contacts"
         assert await wait_for(pilot, lambda: f"· {count - 1} {word}" in screen_text(app)), screen_text(app)
