@@ -7,7 +7,7 @@ import pytest
 from corpdir.tui.forms.confirm import ConfirmScreen
 from corpdir.tui.widgets.division_tree import DivisionTree
 from corpdir.tui.widgets.virtual_list import VirtualList
-from form_helpers import open_form, save, type_into
+from form_helpers import open_form, pick, save, type_into
 from forms.write_helpers import tree_cursor_to
 from tui_helpers import screen_text, wait_for
 
@@ -117,7 +117,7 @@ async def test_the_tree_keeps_its_place_after_a_division_is_moved(admin, recorde
         tree, company_id, a_id, b_id, moved = await _two_branches(pilot, app, admin, open_b)
         await pilot.press("D")
         form = await open_form(pilot, app)
-        await type_into(pilot, form, "parentDivisionId", str(b_id))
+        assert (await pick(pilot, form, "parentDivisionId", (await admin.client.get_division(b_id)).divisionName))[1] == [b_id]
         await save(pilot, form)
 
         def placed() -> bool:
