@@ -127,6 +127,8 @@ class UserDetail(Vertical, can_focus=True):
     def _paint(self, user: User) -> None:
         """Name, position and first division (by its path) over the fields; every division
         by its path in the fields ('本社 › 技術本部 › 品質保証部 › 1課')."""
+        if not self.query("#user-title"):
+            return  # the pane is being taken down (the app quits) while its worker finishes
         paths = [self.service.division_path(d) for d in user.divisions or []]
         first = paths[0] + (f" +{len(paths) - 1}" if len(paths) > 1 else "") if paths else ""
         self.query_one("#user-title", RenderedLines).update(
