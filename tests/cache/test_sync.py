@@ -165,6 +165,8 @@ async def test_contacts_are_synced_alongside_the_users_pass(admin):
     assert summary.resources["users"].requests == len(user_pages)
     assert summary.resources["contacts"].requests == calls.count("X1")
     assert list(summary.resources) == ["divisions", "users", "contacts"]
+    parts = summary.resources.values()
+    assert max(r.seconds for r in parts) <= summary.total().seconds < sum(r.seconds for r in parts)  # the run's own time
 
 
 async def test_deleted_on_the_service_is_removed_from_the_cache(admin):

@@ -59,6 +59,7 @@ class ResourceSummary:
 @dataclass
 class SyncSummary:
     resources: dict[str, ResourceSummary] = field(default_factory=dict)
+    seconds: float | None = None  # the whole run: less than its resources' sum when some ran alongside
 
     def total(self) -> ResourceSummary:
         out = ResourceSummary()
@@ -68,6 +69,8 @@ class SyncSummary:
             out.removed += r.removed
             out.requests += r.requests
             out.seconds += r.seconds
+        if self.seconds is not None:
+            out.seconds = self.seconds
         return out
 
 
@@ -119,6 +122,7 @@ class Syncer:
         then 40-70 s contacts, one after the other)."""
         wanted = list(resources)
         summary = SyncSummary()
+        started = time.monotonic()
         alongside: asyncio.Future[ResourceSummary] | None = None
         try:
             for resource in wanted:
@@ -133,6 +137,7 @@ class Syncer:
             if alongside is not None and not alongside.done():  # the users' pass failed: stop the contacts too
                 alongside.cancel()
                 await asyncio.gather(alongside, return_exceptions=True)
+        summary.seconds = time.monotonic() - started
         return summary
 
     async def _sync_one(self, resource: Resource, full: bool) -> ResourceSummary:
