@@ -1,5 +1,5 @@
 """SVG snapshots of the list screens' parts: both filter bars (open, with a value typed,
-with the type dropdown open), at 80x24 and 120x36. Same still pictures as
+with the type dropdown open) and the J pop-up (jump to a kana row), at 80x24 and 120x36. Same still pictures as
 test_snapshots.py (its frozen clock, time zone and cursor)."""
 
 from __future__ import annotations
@@ -52,8 +52,17 @@ async def contacts_filters_dropdown(pilot) -> None:
     await settle(pilot)
 
 
+async def directory_jump(pilot) -> None:
+    """J on a list by name: the pop-up of kana rows and letters."""
+    from corpdir.tui.screens.jump_row import JumpToRow
+
+    await settle(pilot, listed(pilot, "#users"))
+    await pilot.press("J")
+    await settle(pilot, lambda: isinstance(pilot.app.screen, JumpToRow))
+
+
 SCENES = {name: scene for name, scene in globals().items()
-          if not name.startswith("_") and name.endswith(("_filters", "_typed", "_dropdown"))}
+          if not name.startswith("_") and name.endswith(("_filters", "_typed", "_dropdown", "_jump"))}
 
 
 @pytest.mark.parametrize("size", [WIDE, NARROW], ids=["120x36", "80x24"])
