@@ -73,7 +73,8 @@ class Gateway:
             version = self.phonebook.version()
             kept = self._documents.get(key)
             if kept is None or kept[0] != version:
-                kept = (version, b"".join([chunk async for chunk in render()]))
+                chunks = [chunk async for chunk in render()]
+                kept = (version, await asyncio.to_thread(b"".join, chunks))  # tens of MB: not on the loop
                 self._documents[key] = kept
             self._documents.move_to_end(key)
             while len(self._documents) > DOCUMENTS:
