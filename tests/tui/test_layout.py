@@ -138,3 +138,15 @@ async def test_the_name_column_is_no_narrower_at_120_columns_than_at_80(admin):
     wide = await look((120, 36), admin)
     narrow = await look((80, 24), admin)
     assert wide["name_width_everyone"] >= narrow["name_width_everyone"] >= 16
+
+
+@pytest.mark.parametrize("value,width,shown", [
+    ("営業企画部", 8, "営業企… "),  # the cell's pad goes after "…", not between the name and it
+    ("営業企画部", 7, "営業企…"),
+    ("abcdefgh", 5, "abcd…"),
+    ("短い", 6, "短い  "),
+])
+def test_a_cut_cell_ends_in_an_ellipsis_right_after_the_text(value, width, shown):
+    from corpdir.tui.text import cell
+
+    assert cell(value, width) == shown and cell_len(shown) == width

@@ -27,8 +27,8 @@ def cell(value: object, width: int) -> str:
     columns. Plain text, not a Rich Text: a list paints ~150 cells a frame, and building
     each through Rich's text layout took most of the frame."""
     text = printable(value)
-    if cell_len(text) > width:
-        return set_cell_size(text, width - 1) + "…" if width > 0 else ""
+    if cell_len(text) > width:  # "営業企…", not "営業企 …": a wide character that does not fit leaves the pad after "…"
+        return set_cell_size(clip(text, width), width)
     return set_cell_size(text, width)
 
 
