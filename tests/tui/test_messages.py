@@ -11,6 +11,7 @@ import pytest
 from textual.widgets import Input
 
 from corpdir.state import State
+from corpdir.tui.widgets.division_tree import DivisionTree
 from corpdir.tui.widgets.virtual_list import VirtualList
 from service_fixtures import make_server, make_service
 from tui.test_offline import Unreachable
@@ -87,6 +88,10 @@ async def test_the_first_sync_says_syncing_until_the_rows_are_there():
         assert await wait_for(pilot, lambda: users.row_count == service.store.count_users() > 0, tries=500)
         assert await wait_for(pilot, lambda: f"Everyone · {users.row_count} people" in screen_text(app))
         assert "syncing…" not in screen_text(app)
+        tree = app.screen.query_one(DivisionTree)  # the tree's counts follow the people the sync brought
+        company = tree.root.children[0]
+        count = await service.member_count(company.data.divisionId)
+        assert count and await wait_for(pilot, lambda: str(tree.root.children[0].label).endswith(f"({count})"))
     await service.close()
 
 

@@ -144,6 +144,12 @@ class DirectoryScreen(DirectoryWrites):
         where = self.service.division_path(browse.division, max(width - rest, 8))
         return fit_caption(browse.caption(count, more=more, syncing=syncing, where=where), width)
 
+    def action_refresh(self) -> None:
+        """The list again (after a sync, Ctrl+R), and the tree's member counts with it (a
+        first sync brings the people the counts were read without)."""
+        super().action_refresh()
+        self.query_one(DivisionTree).refresh_counts()
+
     def after_first_rows(self) -> None:
         self.query_one(DivisionTree).refresh_from_service()
         self.learn_key_rights()
