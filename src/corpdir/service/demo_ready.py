@@ -53,7 +53,7 @@ async def _records() -> dict[str, object]:
         await Syncer(store, page, client.iter_pages).run(resources=RESOURCES)
         out: dict[str, object] = {"size": size, "seed": seed}
         for table in RESOURCES:
-            out[table] = [json.loads(store.codec.unpack(r[0])) for r in store._rows(f"SELECT data FROM {table} ORDER BY id")]
+            out[table] = [store.codec.load(r[0]) for r in store._rows(f"SELECT data FROM {table} ORDER BY id")]
         return out
     finally:
         await client.aclose()
