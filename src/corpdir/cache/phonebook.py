@@ -71,10 +71,10 @@ def reading_order(conn: sqlite3.Connection) -> list[tuple[str, int]]:
     return [(kind, rid) for kind, rid in conn.execute(_ORDER)]
 
 
-def records(conn: sqlite3.Connection, kind: str, ids: list[int]) -> dict[int, dict[str, Any]]:
-    """Records of one kind by id (missing ids left out)."""
+def records(conn: sqlite3.Connection, kind: str, ids: list[int], codec: Codec | None = None) -> dict[int, dict[str, Any]]:
+    """Records of one kind by id (missing ids left out). ``codec``: as for :func:`who_has`."""
     table = "users" if kind == "user" else "contacts"
-    codec = Codec(conn)
+    codec = codec or Codec(conn)
     found: dict[int, dict[str, Any]] = {}
     for start in range(0, len(ids), 500):
         chunk = ids[start:start + 500]
@@ -83,10 +83,10 @@ def records(conn: sqlite3.Connection, kind: str, ids: list[int]) -> dict[int, di
     return found
 
 
-def all_records(conn: sqlite3.Connection, kind: str) -> Iterator[dict[str, Any]]:
+def all_records(conn: sqlite3.Connection, kind: str, codec: Codec | None = None) -> Iterator[dict[str, Any]]:
     """Every record of one kind (users, or shared-folder contacts), as stored."""
     sql = "SELECT data FROM users" if kind == "user" else "SELECT data FROM contacts WHERE directory = 'SHARED'"
-    codec = Codec(conn)
+    codec = codec or Codec(conn)
     for (blob,) in conn.execute(sql):
         yield codec.load(blob)
 

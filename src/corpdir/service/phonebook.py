@@ -133,6 +133,7 @@ class Phonebook:
         self._point = reads.open_reader(path, self.region)
         self._point_codec = Codec(self._point)  # compression dictionaries never change once written
         self._bulk = reads.open_reader(path, self.region)
+        self._bulk_codec = Codec(self._bulk)  # the worker thread's, as _bulk is
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="corpdir-phonebook")
         self._version = -1
         self._divisions = _Divisions(())
@@ -177,7 +178,7 @@ class Phonebook:
 
     def entry(self, kind: str, rid: int) -> Entry | None:
         """One user or shared contact by id (None: not cached, or a personal contact)."""
-        data = reads.records(self._point, kind, [rid]).get(rid)
+        data = reads.records(self._point, kind, [rid], self._point_codec).get(rid)
         if data is None or (kind == "contact" and (data.get("folderId") or {}).get("directory") != "SHARED"):
             return None
         return _entry(kind, data, self._current())
@@ -196,7 +197,7 @@ class Phonebook:
         order = self._order_now()
         wanted = order[offset:] if limit is None else order[offset:offset + limit]
         divisions = _Divisions(reads.divisions(self._bulk))
-        by_kind = {kind: reads.records(self._bulk, kind, [i for k, i in wanted if k == kind]) for kind in ("user", "contact")}
+        by_kind = {kind: reads.records(self._bulk, kind, [i for k, i in wanted if k == kind], self._bulk_codec) for kind in ("user", "contact")}
         entries = [_entry(k, by_kind[k][i], divisions) for k, i in wanted if i in by_kind[k]]
         return len(order), entries
 
@@ -235,6 +236,6 @@ class Phonebook:
 
         def build() -> list[Entry]:
             divisions = _Divisions(reads.divisions(self._bulk))
-            return [_entry(kind, data, divisions) for kind in ("user", "contact") for data in reads.all_records(self._bulk, kind)]
+            return [_entry(kind, data, divisions) for kind in ("user", "contact") for data in reads.all_records(self._bulk, kind, self._bulk_codec)]
 
         return await self._run(build)
