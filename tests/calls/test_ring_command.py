@@ -61,6 +61,24 @@ async def test_without_a_runtime_dir_the_sockets_live_in_a_private_temp_folder(s
         assert await wait_for(pilot, lambda: demo_user.fullname in card_text(pilot.app))
 
 
+def test_without_xdg_runtime_dir_ring_uses_the_private_temp_folder_and_says_nothing(monkeypatch, tmp_path):
+    """An SSH login without systemd-logind has no XDG_RUNTIME_DIR: platformdirs would warn on
+    stderr and use a shared /tmp/runtime-UID; corpdir uses its own private folder, quietly."""
+    import tempfile
+    import warnings
+
+    from corpdir.calls.ring_socket import runtime_dir
+
+    monkeypatch.delenv("CORPDIR_RUNTIME_DIR", raising=False)
+    monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        folder = runtime_dir()
+    if sys.platform.startswith("linux"):
+        assert folder == tmp_path / f"corpdir-{os.getuid()}"
+
+
 TMUX = shutil.which("tmux")
 
 

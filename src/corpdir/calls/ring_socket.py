@@ -23,13 +23,27 @@ MAX_LINE = 4096
 
 
 def runtime_dir() -> Path:
-    """``$CORPDIR_RUNTIME_DIR``, else platformdirs' user runtime dir (/run/user/UID/corpdir)."""
+    """``$CORPDIR_RUNTIME_DIR``, else platformdirs' user runtime dir (/run/user/UID/corpdir).
+    Where the system has none (no XDG_RUNTIME_DIR: an SSH login without systemd-logind, a
+    container), platformdirs warns on stderr and falls back to a shared /tmp/runtime-UID;
+    corpdir then uses its own private temp folder (:func:`_temp_dir`), silently."""
     override = os.environ.get("CORPDIR_RUNTIME_DIR")
     if override:
         return Path(override)
+    import warnings
+
     import platformdirs
 
-    return Path(platformdirs.user_runtime_dir("corpdir"))
+    with warnings.catch_warnings(record=True) as fell_back:
+        warnings.simplefilter("always", platformdirs.RuntimeDirWarning)
+        folder = platformdirs.user_runtime_dir("corpdir")
+    return _temp_dir() if fell_back else Path(folder)
+
+
+def _temp_dir() -> Path:
+    import tempfile
+
+    return Path(tempfile.gettempdir()) / f"corpdir-{os.getuid()}"
 
 
 def _private_dir() -> Path:
@@ -39,12 +53,10 @@ def _private_dir() -> Path:
     try:
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     except OSError:
-        import tempfile
-
-        folder = Path(tempfile.gettempdir()) / f"corpdir-{os.getuid()}"
+        folder = _temp_dir()
         folder.mkdir(exist_ok=True, mode=0o700)
-        if folder.stat().st_uid != os.getuid():
-            raise PermissionError(f"{folder} belongs to another user") from None
+    if folder == _temp_dir() and folder.stat().st_uid != os.getuid():
+        raise PermissionError(f"{folder} belongs to another user")
     os.chmod(folder, 0o700)
     return folder
 
@@ -116,11 +128,9 @@ def ring(message: dict[str, Any], timeout: float = 2.0) -> tuple[int, list[str]]
     """Send ``message`` to every listening TUI; (how many took it, problems)."""
     folder = runtime_dir()
     if not folder.is_dir():
-        import tempfile
-
-        folder = Path(tempfile.gettempdir()) / f"corpdir-{os.getuid()}"
-        if folder.is_dir() and folder.stat().st_uid != os.getuid():
-            return 0, [f"{folder} belongs to another user"]
+        folder = _temp_dir()
+    if folder == _temp_dir() and folder.is_dir() and folder.stat().st_uid != os.getuid():
+        return 0, [f"{folder} belongs to another user"]
     sent, problems = 0, []
     data = json.dumps(message, ensure_ascii=False).encode() + b"\n"
     for path in sorted(folder.glob("ring-*.sock")) if folder.is_dir() else []:
