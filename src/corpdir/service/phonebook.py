@@ -139,6 +139,7 @@ class Phonebook:
         self._divisions = _Divisions(())
         self._order: list[tuple[str, int]] | None = None
         self._bulk_version = -1
+        self._bulk_divisions = (-1, _Divisions(()))  # (data_version, divisions) as the worker last read them
 
     def close(self) -> None:
         self._worker.shutdown(wait=True)
@@ -193,10 +194,18 @@ class Phonebook:
             self._order, self._bulk_version = reads.reading_order(self._bulk), version
         return self._order
 
+    def _divisions_now(self) -> _Divisions:
+        """The divisions as the worker's connection sees them, read again only after a commit
+        (a listing's every page, and search answers, need their paths)."""
+        version = reads.data_version(self._bulk)
+        if version != self._bulk_divisions[0]:
+            self._bulk_divisions = (version, _Divisions(reads.divisions(self._bulk)))
+        return self._bulk_divisions[1]
+
     def _window(self, offset: int, limit: int | None) -> tuple[int, list[Entry]]:
         order = self._order_now()
         wanted = order[offset:] if limit is None else order[offset:offset + limit]
-        divisions = _Divisions(reads.divisions(self._bulk))
+        divisions = self._divisions_now()
         by_kind = {kind: reads.records(self._bulk, kind, [i for k, i in wanted if k == kind], self._bulk_codec) for kind in ("user", "contact")}
         entries = [_entry(k, by_kind[k][i], divisions) for k, i in wanted if i in by_kind[k]]
         return len(order), entries
@@ -217,7 +226,7 @@ class Phonebook:
         found = await self.service.search(text, limit=limit * 2)
 
         def build() -> list[Entry]:
-            divisions = _Divisions(reads.divisions(self._bulk))
+            divisions = self._divisions_now()
             out = []
             for result in found:
                 kind = result.hit.kind
@@ -235,7 +244,7 @@ class Phonebook:
         """Every user and shared contact (numbers or not), for LDAP."""
 
         def build() -> list[Entry]:
-            divisions = _Divisions(reads.divisions(self._bulk))
+            divisions = self._divisions_now()
             return [_entry(kind, data, divisions) for kind in ("user", "contact") for data in reads.all_records(self._bulk, kind, self._bulk_codec)]
 
         return await self._run(build)
