@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import time
@@ -166,28 +167,63 @@ def test_a_streamed_search_is_chunked_and_head_has_no_body(gateway):
         assert rest.startswith(b"HTTP/1.1 200")  # no body after the HEAD answer to be misread as the next
 
 
+def _start_gateway(port: int, *flags: str, env: dict[str, str] | None = None) -> tuple[subprocess.Popen, str]:
+    """`corpdir gateway` on ``port`` (the embedded demo, no background sync): the process
+    and its first line, the banner with the URL to type into a PBX."""
+    process = subprocess.Popen([sys.executable, "-m", "corpdir.cli", "gateway", "--port", str(port), *flags,
+                                "--sync-every", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})})
+    return process, process.stdout.readline()
+
+
+def _wait_healthy(process: subprocess.Popen, url: str) -> httpx.Response:
+    for _ in range(3000):
+        try:
+            return httpx.get(url, timeout=5)
+        except httpx.TransportError:
+            assert process.poll() is None, process.stderr.read()
+            time.sleep(0.01)  # the port opens once pykakasi's dictionaries are loaded
+    raise AssertionError(f"{url} never answered")
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
 def test_corpdir_gateway_serves_until_sigterm(tmp_path):
     """The command as a PBX's administrator runs it (embedded demo tenant, its own event
     loop and signal handling): it answers, and SIGTERM ends it cleanly."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    process = subprocess.Popen([sys.executable, "-m", "corpdir.cli", "gateway", "--port", str(port), "--token", TOKEN,
-                                "--sync-every", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    port = _free_port()
+    process, banner = _start_gateway(port, "--token", TOKEN)
     try:
-        banner = process.stdout.readline()
         assert f"127.0.0.1:{port}/t/{TOKEN}/" in banner
-        for _ in range(3000):
-            try:
-                health = httpx.get(f"http://127.0.0.1:{port}/t/{TOKEN}/health", timeout=5)
-                break
-            except httpx.TransportError:
-                assert process.poll() is None, process.stderr.read()
-                time.sleep(0.01)  # the port opens once pykakasi's dictionaries are loaded
-        assert health.text == "ok"
+        assert _wait_healthy(process, f"http://127.0.0.1:{port}/t/{TOKEN}/health").text == "ok"
         answer = httpx.get(f"http://127.0.0.1:{port}/t/{TOKEN}/cid.json?number=0399990000", timeout=5)
         assert answer.json()["found"] is False
     finally:
         process.send_signal(signal.SIGTERM)
         assert process.wait(30) == 0
+
+
+def test_corpdir_gateway_without_a_token_makes_one_and_keeps_it(tmp_path):
+    """A first `corpdir gateway` with no --token (as README's first try does) makes a token,
+    keeps it 0600 in the data folder, prints the URL with it and serves there; the next start
+    uses the same token, so the PBX's settings stay valid."""
+    env = {"CORPDIR_DATA_DIR": str(tmp_path / "data")}
+    tokens = []
+    for _ in range(2):
+        port = _free_port()
+        process, banner = _start_gateway(port, env=env)
+        try:
+            assert f"127.0.0.1:{port}/t/" in banner, process.stderr.read() if process.poll() is not None else banner
+            token = banner.split("/t/", 1)[1].split("/", 1)[0]
+            assert _wait_healthy(process, f"http://127.0.0.1:{port}/t/{token}/health").text == "ok"
+            tokens.append(token)
+        finally:
+            process.send_signal(signal.SIGTERM)
+            assert process.wait(30) == 0
+    stored = tmp_path / "data" / "gateway-token"
+    assert tokens[0] == tokens[1] == stored.read_text().strip()
+    assert stat.S_IMODE(stored.stat().st_mode) == 0o600

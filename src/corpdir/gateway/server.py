@@ -8,7 +8,7 @@ import secrets
 import sys
 from pathlib import Path
 
-from pydantic import ValidationError
+from pydantic import SecretStr, ValidationError
 
 from corpdir.gateway.settings import GatewaySettings
 from corpdir.paths import data_dir
@@ -42,7 +42,7 @@ def main(args: argparse.Namespace) -> int:
             print(f"corpdir gateway: {'.'.join(map(str, error['loc']))}: {error['msg']}", file=sys.stderr)
         return 2
     if settings.token is None and settings.user is None:
-        settings = settings.model_copy(update={"token": stored_token()})
+        settings = settings.model_copy(update={"token": SecretStr(stored_token())})  # model_copy does not validate
     if settings.user is not None and settings.password is None:
         print("corpdir gateway: --user needs a password (CORPDIR_GATEWAY_PASSWORD or [gateway] password)", file=sys.stderr)
         return 2
