@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import sys
-TYPE_CHECKING = False  # not typing's: see docs/performance.md, "corpdir lookup imports"
 
 from corpdir.service.callerid import Answer, organisation
 from corpdir.service.lookup_path import LookupPath
 from corpdir.text import json_text, printable
 
+TYPE_CHECKING = False  # not typing's (~14 M instructions of a lookup): docs/performance.md, "`corpdir lookup`"
 if TYPE_CHECKING:
-    from typing import TextIO
     import argparse
+    from typing import TextIO
 
 EXIT_FOUND, EXIT_SOME_MISSING, EXIT_ERROR = 0, 1, 2
 
