@@ -94,7 +94,7 @@ class ChoiceField(Widget, can_focus=True):
         return len(self.values) if self.multiple else 0
 
     def _lines(self) -> list[Text]:
-        lines = [literal(described(v, self.choices).path or described(v, self.choices).name) for v in self.values]
+        lines = [literal(choice.path or choice.name) for choice in (described(v, self.choices) for v in self.values)]
         if self.multiple:
             lines.append(Text(f"+ add a {self.noun}", style="italic"))
         elif not lines:
