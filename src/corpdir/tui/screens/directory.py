@@ -58,8 +58,7 @@ def user_columns(service: DirectoryService) -> list[Column]:
         Column("Name", lambda u: u.fullname, min_width=16, ratio=2),
         Column("Ext.", lambda u: u.extensionNum, width=6),
         Column("Phone", lambda u: u.companyMobileNum or u.phoneNum or u.mobileNum, width=14),
-        Column("Division / position", lambda u: division_and_position(u, 80), fit=division_and_position,
-               min_width=12, ratio=3),
+        Column("Division / position", fit=division_and_position, min_width=12, ratio=3),
     ]
 
 

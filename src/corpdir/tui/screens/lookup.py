@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 RESULT_COLUMNS = [
     Column("Number", lambda r: r.query, width=15),
     Column("Name", lambda r: r.name, min_width=8, ratio=3),
-    Column("Organisation", lambda r: r.organisation(), min_width=12, ratio=4, fit=lambda r, width: r.organisation(width)),
+    Column("Organisation", fit=lambda r, width: r.organisation(width), min_width=12, ratio=4),
     Column("Type", lambda r: TYPES.get(r.item.get("phoneNumContactType") or "", r.item.get("phoneNumContactType") or ""), width=7),
     Column("From", lambda r: r.source, width=7),
 ]

@@ -100,12 +100,21 @@ class RankedRows(Generic[T]):
 
 @dataclass(frozen=True)
 class Column:
+    """A list column: ``value`` gives a row's cell, or ``fit`` gives it for the column's
+    width instead (text that shortens itself: a division path loses its top first)."""
+
     title: str
-    value: Callable[[Any], object]
+    value: Callable[[Any], object] | None = None
     width: int = 0  # 0: share the remaining width by ``ratio``
     min_width: int = 6
     ratio: int = 1
-    fit: Callable[[Any, int], object] | None = None  # the value for a width (text that shortens itself)
+    fit: Callable[[Any, int], object] | None = None
+
+    def cell_value(self, row: Any, width: int) -> object:
+        if self.fit is not None:
+            return self.fit(row, width)
+        assert self.value is not None, f"column {self.title!r} has neither value nor fit"
+        return self.value(row)
 
 
 def _title(title: str, width: int) -> str:
@@ -348,7 +357,7 @@ class VirtualList(ScrollView, can_focus=True):
         if row is None:
             self._want(index)
             return Strip([Segment("…", paint.loading)]).crop_extend(0, width, style)
-        return self._line(paint, [c.fit(row, w) if c.fit else c.value(row) for c, w in zip(self.columns, paint.widths)], style)
+        return self._line(paint, [c.cell_value(row, w) for c, w in zip(self.columns, paint.widths)], style)
 
     def on_resize(self, event: events.Resize) -> None:
         self.virtual_size = Size(self.line_width, self.row_count + 1)
