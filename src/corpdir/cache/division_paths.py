@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import sqlite3
 
+from corpdir.sqlite import chunks, marks
+
 TYPE_CHECKING = False  # not typing's (~14 M instructions of a lookup): docs/performance.md, "`corpdir lookup`"
 if TYPE_CHECKING:
     from typing import Iterable
@@ -26,8 +28,7 @@ def path_names(conn: sqlite3.Connection, ids: Iterable[int]) -> dict[int, list[s
     """``{divisionId: [top name, ..., its own name]}`` for the ``ids`` the cache holds."""
     wanted = list(dict.fromkeys(ids))
     paths: dict[int, list[str]] = {}
-    for start in range(0, len(wanted), 500):  # SQLite's bound-parameter limit
-        chunk = wanted[start:start + 500]
-        for division_id, name in conn.execute(_SQL.format(marks=",".join("?" * len(chunk))), chunk):
+    for chunk in chunks(wanted):
+        for division_id, name in conn.execute(_SQL.format(marks=marks(len(chunk))), chunk):
             paths.setdefault(division_id, []).append(name or "")
     return paths

@@ -16,6 +16,7 @@ from typing import Any, Iterator
 from corpdir.cache.blobs import Codec
 from corpdir.cache.fields import FIELDS
 from corpdir.cache.numbers import prime_region_rules
+from corpdir.sqlite import chunks, marks
 
 _WHO = (  # the first holders by (kind, id) first, then their records: a company's main number has hundreds
     "SELECT p.kind, p.id, p.field, COALESCE(u.data, c.data) FROM"
@@ -76,9 +77,8 @@ def records(conn: sqlite3.Connection, kind: str, ids: list[int], codec: Codec | 
     table = "users" if kind == "user" else "contacts"
     codec = codec or Codec(conn)
     found: dict[int, dict[str, Any]] = {}
-    for start in range(0, len(ids), 500):
-        chunk = ids[start:start + 500]
-        sql = f"SELECT id, data FROM {table} WHERE id IN ({','.join('?' * len(chunk))})"
+    for chunk in chunks(ids):
+        sql = f"SELECT id, data FROM {table} WHERE id IN ({marks(len(chunk))})"
         found.update((rid, codec.load(blob)) for rid, blob in conn.execute(sql, chunk))
     return found
 

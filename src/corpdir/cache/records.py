@@ -15,13 +15,13 @@ import json
 import sqlite3
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Sequence
 
 from corpdir.cache import blobs, indexing, reading
 from corpdir.cache.division_paths import path_names
 from corpdir.cache.indexing import Kind
+from corpdir.sqlite import chunks, marks
 
-_CHUNK = 500  # ids per IN (...): well under SQLite's variable limit
 _first = itemgetter(0)
 
 
@@ -40,15 +40,6 @@ class _Old:
     data: bytes
     terms: str
     score: int
-
-
-def _chunks(ids: Sequence[int]) -> Iterable[Sequence[int]]:
-    for start in range(0, len(ids), _CHUNK):
-        yield ids[start:start + _CHUNK]
-
-
-def _marks(n: int) -> str:
-    return ",".join("?" * n)
 
 
 class RecordWriter:
@@ -71,9 +62,9 @@ class RecordWriter:
     def _old(self, conn: sqlite3.Connection, kind: Kind, ids: Sequence[int]) -> dict[int, _Old]:
         score = "sort_score" if kind is indexing.USER else "0"
         out: dict[int, _Old] = {}
-        for chunk in _chunks(ids):
+        for chunk in chunks(ids):
             for rid, data, terms, sc in conn.execute(
-                    f"SELECT id, data, terms, {score} FROM {kind.table} WHERE id IN ({_marks(len(chunk))})", chunk):
+                    f"SELECT id, data, terms, {score} FROM {kind.table} WHERE id IN ({marks(len(chunk))})", chunk):
                 out[rid] = _Old(data, terms, sc)
         return out
 
@@ -108,9 +99,9 @@ class RecordWriter:
     def reindex(self, conn: sqlite3.Connection, kind: Kind, ids: Sequence[int]) -> None:
         """Index ``ids`` again from their stored records (their divisions were renamed or moved)."""
         rows = []
-        for chunk in _chunks(ids):
+        for chunk in chunks(ids):
             rows += conn.execute(f"SELECT id, data, terms, fetched_at, generation FROM {kind.table}"
-                                 f" WHERE id IN ({_marks(len(chunk))})", chunk).fetchall()
+                                 f" WHERE id IN ({marks(len(chunk))})", chunk).fetchall()
         paths = self._division_paths(conn)
         stale = []
         for rid, blob, terms, fetched_at, generation in rows:

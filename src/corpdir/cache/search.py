@@ -24,6 +24,7 @@ from corpdir.cache.folding import query_variants
 from corpdir.cache.indexing import decode_terms
 from corpdir.cache.store import CacheStore
 from corpdir.phone import digits, fold_number
+from corpdir.sqlite import chunks, marks
 
 EXACT, PREFIX, SUBSTRING = 0, 1, 2
 CANDIDATE_CAP = 400  # per tier; above it the hits are the first found, and narrowing re-queries
@@ -156,9 +157,8 @@ def _rerank(store: CacheStore, query: str, previous: Sequence[Hit]) -> list[Hit]
     for kind in {h.kind for h in previous}:
         _, records, _, score, _ = _TERMS[kind]
         ids = [h.id for h in previous if h.kind == kind]
-        for start in range(0, len(ids), 500):
-            chunk = ids[start:start + 500]
-            rows = store._rows(f"SELECT id, terms, {score} FROM {records} WHERE id IN ({','.join('?' * len(chunk))})", chunk)
+        for chunk in chunks(ids):
+            rows = store._rows(f"SELECT id, terms, {score} FROM {records} WHERE id IN ({marks(len(chunk))})", chunk)
             for rid, encoded, sc in rows:
                 best: Hit | None = None
                 for term, code, fts in decode_terms(encoded):

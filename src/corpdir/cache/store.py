@@ -28,7 +28,7 @@ from corpdir.cache.schema import LEFTOVERS, migrate
 from corpdir.phone import DEFAULT_REGION, match_key
 from corpdir.spec.division import Division
 from corpdir.spec.user import User
-from corpdir.sqlite import transaction
+from corpdir.sqlite import chunks, marks, transaction
 
 if TYPE_CHECKING:  # imported where first used: the first screen shows people and divisions only
     from corpdir.spec.calls import IncomingCall, OutgoingCall
@@ -183,9 +183,8 @@ class CacheStore:
         (a division's name finds the people of the divisions under it)."""
         ids = [d["divisionId"] for d in rows]
         before: dict[int, str] = {}
-        for start in range(0, len(ids), 500):
-            chunk = ids[start:start + 500]
-            before.update(conn.execute(f"SELECT id, data FROM divisions WHERE id IN ({','.join('?' * len(chunk))})", chunk).fetchall())
+        for chunk in chunks(ids):
+            before.update(conn.execute(f"SELECT id, data FROM divisions WHERE id IN ({marks(len(chunk))})", chunk).fetchall())
         old = {i: json.loads(data) for i, data in before.items()}
         changed = [d for d in rows if d["divisionId"] in old and old[d["divisionId"]] != d]
         moved = [d["divisionId"] for d in changed if (d.get("divisionName"), d.get("parentDivisionId") or None)

@@ -27,6 +27,8 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
+from corpdir.sqlite import chunks
+
 TRIGRAM = 3
 PAD = "\n\n"
 """Appended to each non-empty column text: the last one or two characters then begin a trigram."""
@@ -121,8 +123,7 @@ class TextIndex:
     def delete(self, conn: sqlite3.Connection, ids: Sequence[int]) -> None:
         """Forget ``ids``: an external-content index is told the old text to remove."""
         cols = ", ".join(self.columns)
-        for start in range(0, len(ids), 500):
-            chunk = list(ids[start:start + 500])
+        for chunk in chunks(list(ids)):
             marks = ",".join("?" * len(chunk))
             old = conn.execute(f"SELECT id, {cols} FROM {self.text} WHERE id IN ({marks})", chunk).fetchall()
             if not old:

@@ -11,6 +11,7 @@ from corpdir.server.search import CONTACTS, joined, page_ids
 from corpdir.server.storage.db import Database, dumps, iso_dt, loads
 from corpdir.server.storage.phones import CONTACT, PhoneIndex
 from corpdir.spec.contact import CONTACT_PHONE_FIELDS
+from corpdir.sqlite import chunks
 
 _OWN_NUMBERS = ("phoneNum", "companyMobileNum", "personalMobileNum", "mobileNum", "faxNum")
 _SHARED_NUMBERS = ("companyDelegatedPhoneNum", "divisionDelegatedPhoneNum")
@@ -206,8 +207,7 @@ class ContactStore(PhoneIndex):
     def reindex_contacts(self, conn: sqlite3.Connection, contact_ids: Iterable[int]) -> None:
         """Refresh the search text of contacts from their stored records."""
         ids = list(contact_ids)
-        for start in range(0, len(ids), 500):
-            chunk = ids[start:start + 500]
+        for chunk in chunks(ids):
             marks = ",".join("?" * len(chunk))
             rows = conn.execute(f"SELECT id, data FROM contacts WHERE id IN ({marks})", chunk).fetchall()
             CONTACTS.delete(conn, chunk)

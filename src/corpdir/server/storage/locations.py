@@ -6,6 +6,7 @@ from typing import Any
 
 from corpdir.server.storage.db import Database
 from corpdir.spec.location import L1_ACCEPT_INTERVAL_SECONDS, L1_SPOT_TTL_SECONDS
+from corpdir.sqlite import chunks
 
 
 class LocationStore:
@@ -16,8 +17,7 @@ class LocationStore:
         with self.db.write() as conn:
             logins = list({e["loginId"] for e in entries})
             ids: dict[str, int] = {}
-            for start in range(0, len(logins), 500):
-                chunk = logins[start:start + 500]
+            for chunk in chunks(logins):
                 ids.update(conn.execute(f"SELECT login_id, id FROM users WHERE login_id IN ({','.join('?' * len(chunk))})", chunk).fetchall())
             rows = [(ids[e["loginId"]], e["destinationId"], e.get("destinationName", ""), now) for e in entries if e["loginId"] in ids]
             conn.executemany(

@@ -12,6 +12,7 @@ from corpdir.server.search import USERS, joined, page_ids
 from corpdir.server.storage.db import Database, dumps, loads
 from corpdir.server.storage.phones import USER, PhoneIndex
 from corpdir.spec.user import USER_PHONE_FIELDS
+from corpdir.sqlite import chunks
 
 CREATE_DEFAULTS: dict[str, Any] = {
     "userType": "REGULAR_USER",
@@ -227,8 +228,8 @@ class UserStore(PhoneIndex):
     def reindex_users(self, conn: sqlite3.Connection, user_ids: Iterable[int]) -> None:
         """Refresh the search text and phone keys of users from their stored records."""
         ids = list(user_ids)
-        for start in range(0, len(ids), 500):
-            self._reindex_users(conn, ids[start:start + 500])
+        for chunk in chunks(ids):
+            self._reindex_users(conn, chunk)
 
     def _reindex_users(self, conn: sqlite3.Connection, ids: list[int]) -> None:
         if not ids:
