@@ -134,6 +134,12 @@ def _region(region: str) -> _Region | None:
     return _REGIONS[region]
 
 
+def cached_region_rules(region: str) -> RegionRules | None:
+    """The rules of ``region``, looked up once per process (or primed by :func:`use_region_rules`)."""
+    found = _region(region)
+    return found.rules if found else None
+
+
 def _too_short(text: str, rules: RegionRules) -> bool:
     return (rules.shortest > 0 and text.isascii() and text.isdigit() and len(text) < rules.shortest
             and not (rules.international_prefix and text.startswith(rules.international_prefix)))

@@ -11,17 +11,11 @@ this module only decides which spellings to try, most likely first.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
-from corpdir.phone import RegionRules, digits, region_rules
+from corpdir.phone import cached_region_rules, digits
 
 _URI = re.compile(r"^(?:sips?|tel):([^@;]*)", re.IGNORECASE)
 _MIN_NUMBER = 5  # shorter: an extension, never stripped of a prefix
-
-
-@lru_cache(maxsize=8)
-def _rules(region: str) -> RegionRules | None:
-    return region_rules(region)
 
 
 def number_forms(raw: str, region: str, strip_prefixes: list[str] | tuple[str, ...] = ()) -> list[str]:
@@ -32,7 +26,7 @@ def number_forms(raw: str, region: str, strip_prefixes: list[str] | tuple[str, .
     if not d:
         return []
     forms = [text]
-    rules = _rules(region)
+    rules = cached_region_rules(region)
     if rules is not None and not text.lstrip().startswith("+") and d.startswith(rules.country_code) \
             and len(d) - len(rules.country_code) in rules.lengths:
         # E.164 without its '+' (a national number here starts with the trunk prefix): try it as E.164 first
