@@ -112,10 +112,11 @@ class Gateway:
     # -- helpers -----------------------------------------------------------------------------
     def base(self, request: Request) -> str:
         """This gateway's URL as the client reached it, with the token path when it used one."""
-        root = request.scope.get("root_path", "")
-        if self.settings.public_url:
-            return self.settings.public_url.rstrip("/") + root
-        return f"{request.url.scheme}://{request.url.netloc}{root}"
+        return self.base_from(request.scope.get("root_path", ""), lambda: f"{request.url.scheme}://{request.url.netloc}")
+
+    def base_from(self, root: str, origin: Callable[[], str]) -> str:
+        """The public URL when one is set, else ``origin()`` (as the request came), then ``root``."""
+        return (self.settings.public_url.rstrip("/") if self.settings.public_url else origin()) + root
 
     @staticmethod
     def record_url(base: str) -> Callable[[Entry], str]:
@@ -260,7 +261,6 @@ class GatewayApp:
     def __init__(self, gw: Gateway, app: Access) -> None:
         self.gateway = gw
         self.app = app
-        self.state = app.app.state
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         await self.app(scope, receive, send)
@@ -283,8 +283,7 @@ class GatewayApp:
         gw = self.gateway
 
         def record_url(entry: Entry) -> str:  # JSON only: the base is worked out when a record is linked
-            base = gw.settings.public_url.rstrip("/") + root if gw.settings.public_url else \
-                f"http://{request.header(b'host').decode('latin-1')}{root}"
+            base = gw.base_from(root, lambda: f"http://{request.header(b'host').decode('latin-1')}")
             return gw.record_url(base)(entry)
 
         return gw.callerid.reply(found[0], number or found[1], ascii, record_url)
