@@ -25,6 +25,11 @@ def _split(name: str) -> tuple[str, str]:
     return family, given.strip()
 
 
+def ascii_division(name: str, alphabet: str) -> str:
+    """One division's name in ASCII: its alphabet spelling when that is ASCII, else romanised."""
+    return alphabet if alphabet and alphabet.isascii() else romanise(name)
+
+
 class Shown:
     """The fields of one entry as an answer shows them (neutralised; ASCII if asked)."""
 
@@ -36,7 +41,7 @@ class Shown:
             self.family, self.given = romanise(family), romanise(given)
             self.company = romanise(entry.company_kana or entry.company) if entry.company else ""
             self.division = ASCII_PATH_SEPARATOR.join(
-                alpha if alpha and alpha.isascii() else romanise(name)
+                ascii_division(name, alpha)
                 for name, alpha in zip(entry.division, entry.division_alphabet or ("",) * len(entry.division)))
         else:
             self.name = entry.name

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
 
-from corpdir.gateway.answers import Shown
-from corpdir.gateway.ascii import romanise
+from corpdir.gateway.answers import Shown, ascii_division
 from corpdir.service.phonebook import Entry
 from corpdir.text import printable
 
@@ -38,8 +37,7 @@ def display_name(entry: Entry, ascii: bool) -> str:
     shown = Shown(entry, ascii)
     where = shown.company or (entry.division[-1] if entry.division else "")
     if ascii and where and not entry.company:
-        alphabet = entry.division_alphabet[-1] if entry.division_alphabet else ""
-        where = alphabet if alphabet and alphabet.isascii() else romanise(where)
+        where = ascii_division(where, entry.division_alphabet[-1] if entry.division_alphabet else "")
     where = printable(where)
     return f"{shown.name} ({where})" if where else shown.name
 
