@@ -242,15 +242,6 @@ async def test_a_reserved_request_is_paid_from_the_share_a_throttled_listing_lea
     assert recorder.statuses().count(429) == 0
 
 
-async def test_without_a_reserve_the_urgent_request_waits_behind_the_listings(clock, make_client):
-    """The same without a reserve: the listings have drained the bucket, so the N1 is not
-    sent at once but waits for tokens (how long depends on which waiter the event loop
-    wakes first: 0.1 to several seconds, mostly more than the gateway's 300 ms deadline)."""
-    waited, _, recorder = await _n1_among_throttled_listings(clock, make_client, 0.0)
-    assert waited > 0
-    assert recorder.statuses().count(429) == 0
-
-
 async def test_other_requests_leave_the_reserve_in_the_bucket(clock):
     bucket = TokenBucket(clock=clock, sleep=clock.sleep)
     bucket.reserve(0.25)
