@@ -14,7 +14,7 @@ from corpdir.tui.forms.image_preview import ImagePreview
 from corpdir.tui.forms.model_form import ModelForm
 from corpdir.tui.widgets.folder_tree import FolderTree
 from corpdir.tui.widgets.virtual_list import VirtualList
-from form_helpers import open_form, save, type_into
+from form_helpers import open_form, pick, save, type_into
 from forms.write_helpers import choose, choose_folder, drawn, image_file, pick_file
 from tui_helpers import screen_text, wait_for
 
@@ -110,7 +110,9 @@ async def test_contact_from_a_card_then_card_image_replaced_and_deleted(receptio
         await choose_folder(pilot, app, "PERSONAL", 103)
         await pilot.press("K")
         form = await open_form(pilot, app)
-        assert (form.widget("directory").value, form.widget("folderNum").value) == ("PERSONAL", "103")
+        assert form.widget("folder").values == [{"directory": "PERSONAL", "folderNum": 103}]  # chosen in the tree
+        name = next(f.folderName for f in await reception.personal_folders() if f.folderNum == 103)
+        assert await wait_for(pilot, lambda: f"Personal › {name}" in screen_text(app))  # by its name, not 103
         form.widget("file").focus()
         await pilot.press("ctrl+o")  # the hint beside the field says Ctrl+O browses
         await pick_file(pilot, app, card_png)
@@ -170,3 +172,33 @@ async def test_contact_from_a_card_then_card_image_replaced_and_deleted(receptio
         with pytest.raises(NotFound):
             await client.get_card_image(made.contactId)
         assert await wait_for(pilot, lambda: drawn(card_view) == "no card")  # the pane follows
+
+
+async def test_card_folder_is_chosen_by_name_and_a_missing_one_is_named(reception, recorder, app_for, tmp_path):
+    """K with no folder chosen in the tree: saving names the Folder field and sends nothing;
+    the folder is then picked by its name (typed as a user reads it) and goes as X5's two
+    form fields."""
+    client = reception.client
+    card_png = image_file(tmp_path, "card.png", "PNG", color=(250, 250, 240), size=(91, 55))
+    folder = [f async for f in client.iter_personal_folders() if f.folderName][-1]
+    app = app_for(reception)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _contacts_screen(pilot, app)
+        app.screen.query_one(FolderTree).focus()
+        await pilot.press("K")
+        form = await open_form(pilot, app)
+        assert form.widget("folder").values == []  # "all contacts" is no folder to put a card in
+        form.widget("file").value = str(card_png)
+        recorder.clear()
+        await save(pilot, form)
+        assert await wait_for(pilot, lambda: "folder" in form.errors), form.errors
+        assert isinstance(app.screen, ModelForm) and recorder.writes() == []
+        assert form.widget("folder").has_focus  # the focus goes to what needs attention
+        _, values = await pick(pilot, form, "folder", folder.folderName)
+        assert values == [{"directory": "PERSONAL", "folderNum": folder.folderNum}]
+        await save(pilot, form)
+        assert await wait_for(pilot, lambda: not isinstance(app.screen, ModelForm)), screen_text(app)
+        (_, path, body), = [(m, p, b) for m, p, b in recorder.requests if m != "GET"]
+        fields = _multipart_fields(body)
+        assert (path, fields["directory"], fields["folderNum"]) == (
+            "/v1/contacts/business-cards", "PERSONAL", str(folder.folderNum))

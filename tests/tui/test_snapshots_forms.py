@@ -45,6 +45,21 @@ async def contact_edit(pilot) -> None:
     await _form(pilot, "E", "f2", "#contacts")
 
 
+async def contact_card(pilot) -> None:
+    """K: a contact from a business card, into the folder chosen by name."""
+    await _form(pilot, "K", "f2", "#contacts")
+
+
+async def contact_card_errors(pilot) -> None:
+    form = await _form(pilot, "K", "f2", "#contacts")
+    await pilot.press("ctrl+s")
+    await settle(pilot, lambda: form.errors)
+
+
+async def contact_card_folder_picker(pilot) -> None:
+    await _picker(pilot, await _form(pilot, "K", "f2", "#contacts"), "folder")
+
+
 async def division_new(pilot) -> None:
     await _form(pilot, "N")
 

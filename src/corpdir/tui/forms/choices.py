@@ -26,12 +26,15 @@ class Picker:
     """A field chosen from a list. ``what``: "division" or "folder"; ``multiple``: a list
     of them (the user's divisions); ``none``: the choice meaning "none" (a division's
     parent: the top level) and the value it sends; ``not_under``: a division whose
-    subtree is left out (a division cannot move under itself)."""
+    subtree is left out (a division cannot move under itself); ``spread``: the request
+    fields the chosen value's keys fill, for a request that takes a folder as two fields
+    (X5's ``directory`` and ``folderNum``) rather than one ``folderId`` object."""
 
     what: str
     multiple: bool = False
     none: tuple[str, Any] | None = None
     not_under: int | None = None
+    spread: tuple[str, ...] = ()
 
 
 def fold(text: str) -> str:

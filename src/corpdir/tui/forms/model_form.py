@@ -120,6 +120,8 @@ class ModelForm(ModalScreen[Any]):
                     self.kinds[kind.name] = kind
             elif name in spec.extra_fields:
                 self.kinds[name] = FieldKind(name, "text")
+            elif name in spec.pickers and spec.pickers[name].spread:  # one field for several request fields
+                self.kinds[name] = FieldKind(name, "pick", picker=spec.pickers[name])
         if spec.editing:  # a read-only object shows as one line
             for name in spec.readonly:
                 for key in [k for k in self.kinds if k.startswith(name + ".")]:
@@ -176,10 +178,15 @@ class ModelForm(ModalScreen[Any]):
     def widget(self, key: str) -> Widget:
         return self.query_one(f"#{self.kinds[key].widget_id}")
 
+    def _spread_by(self, key: str) -> tuple[str, ...]:
+        picker = self.spec.pickers.get(key)
+        return picker.spread if picker is not None else ()
+
     def on_mount(self) -> None:
         values = self.original if self.spec.editing else dict(self.spec.initial)
         for key, kind in self.kinds.items():
-            value = _lookup(values, key)
+            spread = self._spread_by(key)
+            value = ({name: values[name] for name in spread if name in values} or None) if spread else _lookup(values, key)
             if kind.kind == "readonly" and isinstance(value, dict):
                 value = " ".join(str(v) for v in value.values())
             kind.write(self.widget(key), value)
@@ -227,6 +234,9 @@ class ModelForm(ModalScreen[Any]):
         for key, value in self._read_all().items():
             if key in self.spec.extra_fields:
                 continue
+            if self._spread_by(key):
+                out.update(value or {})
+                continue
             top, dot, sub = key.partition(".")
             if dot:
                 obj = out.setdefault(top, {})
@@ -271,8 +281,10 @@ class ModelForm(ModalScreen[Any]):
     def show_errors(self, details: list[ErrorDetail], message: str = "") -> None:
         by_key: dict[str, list[str]] = {}
         general: list[str] = []
+        spread_into = {name: key for key in self.kinds for name in self._spread_by(key)}
         for d in details:
             name, index, rest = field_of(d.field)
+            name = spread_into.get(name, name)  # X5's directory or folderNum: the folder field
             if name not in self.kinds and name.partition(".")[0] in self.kinds:
                 name = name.partition(".")[0]
             text = d.description or d.code
@@ -284,7 +296,7 @@ class ModelForm(ModalScreen[Any]):
                 by_key.setdefault(name, []).append(text)
             else:
                 general.append(f"{d.field or 'request'}: {text}")
-        self.errors = {k: "; ".join(v) for k, v in by_key.items()}
+        self.errors = {k: "; ".join(dict.fromkeys(v)) for k, v in by_key.items()}  # X5's folder: said once
         for key, kind in self.kinds.items():
             static = self.query_one(f"#e-{kind.widget_id}", Static)
             text = self.errors.get(key, "")

@@ -158,9 +158,9 @@ def business_card_form(folder: tuple[str, int] | None) -> FormSpec:
         initial.update(directory=folder[0], folderNum=folder[1])
     return FormSpec(
         title="New contact from a business card", code="X5", model=BusinessCardForm,
-        labels={"file": "Card image file", "directory": "Directory", "folderNum": "Folder no.", "autoCrop": "Auto crop",
-                "divideImage": "Several cards", "readerType": "Reader", "ocrLanguage": "Language", "comment": "Comment",
-                "remarks": "Remarks"},
+        labels={"file": "Card image file", "folder": "Folder", "autoCrop": "Auto crop", "divideImage": "Several cards",
+                "readerType": "Reader", "ocrLanguage": "Language", "comment": "Comment", "remarks": "Remarks"},
+        pickers={"folder": Picker("folder", spread=("directory", "folderNum"))},
         extra_fields={"file": "Card image file"}, extra_check=_card_file, initial=initial,
         browse_suffixes=IMAGE_SUFFIXES,
         hints={"file": "path to the image (Ctrl+O to browse)"},
