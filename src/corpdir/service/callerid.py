@@ -13,6 +13,7 @@ from pathlib import Path
 
 from corpdir.division_path import SEPARATOR, cells, division_path
 from corpdir.phone import DEFAULT_REGION, fold_number, match_key
+from corpdir.text import printable
 
 TYPE_CHECKING = False  # not typing's (~14 M instructions of a lookup): docs/performance.md, "`corpdir lookup`"
 if TYPE_CHECKING:
@@ -82,16 +83,17 @@ def organisation(item: dict[str, Any], width: int | None = None) -> str:
     """Where the holder of a number belongs, as one text (the third column of `corpdir
     lookup` and of the Lookup screen): the company, then the divisions by path
     ('テスト商事 · 営業部'; a user: '本社 › 営業本部 › 1課'). Within ``width`` cells, the
-    first path is shortened from the top ('… › 営業本部 › 1課 (+1)')."""
+    first path is shortened from the top ('… › 営業本部 › 1課 (+1)'; the marker only where it
+    costs nothing of the division's name or its parent's)."""
     company = item.get("companyName") or ""
     paths = [d for d in item.get("divisionNames") or () if d]
     text = " · ".join(p for p in (company, ", ".join(paths)) if p)
-    if width is None or not paths or cells(text) <= width:
+    if width is None or not paths or cells(printable(text)) <= width:
         return text
-    prefix = f"{company} · " if company else ""
+    prefix = f"{printable(company)} · " if company else ""
     more = f" (+{len(paths) - 1})" if len(paths) > 1 else ""
-    room = width - cells(prefix) - cells(more)
-    return prefix + division_path(paths[0].split(SEPARATOR), room) + more if room >= 4 else text
+    room = width - cells(prefix)
+    return prefix + division_path(paths[0].split(SEPARATOR), room, marker=more) if room >= 4 else text
 
 
 def _identifies(item: dict[str, Any]) -> bool:

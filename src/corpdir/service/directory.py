@@ -184,12 +184,14 @@ class DirectoryService:
         self._paths.update(paths)
         return paths
 
-    def division_path(self, ref: DivisionRef, width: int | None = None) -> str:
+    def division_path(self, ref: DivisionRef, width: int | None = None, marker: str = "") -> str:
         """A user's division by its path ('本社 › 技術本部 › 品質保証部 › 1課'), within
-        ``width`` cells when given: the path as read with the user's record (every read of
-        users here reads their divisions' paths too), else the division's own name. For a
-        list's cells, which are painted without a trip to the cache."""
-        return division_path(self._paths.get(ref.divisionId) or [ref.divisionName or f"#{ref.divisionId}"], width)
+        ``width`` cells when given, ``marker`` after it where it fits (see
+        :func:`corpdir.division_path.division_path`): the path as read with the user's
+        record (every read of users here reads their divisions' paths too), else the
+        division's own name. For a list's cells, which are painted without a trip to the cache."""
+        return division_path(self._paths.get(ref.divisionId) or [ref.divisionName or f"#{ref.divisionId}"], width,
+                             marker)
 
     def _with_paths(self, users: list[User]) -> list[User]:
         """``users``, their divisions' paths read too (on the cache's thread: ~0.1 ms a page)."""

@@ -20,6 +20,7 @@ from textual.widgets import Input, Select, Static
 from corpdir.division_path import cells
 from corpdir.service.errors import CorpdirError
 from corpdir.spec.user import User
+from corpdir.text import printable
 from corpdir.tui.screens.directory_browse import ORDERS, Browse
 from corpdir.tui.screens.directory_writes import DirectoryWrites
 from corpdir.tui.screens.list_screen import fit_caption
@@ -42,17 +43,19 @@ POSITION_SEEN = 4  # cells of a position worth showing after the division's path
 def user_columns(service: DirectoryService) -> list[Column]:
     """The list's columns. A division is named by its path ('… › 品質保証部 › 1課': the
     demo alone has eleven 1課), shortened from the left to its cell; the position follows
-    when the whole path leaves room for it; '+1' says a person is in more divisions."""
+    when the whole path leaves room for it; '+1' says a person is in more divisions, where
+    it costs nothing of the division's name or its parent's (the detail pane lists them all)."""
 
     def division_and_position(user: User, width: int) -> str:
-        refs, position = user.divisions or [], user.position or ""
+        refs, position = user.divisions or [], printable(user.position)
         if not refs:
             return position
         more = f" +{len(refs) - 1}" if len(refs) > 1 else ""
-        path = service.division_path(refs[0])
-        if position and cells(path + more + " · ") + min(cells(position), POSITION_SEEN) <= width:
-            return f"{path}{more} · {position}"
-        return service.division_path(refs[0], max(width - cells(more), 1)) + more
+        path = service.division_path(refs[0], width, marker=more)
+        whole = path == printable(service.division_path(refs[0], marker=more))
+        if position and whole and cells(f"{path} · ") + min(cells(position), POSITION_SEEN) <= width:
+            return f"{path} · {position}"
+        return path
 
     return [
         Column("Name", lambda u: u.fullname, min_width=16, ratio=2),
