@@ -28,7 +28,7 @@ def cells(text: str) -> int:
     """Terminal cells ``text`` takes, by Rich's own measure (``rich.cells.cell_len``): a
     kanji takes two, a combining mark (a decomposed dakuten) none, '›', '…', Greek and box
     drawing one. Not ``unicodedata.east_asian_width``: that disagrees with Rich on some
-    3,000 characters (docs/decisions.md, "Division paths are measured as Rich measures")."""
+    2,700 characters (docs/divisions.md, "Measured as Rich measures")."""
     from rich.cells import cell_len  # here, not at the top: `corpdir lookup` never measures
 
     return cell_len(text)

@@ -1,8 +1,13 @@
 """A division is named by its path, shortened from the top when space is short."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rich.cells import cell_len
 
 from corpdir.division_path import cells, division_path
+from corpdir.text import printable
+from corpdir.tui.text import cell
 
 QA_1 = ["本社", "技術本部", "品質保証部", "1課"]
 
@@ -42,3 +47,45 @@ def test_a_long_own_name_keeps_its_end():
 def test_blank_names_are_skipped():
     assert division_path([None, "", "本社", "1課"]) == "本社 › 1課"
 
+
+
+SALES_1 = ["本社", "営業本部", "第一営業部", "1課"]
+
+
+def test_a_marker_goes_beside_the_names_that_tell_two_1ka_apart_never_over_them():
+    """' +1' (more divisions) costs the top of the path, never the parent: where it would
+    cut '第一営業部' it is left out (the detail pane lists every division)."""
+    assert division_path(SALES_1, 22, " +1") == "…第一営業部 › 1課 +1"  # the grandparent made room
+    assert division_path(SALES_1, 19, " +1") == "…第一営業部 › 1課"  # as a person in one division
+    assert division_path(SALES_1, 19) == "…第一営業部 › 1課"
+    assert division_path(SALES_1, 40, " +1") == "本社 › 営業本部 › 第一営業部 › 1課 +1"
+    assert division_path(SALES_1, None, " +1") == "本社 › 営業本部 › 第一営業部 › 1課 +1"
+
+
+# Characters a name may hold whose width `unicodedata.east_asian_width` and Rich disagree
+# on (a decomposed dakuten, a combining accent, an I Ching trigram, Hangul jamo), that
+# agree but are "ambiguous" in East Asian fonts ('›', '…', Greek, Cyrillic, box drawing),
+# joined sequences (an emoji ZWJ sequence, a variation selector), a bidi override shown
+# as <U+202E>, and kanji, kana and Latin.
+ODD = "シ\u3099e\u0301☰\u1160α Ж─›…👩\u200d💻☎\ufe0f\u202e1課営業部ﾃｽﾄ"
+
+
+@settings(max_examples=300, deadline=None)
+@given(names=st.lists(st.text(alphabet=ODD, min_size=1, max_size=8), min_size=1, max_size=4),
+       width=st.integers(min_value=1, max_value=40), marker=st.sampled_from(["", " +1", " (+2)"]))
+def test_a_shortened_path_fits_as_rich_measures_it_and_is_painted_uncut(names, width, marker):
+    """What is measured is what Rich lays out: the shortened path (made printable) fits its
+    cells, and the list's cell (Rich's ``set_cell_size``) pads it without cutting any of it."""
+    text = division_path(names, width, marker)
+    assert cell_len(text) <= width
+    assert cell(text, width) == text + " " * (width - cell_len(text))  # not cut again, mid-character or at all
+    assert printable(text) == text  # shown as it was measured: nothing widens when painted
+    whole = printable(division_path(names))
+    path = text[:-len(marker)] if marker and text.endswith(marker) else text
+    assert path == whole or path.startswith("…") and whole.endswith(path[1:]) or path in ("", "…")
+
+
+def test_cells_is_rich_measure():
+    """Widths where the two measures differ: Rich's is the one the screen is laid out by."""
+    for text in ("シ\u3099", "☰", "e\u0301", "👩\u200d💻", "›…αЖ─"):
+        assert cells(text) == cell_len(text)

@@ -10,10 +10,12 @@ from contextlib import asynccontextmanager
 import pytest
 from rich.cells import cell_len
 
+from corpdir.division_path import SEPARATOR
+from corpdir.text import printable
 from corpdir.tui.widgets.rendered_lines import RenderedLines
 from corpdir.tui.widgets.user_detail import UserDetail
 from corpdir.tui.widgets.virtual_list import VirtualList
-from service_fixtures import service_division_paths
+from service_fixtures import make_server, make_service, service_division_paths
 from tui_helpers import listed, screen_text, settle, wait_for
 
 SIZES = [(80, 24), (120, 36)]
@@ -117,3 +119,89 @@ async def test_a_chosen_division_is_named_by_its_path_in_caption_and_question(se
         assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         assert await wait_for(pilot, lambda: SECOND.replace(" ", "") in screen_text(app).replace(" ", "").replace("\n", ""))
         await pilot.press("escape")
+
+
+# -- a person in more divisions (the '+1' marker) and names Rich measures its own way -----------
+
+ODD_PARENT = "情報シ\u3099ステ\u202eム☰部"  # a decomposed dakuten (no cell), a bidi override (shown as
+# <U+202E>), an I Ching trigram (two cells to Rich, one by east_asian_width)
+
+
+def _common_end(a: str, b: str) -> str:
+    """The longest text both ``a`` and ``b`` end with."""
+    n = 0
+    while n < min(len(a), len(b)) and a[-1 - n] == b[-1 - n]:
+        n += 1
+    return a[len(a) - n:]
+
+
+async def _person_in_two_at(service, size):
+    """Every person in more than one division as the Directory at ``size`` paints them:
+    [(path of their first division per D1, how many divisions, the painted cell, its width)]."""
+    from corpdir.state import State
+    from corpdir.tui.app import CorpdirApp
+
+    paths = {k: printable(v) for k, v in (await service_division_paths(service.client)).items()}
+    app = CorpdirApp(service, state=State(), sync_on_start=False)
+    seen = []
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, listed(pilot, "#users"))
+        users = app.screen.query_one("#users", VirtualList)
+        rows = await users.source.fetch(0, users.row_count)  # the list's own order
+        for index, user in enumerate(rows):
+            if len(user.divisions or []) < 2:
+                continue
+            users.cursor = index
+            assert await wait_for(pilot, lambda: users.row(index) is not None)
+            await pilot.pause()
+            line = users.render_line(index - users.scroll_offset.y + 1).text
+            widths = users._widths(users.line_width)
+            assert cell_len(line) == users.line_width, line  # the row keeps its width: nothing spills
+            seen.append((paths[user.divisions[0].divisionId], len(user.divisions),
+                         _cells_from(line, sum(widths[:3]) + 3).rstrip(), widths[3]))
+    return paths, seen
+
+
+@pytest.fixture(params=["small demo", "embedded demo", "odd parent name"])
+async def tenant(request):
+    """As the reception desk sees it: the small demo tenant (青木 智也 is in 情報システム部's 1課
+    and 2課); the embedded demo's (500 people, 17 in two divisions, most first in the 1課 of
+    第一, 第二 or 第三営業部); the small one after an administrator renamed 情報システム部 to
+    characters Rich measures its own way."""
+    from service_fixtures import demo_tenant
+
+    app = make_server(demo_tenant(500)) if request.param == "embedded demo" else make_server()
+    if request.param == "odd parent name":
+        admin = make_service(app, api_key="demo-admin")
+        paths = await service_division_paths(admin.client)
+        parent = next(i for i, p in paths.items() if p.endswith("情報システム部"))
+        await admin.client.edit_division(parent, {"divisionName": ODD_PARENT})
+        await admin.close()
+    svc = make_service(app)
+    await svc.sync()
+    yield svc
+    await svc.close()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["80x24", "120x36"])
+async def test_a_person_in_two_divisions_is_named_as_plainly_as_anyone(tenant, size):
+    """The '+1' marker never takes the cells that tell two 1課 apart: the path shows as much
+    of the division's own name and its parent's as the column has room for (as for a person
+    in one division), the marker only beside them, and Rich paints the cell uncut."""
+    paths, seen = await _person_in_two_at(tenant, size)
+    assert seen
+    marked = 0
+    for path, count, shown, width in seen:
+        assert cell_len(shown) <= width, (shown, width)
+        shown_path, marker, after = shown.partition(f" +{count - 1}")
+        assert after == "" or after.startswith(" · "), shown  # the marker right after the path, or none
+        marked += bool(marker)
+        cut_from_the_left = shown_path.startswith("…") and path.endswith(shown_path[1:])
+        assert shown_path == path or cut_from_the_left, shown
+        own_and_parent = SEPARATOR.join(path.split(SEPARATOR)[-2:])
+        kept = cell_len(_common_end(shown_path, own_and_parent))
+        assert kept >= min(cell_len(own_and_parent), width - 1) - 1, (shown, width)  # -1: a kanji that did not fit
+        if cell_len(own_and_parent) < width:  # room for both names: no other division's path ends so
+            assert [p for p in paths.values() if p.endswith(shown_path.lstrip("…"))] == [path], shown
+    if size == (80, 24) and any(p.endswith("第二営業部 › 1課") for p, *_ in seen):
+        assert marked, seen  # where there is room beside the names, the marker is there
