@@ -14,6 +14,8 @@ Rich. No I/O and nothing heavy to import: `corpdir lookup` uses it on its fast p
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from corpdir.text import printable
 
 TYPE_CHECKING = False  # not typing's (~14 M instructions of a lookup): docs/performance.md, "`corpdir lookup`"
@@ -77,10 +79,15 @@ def division_path(names: Iterable[str | None], width: int | None = None, marker:
     its end is kept. The marker takes cells only where the path can spare them: it is left
     out when it would cost any of the division's own name or its parent's (a list names
     every division elsewhere, in its detail pane)."""
-    parts = [n for n in names if n]
+    parts = tuple(n for n in names if n)
     if width is None:
         return SEPARATOR.join(parts) + marker
-    parts = [printable(n) for n in parts]
+    return _fitted(parts, width, marker)
+
+
+@lru_cache(maxsize=4096)  # a list repaints the same few dozen paths at each scroll: ~30 us each to fit
+def _fitted(names: tuple[str, ...], width: int, marker: str) -> str:
+    parts = [printable(n) for n in names]
     plain = _shortened(parts, width)
     if not marker:
         return plain
