@@ -14,9 +14,10 @@ the caller decides how long to wait.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, AsyncIterator, Iterable
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Generic, Iterable, TypeVar
 
 from corpdir.cache import phonebook as reads
 from corpdir.cache.blobs import Codec
@@ -35,6 +36,7 @@ PHONE_LABELS = {
     "personalMobileNum": "Personal mobile", "faxNum": "Fax", "companyDelegatedPhoneNum": "Company",
     "divisionDelegatedPhoneNum": "Division",
 }
+T = TypeVar("T")
 MAX_HOLDERS = reads.MAX_HOLDERS  # a number's holders a caller-ID answer reads at most
 MOBILE_FIELDS = frozenset({"companyMobileNum", "mobileNum", "personalMobileNum"})
 
@@ -80,6 +82,10 @@ class _Divisions:
         self._rows = {d["divisionId"]: d for d in rows}
         self._paths: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
 
+    @classmethod
+    def read(cls, conn: sqlite3.Connection) -> _Divisions:
+        return cls(reads.divisions(conn))
+
     def path(self, division_id: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
         if division_id not in self._paths:
             names, alphabet, seen = [], [], set()
@@ -123,6 +129,24 @@ def _from_identification(item: dict[str, Any]) -> Entry:
                  numbers=((("phoneNum", item["phoneNum"]),) if item.get("phoneNum") else ()), source="service")
 
 
+class _UntilCommit(Generic[T]):
+    """What ``build`` derives from the cache on ``conn``, kept until another connection
+    commits (SQLite's data_version moves): built again only then."""
+
+    __slots__ = ("_build", "_conn", "_value", "_version")
+
+    def __init__(self, conn: sqlite3.Connection, build: Callable[[sqlite3.Connection], T]) -> None:
+        self._conn, self._build = conn, build
+        self._version = -1  # data_version is never negative: the first call builds
+        self._value: T
+
+    def __call__(self) -> T:
+        version = reads.data_version(self._conn)
+        if version != self._version:
+            self._value, self._version = self._build(self._conn), version
+        return self._value
+
+
 class Phonebook:
     """The gateway's view of one profile's cache (see the module docstring)."""
 
@@ -135,11 +159,10 @@ class Phonebook:
         self._bulk = reads.open_reader(path, self.region)
         self._bulk_codec = Codec(self._bulk)  # the worker thread's, as _bulk is
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="corpdir-phonebook")
-        self._version = -1
-        self._divisions = _Divisions(())
-        self._order: list[tuple[str, int]] | None = None
-        self._bulk_version = -1
-        self._bulk_divisions = (-1, _Divisions(()))  # (data_version, divisions) as the worker last read them
+        self._current = _UntilCommit(self._point, _Divisions.read)
+        # the worker's, on its own connection: a listing's every page and search answers need them
+        self._order_now = _UntilCommit(self._bulk, reads.reading_order)
+        self._divisions_now = _UntilCommit(self._bulk, _Divisions.read)
 
     def close(self) -> None:
         self._worker.shutdown(wait=True)
@@ -149,13 +172,6 @@ class Phonebook:
     def version(self) -> int:
         """Changes whenever the cache changed (a sync committed): what was derived from it is stale."""
         return reads.data_version(self._point)
-
-    def _current(self) -> _Divisions:
-        version = reads.data_version(self._point)
-        if version != self._version:
-            self._divisions = _Divisions(reads.divisions(self._point))
-            self._version = version
-        return self._divisions
 
     # -- caller-ID -----------------------------------------------------------------------
     def who_has(self, number: str, limit: int = MAX_HOLDERS) -> list[Entry]:
@@ -187,20 +203,6 @@ class Phonebook:
     # -- listings (on the worker thread) ---------------------------------------------------
     async def _run(self, fn: Any, *args: Any) -> Any:
         return await asyncio.get_running_loop().run_in_executor(self._worker, fn, *args)
-
-    def _order_now(self) -> list[tuple[str, int]]:
-        version = reads.data_version(self._bulk)
-        if self._order is None or version != self._bulk_version:
-            self._order, self._bulk_version = reads.reading_order(self._bulk), version
-        return self._order
-
-    def _divisions_now(self) -> _Divisions:
-        """The divisions as the worker's connection sees them, read again only after a commit
-        (a listing's every page, and search answers, need their paths)."""
-        version = reads.data_version(self._bulk)
-        if version != self._bulk_divisions[0]:
-            self._bulk_divisions = (version, _Divisions(reads.divisions(self._bulk)))
-        return self._bulk_divisions[1]
 
     def _window(self, offset: int, limit: int | None) -> tuple[int, list[Entry]]:
         order = self._order_now()
