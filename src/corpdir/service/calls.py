@@ -9,7 +9,7 @@ client or the cache directly. Nothing here imports Textual.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
 from corpdir.division_path import division_path
@@ -153,8 +153,6 @@ class CallDesk:
 
     async def to_return(self) -> set[int]:
         """Ids of the missed calls in the cache not yet called back (see :func:`calls_to_return`)."""
-        from datetime import timedelta, timezone
-
         incoming = await self.service.calls("incoming")
         outgoing = await self.service.calls("outgoing")
         since = datetime.fromtimestamp(self.service.clock(), timezone.utc) - timedelta(days=RETURN_WITHIN_DAYS)
@@ -247,8 +245,6 @@ def calls_to_return(incoming: list[Any], outgoing: list[Any], region: str, since
 
 def daily_counts(incoming: list[Any], today: Any, days: int = 30) -> list[tuple[Any, int, int]]:
     """(day, answered, missed) for each of the last ``days`` days up to ``today``, in local time."""
-    from datetime import timedelta
-
     first = today - timedelta(days=days - 1)
     counts = {first + timedelta(days=i): [0, 0] for i in range(days)}
     for call in incoming:
