@@ -15,49 +15,32 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
-from pydantic.fields import FieldInfo
-from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+from pydantic_settings import BaseSettings, InitSettingsSource, SettingsConfigDict
 
 from corpdir.client.settings import ClientSettings
 from corpdir.paths import Profile, given, profile_for, read_config_table, service_values
 
 
-class TomlTable(PydanticBaseSettingsSource):
-    """One table of the config file, read when settings are built (so CORPDIR_CONFIG set
-    by a test or a wrapper script is honoured)."""
-
-    def __init__(self, settings_cls: type[BaseSettings], table: str) -> None:
-        super().__init__(settings_cls)
-        self.values: dict[str, Any] = read_config_table(table)
-
-    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
-        return self.values.get(field_name), field_name, False
-
-    def __call__(self) -> dict[str, Any]:
-        return {k: v for k, v in self.values.items() if k in self.settings_cls.model_fields}
+def _toml_table(settings_cls: type[BaseSettings], table: str) -> InitSettingsSource:
+    """One table of the config file as a settings source, read when settings are built (so
+    CORPDIR_CONFIG set by a test or a wrapper script is honoured); keys that are not fields
+    of ``settings_cls`` are left out."""
+    values = read_config_table(table)
+    return InitSettingsSource(settings_cls, {k: v for k, v in values.items() if k in settings_cls.model_fields})
 
 
 def _sources(table: str):  # noqa: ANN202 - pydantic-settings hook
     def customise(cls, settings_cls, init_settings, env_settings, dotenv_settings, file_secret_settings):  # noqa: ANN001
-        return init_settings, env_settings, TomlTable(settings_cls, table), file_secret_settings
+        return init_settings, env_settings, _toml_table(settings_cls, table), file_secret_settings
 
     return classmethod(customise)
 
 
-class ServiceTable(PydanticBaseSettingsSource):
+def _service_sources(cls, settings_cls, init_settings, env_settings, dotenv_settings, file_secret_settings):  # noqa: ANN001, ANN202
     """The ``[service]`` settings as :func:`corpdir.paths.service_values` reads them
     (environment over file, blank = not given): the reader `corpdir lookup` uses too, so
     the two never disagree on which service, which key, which cache file."""
-
-    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
-        return self().get(field_name), field_name, False
-
-    def __call__(self) -> dict[str, Any]:
-        return service_values(self.settings_cls.model_fields)
-
-
-def _service_sources(cls, settings_cls, init_settings, env_settings, dotenv_settings, file_secret_settings):  # noqa: ANN001, ANN202
-    return init_settings, ServiceTable(settings_cls)
+    return init_settings, InitSettingsSource(settings_cls, service_values(settings_cls.model_fields))
 
 
 class ServiceSettings(ClientSettings):
@@ -98,19 +81,11 @@ def dotted(table: dict[str, Any], prefix: str = "") -> dict[str, Any]:
     return flat
 
 
-class KeymapTable(PydanticBaseSettingsSource):
-    """The ``[keymap]`` table as the ``keymap`` field of :class:`UiSettings`."""
-
-    def get_field_value(self, field: FieldInfo, field_name: str) -> tuple[Any, str, bool]:
-        return self().get(field_name), field_name, False
-
-    def __call__(self) -> dict[str, Any]:
-        table = read_config_table("keymap")
-        return {"keymap": dotted(table)} if table else {}
-
-
 def _ui_sources(cls, settings_cls, init_settings, env_settings, dotenv_settings, file_secret_settings):  # noqa: ANN001, ANN202
-    return init_settings, env_settings, TomlTable(settings_cls, "ui"), KeymapTable(settings_cls)
+    """The ``[ui]`` table, then the ``[keymap]`` table as the ``keymap`` field."""
+    keymap = read_config_table("keymap")
+    return (init_settings, env_settings, _toml_table(settings_cls, "ui"),
+            InitSettingsSource(settings_cls, {"keymap": dotted(keymap)} if keymap else {}))
 
 
 class UiSettings(BaseSettings):
