@@ -47,14 +47,14 @@ class CallerId:
               record_url: Callable[[Entry], str]) -> Reply | Awaitable[Reply]:
         started = time.monotonic()
         limit = 1 if fmt != "json" else MAX_HOLDERS  # text and key=value name one caller
-        answer = self.lookup.now(number, started, limit)
+        answer, forms = self.lookup.now(number, started, limit)
         if answer is not None:
             return _reply(fmt, answer, ascii, record_url)
-        return self._later(fmt, number, ascii, record_url, started, limit)
+        return self._later(fmt, number, forms, ascii, record_url, started)
 
-    async def _later(self, fmt: str, number: str, ascii: bool, record_url: Callable[[Entry], str],
-                     started: float, limit: int) -> Reply:
-        return _reply(fmt, await self.lookup(number, started, limit), ascii, record_url)
+    async def _later(self, fmt: str, number: str, forms: list[str], ascii: bool, record_url: Callable[[Entry], str],
+                     started: float) -> Reply:
+        return _reply(fmt, await self.lookup.from_service(number, forms, started), ascii, record_url)
 
 
 def _reply(fmt: str, answer: Lookup, ascii: bool, record_url: Callable[[Entry], str]) -> Reply:

@@ -57,29 +57,26 @@ class CallerLookup:
                 return forms, entries
         return forms, []
 
-    def now(self, number: str, started: float, limit: int = MAX_HOLDERS) -> Lookup | None:
-        """The answer without waiting (the cache's, or nobody when the service is not
-        asked), or None when only the service can tell: then await :meth:`__call__`.
-        A cache probe is a few hundred microseconds at most, so it runs where it is
-        asked, on the event loop, with no task and no thread hop."""
+    def now(self, number: str, started: float, limit: int = MAX_HOLDERS) -> tuple[Lookup | None, list[str]]:
+        """(the answer without waiting: the cache's, or nobody when the service is not
+        asked; None when only the service can tell, then await :meth:`from_service`), and the forms
+        of the number worth asking about. A cache probe is a few hundred microseconds at
+        most, so it runs where it is asked, on the event loop, with no task and no thread hop."""
         forms, entries = self.cached(number, limit)
         if entries or not forms or not self.ask:
-            return Lookup(number, entries, "cache" if entries else "", seconds=self.clock() - started)
-        return None
+            return Lookup(number, entries, "cache" if entries else "", seconds=self.clock() - started), forms
+        return None, forms
 
-    async def __call__(self, number: str, started: float | None = None, limit: int = MAX_HOLDERS) -> Lookup:
-        started = self.clock() if started is None else started
-        if (settled := self.now(number, started, limit)) is not None:
-            return settled
-        forms = number_forms(number, self.phonebook.region, self.strip_prefixes)
+    async def from_service(self, number: str, forms: list[str], started: float) -> Lookup:
+        """The service's answer for a number the cache does not know (``forms``: from :meth:`now`)."""
         answer = Lookup(number)
         asked = dialable(next((f for f in forms if f.startswith("+")), forms[0]))
-        answer.entries, answer.late = await self._from_service(match_key(asked, self.phonebook.region), asked, started)
+        answer.entries, answer.late = await self._service_entries(match_key(asked, self.phonebook.region), asked, started)
         answer.source = "service" if answer.entries else ""
         answer.seconds = self.clock() - started
         return answer
 
-    async def _from_service(self, key: str, number: str, started: float) -> tuple[list[Entry], bool]:
+    async def _service_entries(self, key: str, number: str, started: float) -> tuple[list[Entry], bool]:
         now = self.clock()
         if (memo := self._remembered.get(key)) is not None and memo[0] > now:
             return memo[1], False
