@@ -78,6 +78,54 @@ def test_an_older_cache_is_migrated_on_open_and_keeps_its_data(tmp_path):
     assert (point.generation, point.next_page, point.page_size) == (3, 7, 100)
 
 
+def test_a_schema_6_cache_keeps_its_deflate_records_readable_and_writes_new_ones_with_zstd(tmp_path):
+    """Schema 6 compressed records with deflate and a preset dictionary. After the
+    migration those blobs read back unchanged, an edit of one and a new page are written
+    with a trained Zstandard dictionary, and search and caller-ID find both."""
+    import sqlite3
+    import zlib
+
+    from corpdir.cache import blobs
+    from corpdir.cache.indexing import USER, decode_terms, document, encode_terms
+    from corpdir.cache.schema import MIGRATIONS
+    from corpdir.cache.search import search
+    from cache_data import DIVISIONS, USERS
+
+    path = tmp_path / "v6.sqlite3"
+    conn = sqlite3.connect(path)
+    for version in range(1, 7):
+        conn.executescript(MIGRATIONS[version])
+    conn.execute("PRAGMA user_version = 6")
+    zdict = b"".join(blobs.dumps(u) for u in USERS)
+    conn.execute("INSERT INTO zdicts(id, kind, data) VALUES (1, 'users', ?)", (zdict,))
+    for u in USERS:  # as schema 6 wrote them: dictionary 1, raw deflate
+        packer = zlib.compressobj(6, zlib.DEFLATED, -15, zdict=zdict)
+        blob = b"\x01" + packer.compress(blobs.dumps(u)) + packer.flush()
+        terms = encode_terms(USER.terms(u, {}))
+        conn.execute("INSERT INTO users(id, data, terms, reading, sort_score, fetched_at, generation) VALUES (?, ?, ?, '', 0, 1.0, 1)",
+                     (u["userId"], blob, terms))
+        conn.executemany("INSERT INTO user_terms(term, score, id, field) VALUES (?, 0, ?, ?)",
+                         [(term, u["userId"], code) for term, code, _ in decode_terms(terms)])
+        conn.execute("INSERT INTO user_fts(rowid, doc) VALUES (?, ?)", (u["userId"], document(terms)))
+    conn.commit()
+    conn.close()
+    store = CacheStore(path)
+    store.put_divisions(DIVISIONS)
+    assert store._one("PRAGMA user_version")[0] == SCHEMA_VERSION
+    assert [store.user(u["userId"]).record.fullname for u in USERS] == [u["fullname"] for u in USERS]
+    edited = {**USERS[0], "position": "受付係長"}
+    many = [{**USERS[1], "userId": 5000 + i, "fullname": f"新人 {i:03d}", "extensionNum": f"{7000 + i}"} for i in range(60)]
+    store.put_users([edited, *many])
+    codecs = dict(store._rows("SELECT id, codec FROM zdicts"))
+    assert codecs[1] == "deflate" and "zstd" in codecs.values()
+    assert store._one("SELECT data FROM users WHERE id = ?", (edited["userId"],))[0][0] != 1  # written anew: not deflate
+    assert store.user(edited["userId"]).record.position == "受付係長"
+    assert store.user(USERS[1]["userId"]).record.fullname == USERS[1]["fullname"]  # untouched: still deflate, still read
+    assert store.user(5059).record.fullname == "新人 059"
+    assert [(h.kind, h.id) for h in search(store, "新人 059")][:1] == [("user", 5059)]
+    assert [item["userId"] for item in store.identify("7059")] == [5059]
+
+
 def test_a_schema_5_cache_moves_its_records_into_the_compact_tables_on_open(tmp_path):
     """Records, their fetch times and sync generations survive; search and caller-ID work."""
     import json
@@ -156,3 +204,23 @@ def test_region_rules_of_an_older_cache_are_brought_up_to_date(tmp_path):
     again = json.loads(store._conn.execute("SELECT value FROM meta WHERE key = 'phone_rules:JP'").fetchone()[0])
     store.close()
     assert again == rules
+
+
+def test_a_first_record_gets_a_raw_dictionary_and_the_first_page_a_trained_one(tmp_path):
+    """One record saved before any sync is too little to train on; the first page of a
+    sync replaces its dictionary, and the record written with the first stays readable."""
+    from cache_data import USERS
+    from corpdir.cache.blobs import dumps
+
+    store = CacheStore(tmp_path / "c.sqlite3")
+    store.put_users([USERS[0]])
+    assert [r[0] for r in store._rows("SELECT codec FROM zdicts")] == ["zstd-raw"]
+    page = [{**USERS[1], "userId": 100 + i, "fullname": f"社員 {i:03d}", "email1": f"staff{i}@example.co.jp"} for i in range(100)]
+    store.put_users(page)
+    assert [tuple(r) for r in store._rows("SELECT codec, samples FROM zdicts ORDER BY id")] == [("zstd-raw", 1), ("zstd", 100)]
+    assert store.user(USERS[0]["userId"]).record.fullname == USERS[0]["fullname"]
+    assert [store.user(100 + i).record.email1 for i in (0, 99)] == ["staff0@example.co.jp", "staff99@example.co.jp"]
+    blob_bytes = store._one("SELECT AVG(length(data)) FROM users WHERE id >= 100")[0]
+    json_bytes = sum(len(dumps(u)) for u in page) / len(page)
+    assert blob_bytes < json_bytes / 3  # the trained dictionary does its job
+    store.close()

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 _V1 = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
@@ -133,9 +133,16 @@ CREATE TABLE division_phones(key TEXT NOT NULL, id INTEGER NOT NULL, field INTEG
 CREATE VIEW search_terms(kind, id, field, term, sort_score) AS
     SELECT 'user', id, field, term, score FROM user_terms UNION ALL SELECT 'contact', id, field, term, 0 FROM contact_terms;
 """
+
+# v7: records are compressed with Zstandard and a dictionary trained on the cache's
+# records (see ``blobs``); deflate dictionaries and their blobs stay readable as they are.
+_V7 = """
+ALTER TABLE zdicts ADD COLUMN codec TEXT NOT NULL DEFAULT 'deflate';
+ALTER TABLE zdicts ADD COLUMN samples INTEGER NOT NULL DEFAULT 0;
+"""
 LEFTOVERS = ("users_v5", "contacts_v5")  # tables whose records the store moves into v6's
 
-MIGRATIONS: dict[int, str] = {1: _V1, 2: _V2, 3: _V3, 4: _V4, 5: _V5, 6: _V6}
+MIGRATIONS: dict[int, str] = {1: _V1, 2: _V2, 3: _V3, 4: _V4, 5: _V5, 6: _V6, 7: _V7}
 
 
 def migrate(conn: sqlite3.Connection) -> None:
