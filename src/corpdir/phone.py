@@ -21,10 +21,12 @@ if TYPE_CHECKING:
     from typing import Any
 
 DEFAULT_REGION = "JP"
-# Patterns as text, compiled by `re` (and kept in its cache) on first use, so a command
-# pays only for those it uses (`corpdir lookup` answered from the cache needs one).
-_NON_DIGITS = r"[^0-9]+"
-_PLAIN = r"\s*\+?[0-9\s\-().]+"  # digits with the usual separators, nothing else
+# Compiled at import: every number a sync indexes and every number `corpdir lookup` is
+# asked goes through both (a pattern given as text costs a lookup in `re`'s cache on each
+# call). The layout and list patterns below are a form field's and a paste's: given as
+# text, compiled by `re` on first use, so `corpdir lookup` does not compile them at all.
+_NON_DIGITS = re.compile(r"[^0-9]+")
+_PLAIN = re.compile(r"\s*\+?[0-9\s\-().]+")  # digits with the usual separators, nothing else
 
 # Full-width digits and signs, and every dash a Japanese IME offers for a hyphen: the
 # katakana long-vowel mark 'ー' (and half-width 'ｰ'), hyphen '‐', non-breaking hyphen,
@@ -56,7 +58,7 @@ def phone_field_text(text: str) -> str:
 
 def digits(number: str) -> str:
     """Only the digits of ``number``, full width folded ('+81 3-1234' -> '8131234')."""
-    return re.sub(_NON_DIGITS, "", fold_number(number))
+    return _NON_DIGITS.sub("", fold_number(number))
 
 
 class RegionRules(namedtuple("RegionRules", ("country_code", "international_prefix", "national_prefix", "trunk",
@@ -149,7 +151,7 @@ def _fast_e164(text: str, region: str) -> str | None:
     """E.164 for the everyday cases, from the region's metadata, without a full parse:
     '+81 3-...' / '010 81 3-...' (this region's country code) and '03-...' (trunk prefix).
     None means "not an everyday case": the caller then asks phonenumbers.parse."""
-    if not re.fullmatch(_PLAIN, text):
+    if not _PLAIN.fullmatch(text):
         return None
     compiled = _region(region)
     if compiled is None:

@@ -51,6 +51,9 @@ class RouteTable:
         return None
 
 
+_NONZERO_Q = re.compile(r"q=0\.\d*[1-9]")  # 'q=0.5' still accepts; 'q=0' and 'q=0.000' refuse
+
+
 def accepts(header: str | None, produces: str) -> bool:
     """Whether an ``Accept`` header admits ``produces`` (a missing header admits anything)."""
     if not header or not header.strip():
@@ -59,7 +62,7 @@ def accepts(header: str | None, produces: str) -> bool:
     for part in header.split(","):
         media, _, params = part.strip().partition(";")
         media = media.strip().lower()
-        if "q=0" in params.replace(" ", "") and not re.search(r"q=0\.\d*[1-9]", params):
+        if "q=0" in params.replace(" ", "") and not _NONZERO_Q.search(params):
             continue
         if media in ("*/*", f"{major}/*", produces):
             return True
