@@ -264,15 +264,26 @@ class CacheStore:
                          (user_id, json.dumps(_dump(profile), ensure_ascii=False), now))
 
     def put_calls(self, direction: Direction, records: Iterable[IncomingCall | OutgoingCall | dict[str, Any]], *, fetched_at: float | None = None) -> Changes:
+        """Calls as a poll of H1/H4 returns them. Only these ids are read back, compared as
+        text first (parsed only when the text differs), and only new or changed calls are
+        written: a poll with nothing new writes nothing, whatever the history's length, and
+        another process's :meth:`calls_version` stays put."""
         now = fetched_at if fetched_at is not None else time.time()
         id_field, at_field = ("incomingCallHistoryId", "calledAt") if direction == "incoming" else ("outgoingCallHistoryId", "callingAt")
-        rows = [(direction, d[id_field], json.dumps(d, ensure_ascii=False), d.get(at_field), now) for d in map(_dump, records)]
+        latest = {d[id_field]: d for d in map(_dump, records)}  # a repeated id: its last copy
+        texts = {rid: json.dumps(d, ensure_ascii=False) for rid, d in latest.items()}
         with self.transaction() as conn:
-            changes = self._compare(conn, "SELECT direction, id, data FROM calls WHERE direction = ?",
-                                    [(r[0], r[1], r[2], r[4]) for r in rows], whole=False, params=(direction,))
-            conn.executemany("INSERT OR REPLACE INTO calls(direction, id, data, at, fetched_at) VALUES (?, ?, ?, ?, ?)", rows)
-            self._calls_written += bool(changes.added or changes.changed)
-        return changes
+            before: dict[int, str] = {}
+            for chunk in chunks(list(latest)):
+                before.update(conn.execute(f"SELECT id, data FROM calls WHERE direction = ? AND id IN ({marks(len(chunk))})",
+                                           (direction, *chunk)))
+            fresh = [rid for rid, text in texts.items()
+                     if rid not in before or (before[rid] != text and json.loads(before[rid]) != latest[rid])]
+            conn.executemany("INSERT OR REPLACE INTO calls(direction, id, data, at, fetched_at) VALUES (?, ?, ?, ?, ?)",
+                             [(direction, rid, texts[rid], latest[rid].get(at_field), now) for rid in fresh])
+            self._calls_written += bool(fresh)
+        added = sum(1 for rid in fresh if rid not in before)
+        return Changes(added, len(fresh) - added)
 
     def calls_version(self) -> tuple[int, int]:
         """Moves whenever the call histories may have changed: a write of calls through this
