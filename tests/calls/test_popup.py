@@ -57,6 +57,40 @@ async def test_several_rings_stack_newest_first(service):
         assert await wait_for(pilot, lambda: len(cards(app)) == 3 and users[0].fullname in card_text(app))
 
 
+async def test_a_call_keeps_its_card_and_photo_while_calls_come_and_go_beside_it(service, monkeypatch):
+    """Cards are held by call, not by place: a new call in front, or the front one
+    dismissed, leaves the others' cards as they were (their photos were cleared and
+    fetched again: the pop-up flickered)."""
+    first, second, third = [u for u in await service.users_window(None, limit=60) if u.phoneNum][:3]
+    asked: list[int] = []  # whose photo a card cleared and asked for
+    load_photo = RingCard.load_photo
+
+    def counted(card: RingCard, ring):
+        asked.append(ring.caller.record_id)
+        return load_photo(card, ring)
+
+    monkeypatch.setattr(RingCard, "load_photo", counted)
+
+    def shown() -> list[int]:  # the callers from left to right, as the receptionist sees them
+        return [c.ring.caller.record.userId for c in sorted(cards(app), key=lambda c: c.region.x)]
+
+    app = desk_app(service)
+    async with app.run_test(size=(120, 36)) as pilot:
+        assert await feed_ready(pilot, "ring")
+        for n, user in enumerate((first, second, third), 1):
+            await ring_in(user.phoneNum)
+            assert await wait_for(pilot, lambda: len(cards(app)) == n and user.userId in asked)
+        assert shown() == [third.userId, second.userId, first.userId]  # newest first
+        card_of = {c.ring.caller.record.userId: c for c in cards(app)}
+        await pilot.press("f9", "d")  # the newest call, in front, is dismissed
+        assert await wait_for(pilot, lambda: len(cards(app)) == 2)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert shown() == [second.userId, first.userId]
+        assert sorted(asked) == sorted([first.userId, second.userId, third.userId])  # each photo once
+        assert all(card_of[c.ring.caller.record.userId] is c for c in cards(app))
+
+
 async def test_a_message_and_an_unknown_number_saved_as_a_contact(service):
     app = desk_app(service)
     async with app.run_test(size=(120, 36)) as pilot:

@@ -34,13 +34,24 @@ class RingStack(Vertical):
         self.display = False
 
     def show(self, rings: list[Ring]) -> None:
-        """Fill the cards with ``rings`` (newest first) and hide the rest. A card keeps its
-        call while it stays on screen, so its photo is not fetched again; the focus stays
-        on the card it was on. Nothing here waits for anything."""
-        cards = list(self.query(RingCard))
+        """Fill the cards with ``rings`` (newest first) and hide the rest. Cards are held by
+        call (:attr:`Ring.uid`), not by place: a call keeps its card while it is shown, so
+        a call coming in front of it or leaving does not clear its photo and fetch it
+        again, and the focus stays on the call it was on; the cards are moved into the
+        calls' order. Nothing here waits for anything."""
         wanted = rings[:MAX_SHOWN]
-        for card, ring in zip(cards, wanted + [None] * (len(cards) - len(wanted))):
+        uids = {ring.uid for ring in wanted}
+        cards = list(self.query_children(RingCard))
+        held = {card.ring.uid: card for card in cards if card.ring is not None and card.ring.uid in uids}
+        free = [card for card in cards if card.ring is None or card.ring.uid not in uids]
+        order = [held.get(ring.uid) or free.pop(0) for ring in wanted]
+        for card, ring in zip(order, wanted):
             card.show_ring(ring)
+        for card in free:
+            card.show_ring(None)
+        for place, card in enumerate(order):  # left to right, newest first; the hidden ones after
+            if self.children[place] is not card:
+                self.move_child(card, before=self.children[place])
         self.display = bool(wanted)
 
     def first_card(self) -> RingCard | None:
