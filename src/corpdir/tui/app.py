@@ -84,6 +84,7 @@ class CorpdirApp(App[None]):
         self._sync_checked = False  # the start-up sync is considered once, after the first rows
         self._syncs_running = 0  # a new sync cancels the one under way: both count until they end
         self._start_sync_pending = sync_on_start  # until the start-up check has decided
+        self.sync_activity = ""  # what a sync under way has done, as the status bar says it
         self.syncs_done = 0  # a screen that comes back after a sync reloads (ListScreen.on_screen_resume)
         self.sub_title = "DEMO · embedded demo tenant" if service.is_demo else service.label()
         if read_only:
@@ -264,11 +265,13 @@ class CorpdirApp(App[None]):
 
     @work(group="sync", exclusive=True, exit_on_error=False)
     async def run_sync(self, full: bool = False) -> None:
-        from corpdir.tui.widgets.status_bar import StatusBar
+        from corpdir.tui.widgets.status_bar import sync_activity
+
+        counts: dict[str, tuple[int, int | None]] = {}  # users and contacts report in turn: one line for all
 
         def progress(resource: str, done: int, total: int | None) -> None:
-            for bar in self.query(StatusBar):
-                bar.activity = f"syncing {resource} {done}" + (f"/{total}" if total else "")
+            counts[resource] = (done, total)
+            self._say_sync(sync_activity(counts))
 
         self._syncs_running += 1
         self._start_sync_pending = False
@@ -280,8 +283,7 @@ class CorpdirApp(App[None]):
             self._sync_state_changed()  # an empty list says it is empty again, not "syncing"
             raise
         finally:
-            for bar in self.query(StatusBar):
-                bar.activity = ""
+            self._say_sync("")
         self._syncs_running -= 1  # the lists say their new counts as they reload below
         self.syncs_done += 1
         total = summary.total()
@@ -290,6 +292,16 @@ class CorpdirApp(App[None]):
             refresh = getattr(screen, "action_refresh", None)
             if refresh is not None:
                 refresh()
+
+    def _say_sync(self, text: str) -> None:
+        """What the sync under way has done ("" once it is over): the status bar of the
+        screen on show says it now, those of other screens when they next paint."""
+        from corpdir.tui.widgets.status_bar import StatusBar
+
+        self.sync_activity = text
+        for screen in self.screen_stack[-1:]:
+            for bar in screen.query(StatusBar):
+                bar.refresh_text()
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state is WorkerState.ERROR and event.worker.error is not None:

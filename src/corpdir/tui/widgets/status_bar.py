@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import work
-from textual.reactive import reactive
 from textual.widgets import Static
 
 from corpdir.text import printable
@@ -29,12 +28,18 @@ def describe_age(seconds: float | None) -> str:
     return f"synced {int(seconds // 86400)} d ago"
 
 
+def sync_activity(counts: dict[str, tuple[int, int | None]]) -> str:
+    """What a sync has done so far, every resource it reported in one line: the users' pass
+    and the contacts run side by side, and a line naming whichever reported last flickered
+    between them. ``counts``: resource -> (done, total or None), in the order first reported."""
+    parts = [f"{resource} {done:,}" + (f"/{total:,}" if total else "") for resource, (done, total) in counts.items()]
+    return "syncing " + " · ".join(parts)
+
+
 class StatusBar(Static):
     DEFAULT_CSS = """
     StatusBar { height: 1; background: $panel; color: $text; padding: 0 1; }
     """
-    activity: reactive[str] = reactive("")
-
     def __init__(self, service: DirectoryService, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.service = service
@@ -47,9 +52,6 @@ class StatusBar(Static):
     @work(group="status", exclusive=True, exit_on_error=False)
     async def sample(self) -> None:
         self._age = await self.service.cache.run(self.service.synced_age, "users")
-        self.refresh_text()
-
-    def watch_activity(self) -> None:
         self.refresh_text()
 
     def refresh_text(self) -> None:
@@ -76,6 +78,6 @@ class StatusBar(Static):
             text.append("  ·  DEMO", style="bold magenta")
         if phone_status and not phone_down:
             text.append("  ·  " + phone_status)
-        if self.activity:
-            text.append("  ·  " + self.activity, style="italic")
+        if activity := getattr(self.app, "sync_activity", ""):
+            text.append("  ·  " + activity, style="italic")
         self.update(text, layout=False)  # one line, sampled every second: never a re-layout
