@@ -133,3 +133,29 @@ def test_allow_list_refuses_other_addresses(make_gateway):
     opened = make_gateway(allow=["127.0.0.0/8"])
     assert opened.get(f"{opened.base}/cid?number={digits(user.phoneNum)}").text == user.fullname
 
+
+
+def test_a_divisions_own_main_number_is_answered_from_the_cache_by_its_path(gateway):
+    """A division's main number (divisionPhoneNum) is named as the division, by its path
+    (many divisions share a name such as '1課'), from the cache like any other number,
+    where the reference server's N1 names the same division."""
+    divisions = [d for d in gateway.service.store.all_divisions() if d.divisionPhoneNum]
+    assert divisions, "the demo tenant gives divisions their own numbers"
+    division = divisions[-1]  # a deep one: its path is longer than its name
+    number = division.divisionPhoneNum
+    [n1] = gateway.call(gateway.service.client.identify_numbers([number])).items
+    assert (n1.phoneNumContactType, n1.displayName) == ("SHARED_NUMBER", division.divisionName)  # the reference
+    path = " › ".join(gateway.service.store.division_paths([division.divisionId])[division.divisionId])
+
+    answer = gateway.get(f"{gateway.base}/cid?number={digits(number)}")
+    assert answer.status_code == 200 and answer.headers["x-corpdir-answer"] == "cache"
+    assert answer.text == path and answer.text.endswith(division.divisionName)
+    found = gateway.get(f"{gateway.base}/cid.json?number={number}").json()
+    assert found["found"] is True and found["source"] == "cache" and found["type"] == "division"
+    assert found["callerName"] == path and found["division"] == path and found["name"] == division.divisionName
+    assert found["id"] == f"division:{division.divisionId}" and found["phoneBusiness"] == number
+    assert found["url"] == (division.divisionUrl or "")  # its own web page, never a record page (it has none)
+    fields = asterisk_hash(gateway.get(f"{gateway.base}/cid.kv?number={digits(number)}").text)
+    assert fields["name"] == path and fields["type"] == "division"
+    ascii_name = gateway.get(f"{gateway.base}/cid?number={digits(number)}&ascii=1")
+    assert ascii_name.content.isascii() and ascii_name.text.count(" > ") == path.count(" › ")

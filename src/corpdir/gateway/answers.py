@@ -59,6 +59,8 @@ class Shown:
             return self.company
         if matched == "divisionDelegatedPhoneNum" and self.company:
             return f"{self.company} {self.division}".strip()
+        if matched == "divisionPhoneNum":  # a division's own number: its path tells the 1課 apart
+            return self.division or self.name
         return self.name
 
     def fields(self, record_url: str) -> dict[str, Any]:

@@ -120,7 +120,9 @@ class Gateway:
 
     @staticmethod
     def record_url(base: str) -> Callable[[Entry], str]:
-        return lambda e: f"{base}/record/{e.kind}/{e.id}" if e.id is not None and e.source == "cache" else ""
+        # a record page for a cached person or contact; a division has none
+        return lambda e: (f"{base}/record/{e.kind}/{e.id}" if e.id is not None and e.source == "cache" and e.kind != "division"
+                          else "")
 
 
 def _ascii(request: Request) -> bool:

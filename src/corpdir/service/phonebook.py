@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Generic, Iterabl
 
 from corpdir.cache import phonebook as reads
 from corpdir.cache.blobs import Codec
+from corpdir.cache.numbers import SHARED_FIELDS
 from corpdir.client.ratelimit import reserved
 from corpdir.division_path import division_path
 from corpdir.phone import match_key
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
 PHONE_LABELS = {
     "extensionNum": "Ext", "phoneNum": "Office", "companyMobileNum": "Company mobile", "mobileNum": "Mobile",
     "personalMobileNum": "Personal mobile", "faxNum": "Fax", "companyDelegatedPhoneNum": "Company",
-    "divisionDelegatedPhoneNum": "Division",
+    "divisionDelegatedPhoneNum": "Division", "divisionPhoneNum": "Division",
 }
 T = TypeVar("T")
 MAX_HOLDERS = reads.MAX_HOLDERS  # a number's holders a caller-ID answer reads at most
@@ -45,7 +46,7 @@ MOBILE_FIELDS = frozenset({"companyMobileNum", "mobileNum", "personalMobileNum"}
 class Entry:
     """One person or external contact as a phonebook shows it (text exactly as stored)."""
 
-    kind: str  # "user" or "contact"
+    kind: str  # "user", "contact", or "division" (a caller-ID answer for a division's own number)
     id: int | None
     name: str
     kana: str = ""
@@ -81,6 +82,7 @@ class _Divisions:
     def __init__(self, rows: Iterable[dict[str, Any]]) -> None:
         self._rows = {d["divisionId"]: d for d in rows}
         self._paths: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+        self._numbers: dict[str, int] | None = None  # match key of a division's own number -> its id
 
     @classmethod
     def read(cls, conn: sqlite3.Connection) -> _Divisions:
@@ -98,6 +100,25 @@ class _Divisions:
                 current = row.get("parentDivisionId") or None
             self._paths[division_id] = (tuple(reversed(names)), tuple(reversed(alphabet)))
         return self._paths[division_id]
+
+    def holder(self, key: str, region: str) -> Entry | None:
+        """The division whose own main number (divisionPhoneNum) has the match key ``key``
+        (the lowest id, as N1 picks), named by its path; the keys are worked out on the
+        first number asked after the divisions were read."""
+        if self._numbers is None:
+            self._numbers = {}
+            for rid in sorted(self._rows):
+                if (number := self._rows[rid].get("divisionPhoneNum")) and (own := match_key(number, region)):
+                    self._numbers.setdefault(own, rid)
+        rid = self._numbers.get(key)
+        if rid is None:
+            return None
+        data = self._rows[rid]
+        path, alphabet = self.path(rid)
+        return Entry("division", rid, data.get("divisionName") or "", data.get("divisionNameKana") or "",
+                     data.get("divisionNameAlphabet") or "", division=path, division_alphabet=alphabet,
+                     numbers=(("divisionPhoneNum", data["divisionPhoneNum"]),), url=data.get("divisionUrl") or "",
+                     matched="divisionPhoneNum")
 
 
 def _entry(kind: str, data: dict[str, Any], divisions: _Divisions, matched: str = "") -> Entry:
@@ -181,8 +202,13 @@ class Phonebook:
         if not key:
             return []
         divisions = self._current()
-        return [_entry(kind, data, divisions, field)
-                for kind, _, field, _, data in reads.who_has(self._point, key, limit, self._point_codec)]
+        holders = [_entry(kind, data, divisions, field)
+                   for kind, _, field, _, data in reads.who_has(self._point, key, limit, self._point_codec)]
+        # N1's order: someone's own number, then a division's main number, then a company's
+        # or division's number written on contacts (many people answer those)
+        if all(e.matched in SHARED_FIELDS for e in holders) and (division := divisions.holder(key, self.region)):
+            holders = [division, *holders][:limit]
+        return holders
 
     async def ask_service(self, number: str) -> list[Entry]:
         """N1 for one number, paid from the rate budget's reserved share
