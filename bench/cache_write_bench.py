@@ -66,6 +66,19 @@ def write(db: Path, data: dict[str, list[dict]], pages: int) -> tuple[float, flo
     return wall, cpu, len(data["users"]) + len(data["contacts"])
 
 
+def read_rate(db: Path, sample: int = 20_000) -> None:
+    """Records read back and expanded (what every list page, export and rewrite pays)."""
+    store = CacheStore(db)
+    blobs = [row[0] for row in store._rows(f"SELECT data FROM users LIMIT {sample}")]
+    blobs += [row[0] for row in store._rows(f"SELECT data FROM contacts LIMIT {sample}")]
+    started = time.process_time()
+    for blob in blobs:
+        store.codec.load(blob)
+    cpu = time.process_time() - started
+    store.close()
+    print(f"cache read: {len(blobs)} records expanded and parsed, {cpu / len(blobs) * 1e6:.1f} us CPU a record")
+
+
 def vacuumed_size(db: Path, records: int) -> None:
     conn = sqlite3.connect(db)
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -143,6 +156,7 @@ def main() -> None:
         wall, cpu, n = write(db, data, pages)
         print(f"cache write, {pages} page(s) of {PAGE} a transaction: {n} records in {wall:.1f} s wall ({n / wall:.0f} records/s),"
               f" {cpu:.1f} s CPU ({n / cpu:.0f} records per CPU-second); load {load:.2f} before, {os.getloadavg()[0]:.2f} after")
+    read_rate(db)
     vacuumed_size(db, n)
     if args.slapd:
         slapd_size(data["users"])

@@ -224,3 +224,41 @@ def test_a_first_record_gets_a_raw_dictionary_and_the_first_page_a_trained_one(t
     json_bytes = sum(len(dumps(u)) for u in page) / len(page)
     assert blob_bytes < json_bytes / 3  # the trained dictionary does its job
     store.close()
+
+
+def test_a_dictionary_made_in_a_rolled_back_write_is_gone_with_it(tmp_path):
+    """A write that fails after its page trained a dictionary leaves no dictionary and no
+    record behind; the next write trains one anew, and another process reads its records."""
+    import pytest
+
+    from cache_data import USERS
+
+    path = tmp_path / "c.sqlite3"
+    store = CacheStore(path)
+    page = [{**USERS[1], "userId": 100 + i, "fullname": f"社員 {i:03d}"} for i in range(40)]
+    with pytest.raises(RuntimeError), store.transaction():
+        store.put_users(page)
+        raise RuntimeError("the page's checkpoint could not be saved")
+    assert store._rows("SELECT id FROM zdicts") == [] and store.count_users() == 0
+    store.put_users(page)
+    assert [tuple(r) for r in store._rows("SELECT id, codec FROM zdicts")] == [(1, "zstd")]
+    other = CacheStore(path)
+    assert [other.user(100 + i).record.fullname for i in (0, 39)] == ["社員 000", "社員 039"]
+    other.close()
+    store.close()
+
+
+def test_a_writer_takes_up_the_dictionary_another_process_made(tmp_path):
+    """A TUI that wrote one record (a raw dictionary) while a sync in another process made a
+    trained one does not train a worse one from its own next small page."""
+    from cache_data import USERS
+
+    path = tmp_path / "c.sqlite3"
+    tui, sync = CacheStore(path), CacheStore(path)
+    tui.put_users([USERS[0]])
+    sync.put_users([{**USERS[1], "userId": 100 + i, "fullname": f"社員 {i:03d}"} for i in range(200)])
+    tui.put_users([{**USERS[1], "userId": 500 + i, "fullname": f"来客 {i:03d}"} for i in range(30)])
+    assert [tuple(r) for r in tui._rows("SELECT codec, samples FROM zdicts ORDER BY id")] == [("zstd-raw", 1), ("zstd", 200)]
+    assert sync.user(529).record.fullname == "来客 029"
+    tui.close()
+    sync.close()

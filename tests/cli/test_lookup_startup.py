@@ -81,3 +81,30 @@ def test_lookup_start_up_leaves_out_typing_and_shutil(tmp_path):
     result = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, env=env, check=False)
     assert result.returncode == 1, result.stderr  # no cache: not found, and no traceback
     assert "03-1234-5678\t-\tnot found" in result.stdout
+
+
+def test_a_cache_hit_reads_its_record_without_typing_shutil_or_pydantic(tmp_path):
+    """As above, but the number is in the cache: the record is expanded (Zstandard, from
+    the installed backport or the standard library) and printed, and the start-up still
+    leaves out typing, shutil, pydantic, platformdirs, hashlib and httpx."""
+    import site
+
+    import corpdir
+    from corpdir.cache.store import CacheStore
+    from corpdir.paths import cache_file
+
+    store = CacheStore(cache_file("http://127.0.0.1:9/v1", "k", tmp_path / "cache"))
+    store.put_users([{"userId": 7, "loginId": "yamada", "fullname": "山田 太郎", "phoneNum": "03-1234-5678"}])
+    store.close()
+    code = ("import sys; sys.argv=['corpdir','lookup','--offline','０３−１２３４−５６７８']\n"
+            "from corpdir import cli\ncode = cli.main()\n"
+            "avoided = ('typing', 'shutil', 'pydantic', 'platformdirs', 'hashlib', '_hashlib', 'httpx')\n"
+            "assert not [m for m in avoided if m in sys.modules], [m for m in avoided if m in sys.modules]\n"
+            "sys.exit(code)")
+    env = {**os.environ, "CORPDIR_BASE_URL": "http://127.0.0.1:9/v1", "CORPDIR_API_KEY": "k", "HOME": str(tmp_path),
+           "CORPDIR_CACHE_DIR": str(tmp_path / "cache"),
+           "PYTHONPATH": os.pathsep.join([os.path.dirname(os.path.dirname(corpdir.__file__)), *site.getsitepackages()])}
+    env.pop("CORPDIR_CONFIG", None)
+    result = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, env=env, check=False)
+    assert result.returncode == 0, result.stderr
+    assert "山田 太郎" in result.stdout

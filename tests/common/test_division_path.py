@@ -86,6 +86,8 @@ def test_a_shortened_path_fits_as_rich_measures_it_and_is_painted_uncut(names, w
 
 
 def test_cells_is_rich_measure():
-    """Widths where the two measures differ: Rich's is the one the screen is laid out by."""
-    for text in ("シ\u3099", "☰", "e\u0301", "👩\u200d💻", "›…αЖ─"):
-        assert cells(text) == cell_len(text)
+    """Widths where east_asian_width and Rich differ, as the screen lays them out: a
+    decomposed dakuten adds nothing, a trigram takes two, '›…αЖ─' one each."""
+    widths = {"シ\u3099": 2, "☰": 2, "e\u0301": 1, "1課": 3, "›…αЖ─": 5}
+    assert {text: cells(text) for text in widths} == widths
+    assert all(cells(text) == cell_len(text) for text in widths)

@@ -3,7 +3,8 @@
 Records are stored as the service returned them, with a few columns pulled out for
 ordering and filtering, and the time each was fetched. Since v6 (issue 17: a cache
 written at the pace of the service and a fifth of the size):
-- users and contacts keep their JSON deflated with a per-cache dictionary (``blobs``),
+- users and contacts keep their JSON compressed with a per-cache dictionary (``blobs``;
+  Zstandard since v7, deflate in v6),
   and their search terms as one string (``terms``, see ``indexing``);
 - ``user_terms`` / ``contact_terms`` are B-trees of (term, [score,] id) only: exact and
   prefix matches of any length, best sortScore first within a term;

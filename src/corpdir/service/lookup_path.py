@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 
 from corpdir.cache import numbers
+from corpdir.cache.blobs import Codec
 from corpdir.paths import Profile, resolve_profile, service_value
 from corpdir.service.callerid import Answer, CallerId, cache_age, open_cache
 
@@ -44,7 +45,9 @@ class LookupPath:
         self._conn = conn = open_cache(profile.cache_path())
         if conn is not None:
             numbers.prime_region_rules(conn, self.region)
-        cache_lookup = functools.partial(numbers.identify, conn, region=self.region) if conn is not None else None
+        # one codec for every number: it keeps the records' compression dictionaries ready
+        self._codec = Codec(conn) if conn is not None else None
+        cache_lookup = functools.partial(numbers.identify, conn, region=self.region, codec=self._codec) if conn is not None else None
         self._client: Any = None
         self._loop: Any = None
         self.caller = CallerId(cache_lookup, None if offline else self._identify, cache_age=cache_age(conn),
@@ -61,7 +64,7 @@ class LookupPath:
         items = [item.model_dump(mode="json") for item in result.items]
         if self._conn is None:
             return items
-        return [numbers.complete(self._conn, item, self.region) for item in items]
+        return [numbers.complete(self._conn, item, self.region, self._codec) for item in items]
 
     def __call__(self, queries: list[str]) -> list[Answer]:
         answers = self.caller.cached(queries)
