@@ -17,6 +17,7 @@ import jaconv
 _SPACE = re.compile(r"\s+")
 _ROMAJI = re.compile(r"[a-z]+")
 _VOWEL = re.compile(r"[aeiou]")
+_LATIN = re.compile(r"[a-z]")
 
 
 def fold(text: str) -> str:
@@ -44,6 +45,6 @@ def query_variants(query: str) -> list[str]:
     variants = [folded] if folded else []
     if _ROMAJI.fullmatch(folded) and len(folded) >= 2 and _VOWEL.search(folded):
         kana = jaconv.hira2kata(jaconv.alphabet2kana(folded))
-        if kana != folded and not re.search(r"[a-z]", kana):
+        if kana != folded and not _LATIN.search(kana):
             variants.append(kana)
     return variants
