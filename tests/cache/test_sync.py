@@ -240,3 +240,31 @@ async def test_sync_respects_the_rate_limit_through_the_client():
         assert snap.throttled > 0  # it did have to wait for tokens
     finally:
         await svc.close()
+
+
+async def test_a_repeat_sync_reads_the_call_history_only_down_to_what_it_holds():
+    """Newest first: a history already in the cache costs one page a direction, a new call
+    on top is picked up with it, and a full sync still reads every page (and so sees a
+    note edited on an old call)."""
+    svc = make_service(api_key="demo-reception")
+    try:
+        first = await svc.sync()
+        incoming = [c async for c in svc.client.iter_incoming_calls()]
+        outgoing = [c async for c in svc.client.iter_outgoing_calls()]
+        assert len(incoming) > 40 and first.resources["calls"].added == len(incoming) + len(outgoing)
+        assert first.resources["calls"].requests >= len(incoming) // 20 + len(outgoing) // 20
+        new = await svc.client.create_incoming_call({"fromNum": "03-5555-0199", "calledAt": "2099-01-01T09:00:00+09:00",
+                                                     "answered": False})
+        oldest = min(incoming, key=lambda c: c.calledAt)
+        await svc.client.edit_incoming_call(oldest.incomingCallHistoryId, {"note": "折り返し済み"})
+        again = await svc.sync()
+        # incoming: the page with the new call, then one with nothing new; outgoing: one page
+        assert again.resources["calls"].requests == 3 and again.resources["calls"].added == 1
+        assert any(c.incomingCallHistoryId == new.incomingCallHistoryId for c in svc.store.calls("incoming"))
+        full = await svc.sync(full=True)
+        assert full.resources["calls"].requests == first.resources["calls"].requests + (0 if len(incoming) % 20 else 1)
+        assert full.resources["calls"].changed == 1
+        stored = {c.incomingCallHistoryId: c for c in svc.store.calls("incoming", limit=10_000)}
+        assert stored[oldest.incomingCallHistoryId].note == "折り返し済み"
+    finally:
+        await svc.close()

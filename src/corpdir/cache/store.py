@@ -285,6 +285,9 @@ class CacheStore:
         added = sum(1 for rid in fresh if rid not in before)
         return Changes(added, len(fresh) - added)
 
+    def has_calls(self, direction: Direction) -> bool:
+        return self._one("SELECT 1 FROM calls WHERE direction = ? LIMIT 1", (direction,)) is not None
+
     def calls_version(self) -> tuple[int, int]:
         """Moves whenever the call histories may have changed: a write of calls through this
         store, or a commit by another process. What is derived from the calls (the desk
