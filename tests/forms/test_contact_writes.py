@@ -202,3 +202,23 @@ async def test_card_folder_is_chosen_by_name_and_a_missing_one_is_named(receptio
         fields = _multipart_fields(body)
         assert (path, fields["directory"], fields["folderNum"]) == (
             "/v1/contacts/business-cards", "PERSONAL", str(folder.folderNum))
+
+
+async def test_a_field_not_reached_yet_shows_no_error_until_a_save_is_tried(reception, recorder, app_for):
+    """Typing a comment in the card form does not flag the card file the user has not come
+    to yet; once a save was tried, every field that needs attention is shown as they type."""
+    app = app_for(reception)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _contacts_screen(pilot, app)
+        await choose_folder(pilot, app, "PERSONAL", 103)
+        await pilot.press("K")
+        form = await open_form(pilot, app)
+        await type_into(pilot, form, "comment", "受付で預かった名刺")
+        assert [d.field for d in form.validate_now()] == [] and form.errors == {}  # the check as typing stops
+        assert "choose the card image" not in screen_text(app)
+        await save(pilot, form)
+        assert await wait_for(pilot, lambda: "file" in form.errors), form.errors
+        await type_into(pilot, form, "comment", "受付")
+        form.validate_now()
+        assert "file" in form.errors and "choose the card image" in screen_text(app)
+        assert recorder.writes() == []

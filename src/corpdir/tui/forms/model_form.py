@@ -133,6 +133,7 @@ class ModelForm(ModalScreen[Any]):
         self._ready = False
         self._timer: Timer | None = None
         self.saving = False
+        self._save_tried = False  # from the first save on, every field's error shows as the user types
         self.errors: dict[str, str] = {}
 
     def _with_pickers(self, kinds: dict[str, FieldKind]) -> dict[str, FieldKind]:
@@ -278,15 +279,20 @@ class ModelForm(ModalScreen[Any]):
         return (None if details else body), details
 
     # -- messages beside the fields -------------------------------------------------------
+    def _key_of(self, path: str) -> tuple[str, int | None, str]:
+        """The form's field a reported field path belongs to ('folderNum' of X5: the folder),
+        with the line and the part of it the path names."""
+        name, index, rest = field_of(path)
+        name = next((key for key in self.kinds if name in self._spread_by(key)), name)
+        if name not in self.kinds and name.partition(".")[0] in self.kinds:
+            name = name.partition(".")[0]
+        return name, index, rest
+
     def show_errors(self, details: list[ErrorDetail], message: str = "") -> None:
         by_key: dict[str, list[str]] = {}
         general: list[str] = []
-        spread_into = {name: key for key in self.kinds for name in self._spread_by(key)}
         for d in details:
-            name, index, rest = field_of(d.field)
-            name = spread_into.get(name, name)  # X5's directory or folderNum: the folder field
-            if name not in self.kinds and name.partition(".")[0] in self.kinds:
-                name = name.partition(".")[0]
+            name, index, rest = self._key_of(d.field)
             text = d.description or d.code
             if rest:
                 text = f"{rest}: {text}"
@@ -353,7 +359,12 @@ class ModelForm(ModalScreen[Any]):
         self._timer = self.set_timer(VALIDATE_DELAY, self.validate_now)
 
     def validate_now(self) -> list[ErrorDetail]:
+        """Check as the user types: a field's error shows once it was changed (or a save was
+        tried), not while the user has not reached it yet."""
         _, details = self.check()
+        if not self._save_tried:
+            touched = self.touched()
+            details = [d for d in details if self._key_of(d.field)[0] in touched or self._key_of(d.field)[0] not in self.kinds]
         self.show_errors(details)
         self._apply_restrictions()
         return details
@@ -429,6 +440,7 @@ class ModelForm(ModalScreen[Any]):
     def action_save(self) -> None:
         if self.saving:
             return
+        self._save_tried = True
         if self._timer is not None:
             self._timer.stop()
         body, details = self.check()
