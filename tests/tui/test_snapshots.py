@@ -98,6 +98,15 @@ async def user_full_screen(pilot) -> None:
     await settle(pilot, lambda: pilot.app.screen.__class__.__name__ == "DetailScreen")
 
 
+async def user_full_screen_widened(pilot) -> None:
+    """The full screen opens on a narrow terminal (a wide one shows the pane instead); then
+    the terminal is widened: the details fill it."""
+    await pilot.resize_terminal(*NARROW)
+    await user_full_screen(pilot)
+    await pilot.resize_terminal(*WIDE)
+    await settle(pilot)
+
+
 async def contacts(pilot) -> None:
     await pilot.press("f2")
     await settle(pilot, listed(pilot, "#contacts"))
@@ -151,10 +160,15 @@ SCENES: dict[str, tuple[Scene, tuple[int, int]]] = {
     "directory": (directory, WIDE),
     "directory_narrow": (directory, NARROW),
     "directory_search": (directory_search, WIDE),
+    "directory_search_narrow": (directory_search, NARROW),
     "user_narrow": (user_full_screen, NARROW),
+    "user_wide": (user_full_screen_widened, WIDE),
     "contacts": (contacts, WIDE),
+    "contacts_narrow": (contacts, NARROW),
     "calls": (calls, WIDE),
+    "calls_narrow": (calls, NARROW),
     "lookup": (lookup, WIDE),
+    "lookup_narrow": (lookup, NARROW),
     "lookup_mixed": (lookup_mixed, WIDE),
     "lookup_mixed_narrow": (lookup_mixed, NARROW),
 }
