@@ -4,8 +4,9 @@ business card's file, an image to upload), the image preview before an upload, t
 photo, and a record's details full screen. Same still pictures as test_snapshots.py
 (frozen clock, time zone, no cursor blink).
 
-The file picker shows a folder made here (the home directory is the test's own, so the
-tree's top line reads ``~/files`` on every machine) holding only the files named below."""
+The file picker starts in a folder made here (the working directory), holding only the
+files named below; its tree names that folder by its name (``files``), so no path of the
+machine shows."""
 
 from __future__ import annotations
 
@@ -109,6 +110,5 @@ def test_dialog(scene, size, snap_compare, tmp_path, monkeypatch):
     Image.new("RGB", (90, 54), (40, 90, 160)).save(files / "card.png")
     Image.new("RGB", (48, 64), (200, 60, 40)).save(files / "scans" / "face.jpg")
     (files / "notes.txt").write_text("not an image\n")  # not offered: the picker shows images only
-    monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.chdir(files)
     assert snap_compare(synced_app(tmp_path / "cache.sqlite3"), run_before=SCENES[scene], terminal_size=size)

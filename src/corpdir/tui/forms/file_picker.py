@@ -39,21 +39,10 @@ class PathSuggester(Suggester):
         return value[: len(value) - len(stem)] + names[0] if stem or value.endswith(os.sep) else None
 
 
-def home_relative(path: Path) -> str:
-    """The folder as a person names it: under the home directory as ``~/...``, so the
-    tree's top line says where the picker is without a long absolute path."""
-    path = path.expanduser().absolute()
-    try:
-        return str(Path("~") / path.relative_to(Path.home()))
-    except ValueError:
-        return str(path)
-
-
 class FilteredTree(DirectoryTree):
     def __init__(self, path: Path, suffixes: tuple[str, ...], **kwargs) -> None:
         super().__init__(path, **kwargs)
         self.suffixes = suffixes
-        self.root.set_label(home_relative(path))
 
     def filter_paths(self, paths: Iterable[Path]) -> Iterable[Path]:
         return [p for p in paths if not p.name.startswith(".") and (p.is_dir() or not self.suffixes
