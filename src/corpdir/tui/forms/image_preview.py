@@ -18,7 +18,7 @@ class ImagePreview(ModalScreen[bool]):
     DEFAULT_CSS = """
     ImagePreview { align: center middle; }
     ImagePreview > Vertical { width: auto; height: auto; max-height: 100%; border: round $primary; background: $surface; padding: 0 1; }
-    ImagePreview #preview-question { height: auto; width: 60; }
+    ImagePreview #preview-question, ImagePreview #preview-keys { height: auto; width: 60; }
     """
     BINDINGS = [
         Binding("y,enter", "answer(True)", "Upload", id="preview.yes"),
@@ -32,7 +32,8 @@ class ImagePreview(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield PhotoView(cells=(min(40, self.app.size.width - 8), max(4, min(16, self.app.size.height - 8))), id="preview")
-            yield Static(literal(self.question + "  (y: upload, n: cancel)"), id="preview-question")
+            yield Static(literal(self.question), id="preview-question")
+            yield Static("(y: upload, n: cancel)", id="preview-keys")  # a line of its own: never split mid-hint
         yield KeyBar()
 
     def on_mount(self) -> None:
