@@ -48,12 +48,18 @@ def test_the_whole_command_line_still_lists_lookup(capsys):
     assert "lookup" in capsys.readouterr().out
 
 
-def test_lookup_start_up_imports_neither_pydantic_nor_platformdirs_nor_openssl(tmp_path):
-    code = ("import sys; sys.argv=['corpdir','lookup','--offline','03-1234-5678']\n"
+def _lookup_leaving_out(number: str, avoided: tuple[str, ...]) -> str:
+    """A program that runs `corpdir lookup --offline NUMBER` in its process and fails if any
+    of ``avoided`` was imported on the way."""
+    return (f"import sys; sys.argv=['corpdir','lookup','--offline',{number!r}]\n"
             "from corpdir import cli\ncode = cli.main()\n"
-            "avoided = ('pydantic', 'platformdirs', '_hashlib', 'hashlib', 'httpx')\n"
+            f"avoided = {avoided!r}\n"
             "assert not [m for m in avoided if m in sys.modules], [m for m in avoided if m in sys.modules]\n"
             "sys.exit(code)")
+
+
+def test_lookup_start_up_imports_neither_pydantic_nor_platformdirs_nor_openssl(tmp_path):
+    code = _lookup_leaving_out("03-1234-5678", ("pydantic", "platformdirs", "_hashlib", "hashlib", "httpx"))
     env = {**os.environ, "CORPDIR_BASE_URL": "http://127.0.0.1:9/v1", "CORPDIR_API_KEY": "k"}
     for name in ("CORPDIR_CACHE_DIR", "CORPDIR_CONFIG", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"):
         env.pop(name, None)  # the default folders, as a user has them
@@ -69,11 +75,7 @@ def test_lookup_start_up_leaves_out_typing_and_shutil(tmp_path):
     `site`, whose hook on some machines imports typing itself: only corpdir's own imports count."""
     import corpdir
 
-    code = ("import sys; sys.argv=['corpdir','lookup','--offline','03-1234-5678']\n"
-            "from corpdir import cli\ncode = cli.main()\n"
-            "avoided = ('typing', 'shutil')\n"
-            "assert not [m for m in avoided if m in sys.modules], [m for m in avoided if m in sys.modules]\n"
-            "sys.exit(code)")
+    code = _lookup_leaving_out("03-1234-5678", ("typing", "shutil"))
     env = {**os.environ, "CORPDIR_BASE_URL": "http://127.0.0.1:9/v1", "CORPDIR_API_KEY": "k", "HOME": str(tmp_path),
            "PYTHONPATH": os.path.dirname(os.path.dirname(corpdir.__file__))}
     for name in ("CORPDIR_CACHE_DIR", "CORPDIR_CONFIG", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"):
@@ -96,11 +98,7 @@ def test_a_cache_hit_reads_its_record_without_typing_shutil_or_pydantic(tmp_path
     store = CacheStore(cache_file("http://127.0.0.1:9/v1", "k", tmp_path / "cache"))
     store.put_users([{"userId": 7, "loginId": "yamada", "fullname": "山田 太郎", "phoneNum": "03-1234-5678"}])
     store.close()
-    code = ("import sys; sys.argv=['corpdir','lookup','--offline','０３−１２３４−５６７８']\n"
-            "from corpdir import cli\ncode = cli.main()\n"
-            "avoided = ('typing', 'shutil', 'pydantic', 'platformdirs', 'hashlib', '_hashlib', 'httpx')\n"
-            "assert not [m for m in avoided if m in sys.modules], [m for m in avoided if m in sys.modules]\n"
-            "sys.exit(code)")
+    code = _lookup_leaving_out("０３−１２３４−５６７８", ("typing", "shutil", "pydantic", "platformdirs", "hashlib", "_hashlib", "httpx"))
     env = {**os.environ, "CORPDIR_BASE_URL": "http://127.0.0.1:9/v1", "CORPDIR_API_KEY": "k", "HOME": str(tmp_path),
            "CORPDIR_CACHE_DIR": str(tmp_path / "cache"),
            "PYTHONPATH": os.pathsep.join([os.path.dirname(os.path.dirname(corpdir.__file__)), *site.getsitepackages()])}

@@ -25,6 +25,14 @@ async def _contacts_screen(pilot, app):
     await pilot.pause()
 
 
+async def _form_in_folder(pilot, app, key: str, folder_num: int):
+    """The form ``key`` opens (n: a new contact, K: from a card) with a personal folder chosen in the tree."""
+    await _contacts_screen(pilot, app)
+    await choose_folder(pilot, app, "PERSONAL", folder_num)
+    await pilot.press(key)
+    return await open_form(pilot, app)
+
+
 async def _folder_contacts(client, directory, num):
     return [c async for c in client.iter_contacts(directory=directory, folderNums=[num])]
 
@@ -32,10 +40,7 @@ async def _folder_contacts(client, directory, num):
 async def test_new_contact_in_the_chosen_folder_is_checked_as_you_type(reception, recorder, app_for):
     app = app_for(reception)
     async with app.run_test(size=(120, 40)) as pilot:
-        await _contacts_screen(pilot, app)
-        await choose_folder(pilot, app, "PERSONAL", 102)
-        await pilot.press("n")
-        form = await open_form(pilot, app)
+        form = await _form_in_folder(pilot, app, "n", 102)
         assert form.widget("folderId").values == [{"directory": "PERSONAL", "folderNum": 102}]  # chosen in the tree
         name = next(f.folderName for f in await reception.personal_folders() if f.folderNum == 102)
         assert await wait_for(pilot, lambda: f"Personal › {name}" in screen_text(app))  # by its name, not PERSONAL 102
@@ -106,10 +111,7 @@ async def test_contact_from_a_card_then_card_image_replaced_and_deleted(receptio
     before = {c.contactId for c in await _folder_contacts(client, "PERSONAL", 103)}
     app = app_for(reception)
     async with app.run_test(size=(120, 40)) as pilot:
-        await _contacts_screen(pilot, app)
-        await choose_folder(pilot, app, "PERSONAL", 103)
-        await pilot.press("K")
-        form = await open_form(pilot, app)
+        form = await _form_in_folder(pilot, app, "K", 103)
         assert form.widget("folder").values == [{"directory": "PERSONAL", "folderNum": 103}]  # chosen in the tree
         name = next(f.folderName for f in await reception.personal_folders() if f.folderNum == 103)
         assert await wait_for(pilot, lambda: f"Personal › {name}" in screen_text(app))  # by its name, not 103
@@ -209,10 +211,7 @@ async def test_a_field_not_reached_yet_shows_no_error_until_a_save_is_tried(rece
     to yet; once a save was tried, every field that needs attention is shown as they type."""
     app = app_for(reception)
     async with app.run_test(size=(120, 40)) as pilot:
-        await _contacts_screen(pilot, app)
-        await choose_folder(pilot, app, "PERSONAL", 103)
-        await pilot.press("K")
-        form = await open_form(pilot, app)
+        form = await _form_in_folder(pilot, app, "K", 103)
         await type_into(pilot, form, "comment", "受付で預かった名刺")
         assert [d.field for d in form.validate_now()] == [] and form.errors == {}  # the check as typing stops
         assert "choose the card image" not in screen_text(app)
