@@ -92,3 +92,23 @@ async def test_choosing_a_user_type_greys_what_it_may_not_set(admin, recorder, a
         form = await open_form(pilot, app)
         assert all(form.widget(k).disabled for k in restricted)
         await pilot.press("escape")
+
+
+async def test_editing_a_call_shows_its_time_on_the_users_clock_and_sends_only_the_note(reception, recorder, app_for):
+    """The stored moment is UTC ('...Z'); the edit form says it as the Calls list does, in
+    the user's time zone, and a note changed alone goes without it."""
+    app = app_for(reception)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("f3")
+        calls = app.screen.query_one("#calls", VirtualList)
+        assert await wait_for(pilot, lambda: calls.row_count > 0 and app.screen.selected is not None)
+        record = app.screen.selected.record
+        await pilot.press("E")
+        form = await open_form(pilot, app)
+        shown = form.widget("calledAt").value
+        assert shown == record.calledAt.astimezone().isoformat() and not shown.endswith("Z")
+        await type_into(pilot, form, "note", "折り返し済み")
+        recorder.clear()
+        await save(pilot, form)
+        assert await wait_for(pilot, lambda: not isinstance(app.screen, ModelForm)), form.errors
+        assert recorder.writes() == [("PATCH", f"/v1/me/incoming-calls/{record.incomingCallHistoryId}", {"note": "折り返し済み"})]

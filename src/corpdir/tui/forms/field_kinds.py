@@ -116,7 +116,7 @@ class FieldKind:
         elif isinstance(widget, TextArea):
             widget.load_text("\n".join(self._row_text(v) for v in value or []))
         elif isinstance(widget, Input):
-            widget.value = "" if value is None else str(value)
+            widget.value = "" if value is None else _local(value) if self.kind == "datetime" else str(value)
 
     def read(self, widget: Widget) -> Any:
         """The widget's state as the request's JSON value (None: nothing given)."""
@@ -187,6 +187,17 @@ def _scalar_kind(annotation: Any) -> str:
     if base is str:
         return "text"
     return "readonly"
+
+
+def _local(value: Any) -> str:
+    """A stored moment ('2025-06-02T09:23:06Z') as the user's clock says it, as the lists
+    show it ('2025-06-02T18:23:06+09:00'); text that is no moment stays as it is. Untouched,
+    it is not sent; edited, it goes with its offset."""
+    try:
+        moment = value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+    except ValueError:
+        return str(value)
+    return moment.astimezone().isoformat() if moment.tzinfo is not None else moment.isoformat()
 
 
 def kinds_for(model: type[BaseModel], name: str) -> list[FieldKind]:
