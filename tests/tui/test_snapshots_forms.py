@@ -63,8 +63,12 @@ async def contact_errors(pilot) -> None:
 
 
 async def contact_card(pilot) -> None:
-    """K: a contact from a business card, into the folder chosen by name."""
-    await _form(pilot, "K", "f2", "#contacts")
+    """K: a contact from a business card, into the folder chosen by name (来客予定, picked
+    by typing part of it): the field shows the folder's path, not a number."""
+    form = await _form(pilot, "K", "f2", "#contacts")
+    await _picker(pilot, form, "folder", "来客")
+    await pilot.press("enter")
+    await settle(pilot, lambda: pilot.app.screen is form and form.widget("folder").values)
 
 
 async def contact_card_errors(pilot) -> None:
