@@ -33,20 +33,7 @@ class ChoiceField(Widget, can_focus=True):
     ]
     cursor: reactive[int] = reactive(0)
 
-    class Pick(Message):
-        """The user asks to choose: in place of ``values[index]``, or a new one (index past the end)."""
-
-        def __init__(self, field: ChoiceField, index: int) -> None:
-            super().__init__()
-            self.field, self.index = field, index
-
-        @property
-        def control(self) -> ChoiceField:
-            return self.field
-
-    class Changed(Message):
-        """What the field holds changed (the form checks itself again)."""
-
+    class _FieldMessage(Message):
         def __init__(self, field: ChoiceField) -> None:
             super().__init__()
             self.field = field
@@ -54,6 +41,16 @@ class ChoiceField(Widget, can_focus=True):
         @property
         def control(self) -> ChoiceField:
             return self.field
+
+    class Pick(_FieldMessage):
+        """The user asks to choose: in place of ``values[index]``, or a new one (index past the end)."""
+
+        def __init__(self, field: ChoiceField, index: int) -> None:
+            super().__init__(field)
+            self.index = index
+
+    class Changed(_FieldMessage):
+        """What the field holds changed (the form checks itself again)."""
 
     def __init__(self, noun: str, *, multiple: bool = False, none: str = "", id: str | None = None) -> None:
         """``noun``: what is chosen ("division"); ``none``: the words for no choice."""

@@ -364,7 +364,7 @@ class ModelForm(ModalScreen[Any]):
         _, details = self.check()
         if not self._save_tried:
             touched = self.touched()
-            details = [d for d in details if self._key_of(d.field)[0] in touched or self._key_of(d.field)[0] not in self.kinds]
+            details = [d for d in details if (key := self._key_of(d.field)[0]) in touched or key not in self.kinds]
         self.show_errors(details)
         self._apply_restrictions()
         return details
