@@ -16,7 +16,7 @@ from textual.containers import Vertical
 from corpdir.tui.widgets.ring_card import RingCard
 
 if TYPE_CHECKING:
-    from corpdir.tui.desk_phone import Ring
+    from corpdir.calls.session import Ring
 
 MAX_SHOWN = 3  # side by side: three fit 120 columns, two stay readable at 80
 
