@@ -164,15 +164,16 @@ class DirectoryService:
     async def refresh_child_divisions(self, parent: Division | None) -> list[Division]:
         """D1 firstLayer for the top, else the parent's childDivisionIds (50 per request)."""
         if parent is None:
-            found = [d async for d in self._iter("D1", {"firstLayer": True} if self.variant == "C" else {})]
-            if self.variant != "C":
+            first_layer = self._variant().offers("firstLayer")
+            found = [d async for d in self._iter("D1", {"firstLayer": True} if first_layer else {})]
+            if not first_layer:
                 found = [d for d in found if not d.parentDivisionId]
         else:
             ids = list(parent.childDivisionIds or [])
             found = []
             for start in range(0, len(ids), 50):
                 found += [d async for d in self._iter("D1", {"divisionIds": ids[start:start + 50]})]
-            if not ids and self.variant != "C":  # variants A/B carry no childDivisionIds
+            if not ids and not self._variant().offers("childDivisionIds"):  # the parent cannot name its children
                 found = [d async for d in self._iter("D1", {}) if d.parentDivisionId == parent.divisionId]
         await self.cache.run(self.store.put_divisions, found)
         return await self.child_divisions(None if parent is None else parent.divisionId)
@@ -281,7 +282,7 @@ class DirectoryService:
     async def refresh_users(self, division_id: int, include_sub: bool = False) -> int:
         """U1 for a division's members, into the cache; returns how many came."""
         query: dict[str, Any] = {"divisionIds": [division_id]}
-        if include_sub and self.variant == "C":
+        if include_sub and self._variant().offers("includeSubDepartment"):
             query["includeSubDepartment"] = True
         users = [u async for u in self._iter("U1", query)]
         await self.cache.run(self.store.put_users, users)
@@ -332,7 +333,7 @@ class DirectoryService:
         query.update(orderBy=order_by, orderDirection="desc" if descending else "asc")
         if division_id is not None:
             query["divisionIds"] = [division_id]
-            if include_sub and self.variant == "C":
+            if include_sub and self._variant().offers("includeSubDepartment"):
                 query["includeSubDepartment"] = True
 
         async def remote(words: list[str]) -> AsyncIterator[Any]:
