@@ -345,20 +345,6 @@ class DirectoryService:
                            local=lambda t: self.search_users(t, limit=SEARCH_HITS, first=FIRST_ROWS),
                            remote=remote, max_words=max_items(UserQuery, "freeWords"))
 
-    async def search_users_remote(self, words: Iterable[str] = (), *, limit: int = 100, **filters: Any) -> list[User]:
-        """U1 with freeWords and filters (userType, employeeNum, phoneNum, email1, loginIds,
-        orderBy, orderDirection, divisionIds ...); the answer also refreshes the cache."""
-        from corpdir.spec.constraints import max_items
-        from corpdir.spec.user import UserQuery
-
-        query = {k: v for k, v in filters.items() if v not in (None, "", [])}
-        words = [w for w in words if w][:max_items(UserQuery, "freeWords")]
-        if words:
-            query["freeWords"] = words
-        users = await self._take("U1", query, limit)
-        await self.cache.run(self.store.put_users, users)
-        return users
-
     async def user(self, user_id: int) -> Cached[User] | None:
         return await self.cache.run(self.store.user, user_id)
 
