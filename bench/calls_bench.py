@@ -1,4 +1,4 @@
-"""Call pop-up benchmarks (issue 14): figures, not timed tests.
+"""Call pop-up benchmarks: figures, not timed tests.
 
     python bench/calls_bench.py [--runs 100] [--sip-runs 15] [--size 100000] [--only event|sip]
 

@@ -2,8 +2,9 @@
 settings object the TUI builds (corpdir.config.ServiceSettings) name the same service,
 the same key and so the same cache file, however the configuration is written.
 
-They used to disagree: a key file saved with a BOM, or CORPDIR_API_KEY set to blanks,
-gave the two different cache files, and `corpdir lookup` never found what the TUI cached.
+Where they disagree (a key file saved with a BOM, or CORPDIR_API_KEY set to blanks, read
+two ways), the two open different cache files and `corpdir lookup` never finds what the
+TUI cached.
 """
 
 from __future__ import annotations
