@@ -1,5 +1,6 @@
-"""`corpdir server` as a real process on 127.0.0.1, for the tests that need one: its
-memory, its own command-line options, what uvicorn does before the app sees a request."""
+"""The reference server over real HTTP on 127.0.0.1: `corpdir server` as a process of its
+own (its memory, its command-line options), or an app built by the test served by uvicorn
+in a thread (settings the command line does not reach: a frozen clock, small limits)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,12 @@ import subprocess
 import sys
 import time
 import tempfile
+import threading
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 import httpx
+import uvicorn
 
 
 def _free_port() -> int:
@@ -54,3 +59,21 @@ class Served:
         with open(f"/proc/{self.process.pid}/status") as status:
             line = next(line for line in status if line.startswith("VmRSS:"))
         return int(line.split()[1]) / 1024
+
+
+@contextmanager
+def serving(app: Any) -> Iterator[str]:
+    """``app`` served by uvicorn on a free port of 127.0.0.1 until the block ends; yields its URL."""
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.01)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)

@@ -105,11 +105,13 @@ class Pipeline:
             cost = match.operation.tokens if match and match.operation else 1
             key = api_key_from(request.headers)
             client = request.client.host if request.client else "unknown"
-            charge: Charge = self.limiter.charge(f"key:{key}" if key else f"addr:{client}", cost)
+            # a bucket per known key; a missing or unknown key pays from its address's bucket
+            user_id = await run_in_threadpool(self.storage.user_for_key, key) if key else None
+            charge: Charge = self.limiter.charge(f"key:{key}" if user_id is not None else f"addr:{client}", cost)
             headers = self.limiter.headers(charge)
             if not charge.allowed:
                 raise ApiError(ErrorStatus.RESOURCE_EXHAUSTED, f"rate limit exceeded; retry in {charge.retry_after} s")
-            response = fixed or await self._answer(request, match, key, client)
+            response = fixed or await self._answer(request, match, key, user_id, client)
         except ApiError as exc:
             response = exc.response()
             _forget(exc)
@@ -123,7 +125,7 @@ class Pipeline:
         response.headers.update(headers)
         return response
 
-    async def _answer(self, request: Request, match: Match | None, key: str | None, client: str) -> Response:
+    async def _answer(self, request: Request, match: Match | None, key: str | None, user_id: int | None, client: str) -> Response:
         if match is None:
             raise ApiError(ErrorStatus.NOT_FOUND, f"no resource at {request.url.path}")
         op = match.operation
@@ -134,7 +136,7 @@ class Pipeline:
         if not accepts(request.headers.get("accept"), produces):
             raise ApiError(ErrorStatus.NOT_ACCEPTABLE, f"this operation answers {produces}")
         self.allow.check(client)
-        caller = await run_in_threadpool(authenticate, self.storage, key)
+        caller = await run_in_threadpool(authenticate, self.storage, key, user_id)
         caller.check_operation(op.permission)
         call = Call(op, self.variant, self.settings, self.storage, caller, self._path_params(op, match), None)
         await self._read_input(request, call)
