@@ -54,11 +54,16 @@ class Served:
             self.process.wait()
         self.output.close()
 
-    def rss_mb(self) -> float:
-        """The server process's resident memory (VmRSS), in MiB."""
+    def rss_mb(self, field: str = "VmRSS") -> float:
+        """The server process's resident memory in MiB: now (VmRSS), or its peak (VmHWM)."""
         with open(f"/proc/{self.process.pid}/status") as status:
-            line = next(line for line in status if line.startswith("VmRSS:"))
+            line = next(line for line in status if line.startswith(field + ":"))
         return int(line.split()[1]) / 1024
+
+    def reset_peak(self) -> None:
+        """Start VmHWM again from the present RSS (Linux's clear_refs)."""
+        with open(f"/proc/{self.process.pid}/clear_refs", "w") as refs:
+            refs.write("5")
 
 
 @contextmanager

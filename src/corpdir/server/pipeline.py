@@ -29,7 +29,6 @@ from corpdir.server.storage import Storage
 from corpdir.spec.common import INTEGER_TEXT, INTEGER_WORDS, QueryModel
 from corpdir.spec.contact import BUSINESS_CARD_FILE_FIELD
 from corpdir.spec.errors import ErrorDetail, ErrorStatus, SpecViolation
-from corpdir.spec.images import MAX_IMAGE_PIXELS_WORDS
 from corpdir.spec.operations import Operation, validate_body, validate_query
 from corpdir.spec.variants import Variant
 
@@ -207,8 +206,9 @@ class Pipeline:
             raise ApiError(ErrorStatus.UNSUPPORTED_MEDIA_TYPE, f"{field} must be a JPEG image")
         if jpeg.too_many_pixels:
             size = f"{jpeg.size[0]}x{jpeg.size[1]} pixels" if jpeg.size else "more pixels than that"
-            raise too_large(self.variant, f"{field} is an image of {size}; {MAX_IMAGE_PIXELS_WORDS} are accepted",
-                            ErrorDetail(field=field, code="OUT_OF_RANGE", description=MAX_IMAGE_PIXELS_WORDS))
+            words = jpeg.pixel_limit_words
+            raise too_large(self.variant, f"{field} is an image of {size}; {words} are accepted",
+                            ErrorDetail(field=field, code="OUT_OF_RANGE", description=words))
         return data
 
     async def _read_form(self, request: Request, call: Call, raw: bytes, content_type: str, limit: int) -> None:
