@@ -1,4 +1,4 @@
-"""Ordinary requests while hostile bodies arrive (issue 27, item 1).
+"""Ordinary requests while hostile bodies arrive.
 
 `corpdir server --demo` in a process of its own on 127.0.0.1; one client sends ordinary
 requests (U1 page of 20, N1 of one number, alternately) on a keep-alive connection and

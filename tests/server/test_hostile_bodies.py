@@ -1,9 +1,8 @@
-"""What a hostile body costs the server (issue 27, items 1 and 6).
-
-Over real HTTP against `corpdir server` in a process of its own, whose resident memory
-(/proc/PID/status) is the measure: 14 MB of ``{}`` in a field the operation does not take
-used to keep ~360 MB per request until the cyclic collector ran. The latency of ordinary
-requests meanwhile is measured by bench/hostile_bench.py, not here.
+"""What a hostile body costs the server, over real HTTP against `corpdir server` in a
+process of its own, whose resident memory (/proc/PID/status) is the measure: 14 MB of
+``{}`` in a field the operation does not take parses into ~360 MB, which nothing may keep
+once the request is answered, and which the item limit keeps from being built at all.
+The latency of ordinary requests meanwhile is measured by bench/hostile_bench.py, not here.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What a hostile image costs the server (issue 27, item 6), over real HTTP against
+"""What a hostile image costs the server, over real HTTP against
 `corpdir server` in a process of its own, measured by its peak resident memory (VmHWM):
 a progressive JPEG is decoded whole before it can be scaled down to a thumbnail."""
 

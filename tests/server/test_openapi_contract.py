@@ -86,7 +86,7 @@ async def test_no_rate_limit_also_lifts_the_spots_window(make_app):
 
 async def test_every_operation_lists_the_statuses_it_answers(make_app, api):
     """No catch-all 'default': each error status an operation can answer is listed, and
-    those a schema-valid request can get from the data are marked (issue 27, item 7)."""
+    those a schema-valid request can get from the data are marked."""
     doc = await _openapi(make_app)
     edit_user = doc["paths"]["/users/{userId}"]["patch"]["responses"]
     assert sorted(edit_user) == ["200", "400", "401", "403", "404", "406", "413", "415", "422", "429"]

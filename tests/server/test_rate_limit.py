@@ -1,4 +1,4 @@
-"""The rate limiter over real HTTP (issue 27, item 6): a key that is not one gets no
+"""The rate limiter over real HTTP: a key that is not one gets no
 bucket of its own, so bad keys are throttled by the address that sends them, and the
 buckets stay bounded however many callers come."""
 

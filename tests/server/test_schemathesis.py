@@ -1,4 +1,4 @@
-"""schemathesis over the in-process service on every run of the suite (issue 27, item 7):
+"""schemathesis over the in-process service on every run of the suite:
 generated requests for every operation of /openapi.json answer as it says, never 5xx, and
 a schema-valid request is refused only as the document says it can be
 (tests/schemathesis_hooks.py). Examples are bounded per operation so the pass costs well

@@ -10,7 +10,7 @@ until the last scan (2-6 bytes a pixel: +119 MB for a 235 KB 6320x6320 one). Pro
 images are therefore held to a lower pixel limit, and thumbnails are decoded by
 ``CONCURRENT_DECODES`` threads of their own: ten such uploads at once cost two decodes'
 memory, not ten (the same threads, too: each thread's malloc arena keeps what a decode
-freed, so decodes spread over the request threads left ten arenas holding it).
+freed, so decodes spread over the request threads would leave ten arenas holding it).
 """
 
 from __future__ import annotations

@@ -241,9 +241,9 @@ def _forget(exc: BaseException) -> None:
 
     An exception raised in a handler comes back through anyio's worker-thread call, whose
     frame holds the future holding the exception: exception -> traceback -> that frame ->
-    future -> exception is a cycle, which kept the handler's frames (the request body, and
+    future -> exception is a cycle, which keeps the handler's frames (the request body, and
     pydantic's error holding the parsed value of an unknown field) until the cyclic
-    collector ran: ~360 MB per 14 MB body of ``{}``. Without the traceback nothing refers
+    collector runs: ~360 MB per 14 MB body of ``{}``. Without the traceback nothing refers
     to the frames and they go at once.
     """
     exc.__traceback__ = None
