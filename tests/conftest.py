@@ -12,3 +12,12 @@ def _isolated_dirs(tmp_path, monkeypatch):
     monkeypatch.setenv("CORPDIR_STATE_DIR", str(tmp_path / "state"))
     for name in ("CORPDIR_BASE_URL", "CORPDIR_API_KEY", "CORPDIR_API_KEY_FILE", "CORPDIR_REGION"):
         monkeypatch.delenv(name, raising=False)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """The number of schemathesis cases the run sent (tests/server/test_schemathesis.py
+    records one property per case), so the CI log shows the fuzzer ran and how much."""
+    reports = [r for key in ("passed", "failed") for r in terminalreporter.stats.get(key, []) if r.when == "call"]
+    cases = [value for r in reports for name, value in getattr(r, "user_properties", ()) if name == "schemathesis_case"]
+    if cases:
+        terminalreporter.write_line(f"schemathesis: {len(cases)} generated cases over {len(set(cases))} operations")

@@ -4,7 +4,7 @@ a movable clock, and API keys for an admin, a receptionist and a user without AP
 from __future__ import annotations
 
 import io
-from typing import Any, AsyncIterator, Callable
+from typing import Any, AsyncIterator, Callable, Iterator
 
 import httpx
 import pytest
@@ -12,6 +12,7 @@ from PIL import Image
 
 from corpdir.server.app import create_app
 from corpdir.server.settings import RateLimitSettings, ServerSettings
+from tests.server.served import Served
 
 ADMIN_KEY = "admin-key"
 
@@ -103,3 +104,17 @@ def error_of(response: httpx.Response) -> dict[str, Any]:
     assert set(body) == {"error"}, body
     assert set(body["error"]) == {"status", "message", "details"}, body
     return body["error"]
+
+
+@pytest.fixture
+def serve() -> Iterator[Callable[..., Served]]:
+    """Starts `corpdir server` processes with the given arguments; stops them after the test."""
+    started: list[Served] = []
+
+    def start(*args: str) -> Served:
+        started.append(Served(*args))
+        return started[-1]
+
+    yield start
+    for served in started:
+        served.stop()

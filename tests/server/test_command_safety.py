@@ -5,71 +5,17 @@ from __future__ import annotations
 
 import logging
 import os
-import signal
-import socket
 import stat
-import subprocess
-import sys
-import time
 from pathlib import Path
-from typing import Iterator
 
-import httpx
 import pytest
 
 from corpdir.cli import build_parser
 from tests.server.conftest import client_for
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def _mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
-
-
-class Served:
-    def __init__(self, *args: str) -> None:
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.process = subprocess.Popen([sys.executable, "-m", "corpdir.cli", "server", "--port", str(self.port), *args],
-                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
-
-    def get(self, path: str, **kw: object) -> httpx.Response:
-        """The first answer once the server listens (bounded wait: it starts in about a second)."""
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                return httpx.get(self.url + path, **kw)
-            except httpx.TransportError:
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    raise AssertionError(f"the server did not start: {self.process.stdout.read().decode()}") from None
-                time.sleep(0.05)
-
-    def stop(self) -> None:
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-        self.process.stdout.close()
-
-
-@pytest.fixture
-def serve() -> Iterator:
-    started: list[Served] = []
-
-    def start(*args: str) -> Served:
-        started.append(Served(*args))
-        return started[-1]
-
-    yield start
-    for served in started:
-        served.stop()
 
 
 def test_x_forwarded_for_does_not_bypass_the_allow_list(serve, tmp_path):

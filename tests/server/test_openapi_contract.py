@@ -82,3 +82,20 @@ async def test_no_rate_limit_also_lifts_the_spots_window(make_app):
     body = {"locations": [{"bleId": "b", "spotId": "s"}]}
     async with client_for(make_app(rate_limit=RateLimitSettings(enabled=False, spots_window=False))) as api:
         assert [(await api.post("/locations/spots", json=body)).status_code for _ in range(3)] == [200] * 3
+
+
+async def test_every_operation_lists_the_statuses_it_answers(make_app, api):
+    """No catch-all 'default': each error status an operation can answer is listed, and
+    those a schema-valid request can get from the data are marked."""
+    doc = await _openapi(make_app)
+    edit_user = doc["paths"]["/users/{userId}"]["patch"]["responses"]
+    assert sorted(edit_user) == ["200", "400", "401", "403", "404", "406", "413", "415", "422", "429"]
+    assert "NOT_SETTABLE_FOR_USER_TYPE" in edit_user["400"]["x-valid-request-refusal"][0]
+    assert any("ADMIN_COMPANY" in reason for reason in edit_user["422"]["x-valid-request-refusal"])
+    assert sorted(doc["paths"]["/users"]["get"]["responses"]) == ["200", "400", "401", "403", "406", "429"]
+    assert all("default" not in op["responses"] for path in doc["paths"].values() for op in path.values())
+    # what the server answers a reference to a missing folder is what the document says
+    r = await api.post("/contacts", json={"folderId": {"directory": "SHARED", "folderNum": 999}, "fullname": "x"})
+    assert r.status_code == 422 and "x-valid-request-refusal" in doc["paths"]["/contacts"]["post"]["responses"]["422"]
+    variant_a = await _openapi(make_app, "A")
+    assert "413" not in variant_a["paths"]["/users"]["post"]["responses"]  # variant A answers its limits 400

@@ -83,11 +83,11 @@ def api_key_from(headers: Mapping[str, str]) -> str | None:
     return headers.get("x-api-key", "").strip() or None
 
 
-def authenticate(storage: Any, key: str | None) -> Caller:
-    """401 for a missing or unknown key or a disabled user; 403 when the API is not allowed."""
+def authenticate(storage: Any, key: str | None, user_id: int | None) -> Caller:
+    """401 for a missing or unknown key (``user_id`` is the key's user, looked up by the
+    pipeline before the rate limit) or a disabled user; 403 when the API is not allowed."""
     if not key:
         raise ApiError(ErrorStatus.UNAUTHENTICATED, "an API key is required (Authorization: Bearer <key>)")
-    user_id = storage.user_for_key(key)
     user = storage.get_user(user_id) if user_id is not None else None
     if user is None:
         raise ApiError(ErrorStatus.UNAUTHENTICATED, "the API key is not valid")

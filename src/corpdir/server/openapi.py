@@ -70,16 +70,67 @@ def _request_body(op: Operation, schemas: _Schemas) -> dict[str, Any] | None:
     return None
 
 
-def _responses(op: Operation, schemas: _Schemas) -> dict[str, Any]:
+_REFERENCE = "a reference to a {} that does not exist"
+_LAST_ADMIN = "the change would leave no enabled ADMIN_COMPANY user"
+# Answers to requests the schema calls valid, which the server's data decides (the error
+# table of http-contract.md); each is marked x-valid-request-refusal, the one kind of
+# refusal tests/schemathesis_hooks.py accepts for schema-valid data.
+_REFUSALS: dict[str, dict[int, list[str]]] = {
+    "U2": {409: ["loginId is already used"], 422: [_REFERENCE.format("division or adapter setting")]},
+    "U4": {422: [_REFERENCE.format("division or adapter setting"), _LAST_ADMIN],
+           400: ["NOT_SETTABLE_FOR_USER_TYPE: a field section 2.4 does not allow for the stored user's type "
+                 "(an edit that names no userType is held to it)"]},
+    "U5": {422: [_LAST_ADMIN]},
+    "U10": {422: [_REFERENCE.format("custom column")]},
+    "D2": {409: ["divisionCode is already used"], 422: [_REFERENCE.format("parent division")]},
+    "D4": {409: ["divisionCode is already used"],
+           422: [_REFERENCE.format("parent division"), "the division would move under itself or its own descendant"]},
+    "X2": {422: [_REFERENCE.format("folder")]},
+    "X5": {422: [_REFERENCE.format("folder")]},
+}
+# What else each status means, when the operation can answer it at all
+_MEANINGS = {
+    400: "INVALID_ARGUMENT: a parameter or body field breaks the spec's rules (details name them)",
+    401: "UNAUTHENTICATED: no key, an unknown key, or the key's user is disabled",
+    403: "API_PERMISSION_DENIED, RESOURCE_PERMISSION_DENIED or ACCESS_DENIED",
+    404: "NOT_FOUND: the path's resource does not exist",
+    406: "NOT_ACCEPTABLE: the Accept header excludes what this operation answers",
+    413: "PAYLOAD_TOO_LARGE: the body is over its size or item limit, or the image over the pixel limit",
+    415: "UNSUPPORTED_MEDIA_TYPE: the body is not of the operation's media type (a JPEG by its content)",
+    429: "RESOURCE_EXHAUSTED: over the rate limit (Retry-After says when to try again)",
+}
+
+
+def _error_statuses(op: Operation, variant: Variant) -> list[int]:
+    """Every error status ``op`` can answer in ``variant``."""
+    statuses = {401, 403, 406, 429, *_REFUSALS.get(op.code, {})}
+    if op.path_params or op.query is not None or op.body_kind is not None:
+        statuses.add(400)
+    if op.path_params:
+        statuses.add(404)
+    if op.body_kind is not None:
+        statuses.add(415)
+        if variant.payload_too_large:
+            statuses.add(413)
+    return sorted(statuses)
+
+
+def _responses(op: Operation, variant: Variant, schemas: _Schemas) -> dict[str, Any]:
     if op.response == "jpeg":
         ok: dict[str, Any] = {"description": "the image", "content": {"image/jpeg": {"schema": {"type": "string", "format": "binary"}}}}
     elif op.response is None:
         ok = {"description": "done (no body)"}
     else:
         ok = {"description": "success", "content": {"application/json": {"schema": schemas.of(op.response, "serialization")}}}
-    error = {"description": "the error object of spec section 7",
-             "content": {"application/json": {"schema": schemas.of(ErrorObject, "serialization")}}}
-    return {str(op.success): ok, "default": error}
+    error = {"application/json": {"schema": schemas.of(ErrorObject, "serialization")}}
+    responses = {str(op.success): ok}
+    for status in _error_statuses(op, variant):
+        reasons = _REFUSALS.get(op.code, {}).get(status, [])
+        meaning = "; ".join([*reasons, *([_MEANINGS[status]] if status in _MEANINGS else [])])
+        responses[str(status)] = {"description": meaning, "content": error}
+        if reasons:
+            responses[str(status)]["x-valid-request-refusal"] = reasons
+    return responses
 
 
 def build_openapi(operations: list[Operation], variant: Variant, title: str = "corpdir reference directory service") -> dict[str, Any]:
@@ -102,7 +153,7 @@ def _build(operations: list[Operation], variant: Variant, title: str) -> dict[st
             "description": f"Permission: {op.permission.value}. Rate-limit cost: {op.tokens} token(s).",
             "tags": [op.code[0]],
             "parameters": _parameters(op, schemas),
-            "responses": _responses(op, schemas),
+            "responses": _responses(op, variant, schemas),
             "security": [{"bearer": []}, {"apiKey": []}],
         }
         if (body := _request_body(op, schemas)) is not None:
