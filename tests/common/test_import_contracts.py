@@ -42,6 +42,7 @@ def test_the_code_keeps_every_contract():
     ("text.py", "import corpdir.service", "The shared modules"),
     ("calls/hub.py", "import corpdir.cache.store", "Front ends reach the client and the cache only through the service"),
     ("calls/events.py", "import textual.app", "The call feeds and dialers never import Textual"),
+    ("tui/labels.py", "import corpdir.service.backend", "Front ends reach the client and the cache only through the service"),
 ])
 def test_a_planted_breach_breaks_its_contract(tmp_path, module, line, contract):
     shutil.copytree(ROOT / "src", tmp_path / "src", ignore=shutil.ignore_patterns("__pycache__"))

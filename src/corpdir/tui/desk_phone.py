@@ -210,7 +210,7 @@ class DeskPhone:
         self.app.run_worker(self._open_ref(ref), group="open-person", exit_on_error=False)
 
     async def _open_ref(self, ref: Any) -> None:
-        cached = await (self.app.service.user(ref.id) if ref.kind == "user" else self.app.service.contact(ref.id))
+        cached = await (self.app.service.people.user(ref.id) if ref.kind == "user" else self.app.service.contacts.contact(ref.id))
         if cached is None:
             self.app.notify(f"{printable(ref.name)} is no longer in the directory cache", severity="warning", timeout=4)
             return
@@ -291,8 +291,8 @@ async def new_contact_form(app: Any, number: str, name: str = "") -> None:
     from corpdir.tui.forms.writes import open_form
 
     service = app.service
-    personal = await service.personal_folders()
-    folders = await service.folders()
+    personal = await service.contacts.personal_folders()
+    folders = await service.contacts.folders()
     folder = (("PERSONAL", personal[0].folderNum) if personal else
               (folders[0].folderId.directory, folders[0].folderId.folderNum) if folders else None)
     base = contact_form(None, folder)
@@ -301,4 +301,4 @@ async def new_contact_form(app: Any, number: str, name: str = "") -> None:
     def saved(contact: Any) -> None:
         app.notify(f"Saved {printable(contact.fullname)} as a new contact", timeout=3)
 
-    open_form(app.screen, spec, None, service.create_contact, saved)
+    open_form(app.screen, spec, None, service.contacts.create, saved)
