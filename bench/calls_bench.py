@@ -32,6 +32,8 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
+from corpdir.service.backend import backend_of
+
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests"))
@@ -133,12 +135,12 @@ async def bench_event(db: Path, runs: int) -> None:
             await pilot.pause(0.01)
             if app.screen.query("#users") and app.desk_phone.session.hub is not None:
                 break
-        print(f"    cache: {service.store.count_users()} users")
+        print(f"    cache: {backend_of(service).store.count_users()} users")
         rng = random.Random(14)
-        callers = await service.cache.run(call_history, service.store, rng)
-        print(f"    call history: {len(await service.calls('incoming'))} incoming calls in reach")
+        callers = await backend_of(service).cache.run(call_history, backend_of(service).store, rng)
+        print(f"    call history: {len(await service.calls.cached('incoming'))} incoming calls in reach")
         desk = CallDesk(service)
-        for i, number in enumerate(numbers(service.store, rng, runs, callers)):
+        for i, number in enumerate(numbers(backend_of(service).store, rng, runs, callers)):
             call_id = f"bench-{i}"
             started, cpu_started = time.perf_counter(), time.process_time()
             app.desk_phone.session.on_event(CallEvent("bench", call_id, CallState.RINGING, number))
@@ -148,7 +150,7 @@ async def bench_event(db: Path, runs: int) -> None:
             times.append(painted[call_id] - started)
             cpu_times.append(painted_cpu[call_id] - cpu_started)
             t0 = time.perf_counter()
-            await service.cache.run(desk._caller, number, 3)
+            await backend_of(service).cache.run(desk._caller, number, 3)
             base.append(time.perf_counter() - t0)
             for ring in app.desk_phone.session.rings:  # dismissed: the next call is a new card
                 app.desk_phone.session.dismiss(ring)
@@ -231,7 +233,7 @@ async def bench_sip(db: Path, runs: int) -> None:
                 status = app.desk_phone.session.hub.status.get("soft phone") if app.desk_phone.session.hub else None
                 if status is not None and status.state == "connected":
                     break
-            for i, number in enumerate(numbers(service.store, rng, runs, user_numbers(service.store, 50))):
+            for i, number in enumerate(numbers(backend_of(service).store, rng, runs, user_numbers(backend_of(service).store, 50))):
                 before = set(painted)
                 took = await one_sip_call(phone, work / f"call-{i}", re.sub(r"\D", "", number),
                                           lambda: next((painted[k] for k in painted if k not in before), None))

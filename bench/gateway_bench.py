@@ -311,7 +311,7 @@ def write_ldif(db: Path, path: Path) -> int:
             for chunk in ldif(entries, "ou=phonebook,dc=example,dc=com"):
                 out.write(chunk)
         phonebook.close()
-        service.cache.close()
+        await service.close()
         return len(entries)
 
     return asyncio.run(run())
@@ -445,7 +445,7 @@ def bench_probe(db: Path, forms: list[str], results: list[str]) -> None:
         lookup.cached(unquote(number), 1)
         times.append(time.perf_counter() - started)
     phonebook.close()
-    service.cache.close()
+    asyncio.run(service.close())
     ordered = sorted(times)
     line = (f"{'cache probe (no HTTP), per number':<34}      median {statistics.median(ordered) * 1e6:7.1f} us   "
             f"p99 {ordered[int(len(ordered) * 0.99)] * 1e6:7.1f} us   n={len(ordered)}")

@@ -18,6 +18,8 @@ import time
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
+from corpdir.service.backend import backend_of
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from tui_helpers import listed, settle  # noqa: E402 - the snapshot tests' own settling rules
 
@@ -45,8 +47,8 @@ def build_app() -> Any:
 
     async def fill() -> float:
         service = DirectoryService.open(settings)
-        await service.sync()
-        at = service.store.synced_at("users")
+        await service.sync.run()
+        at = backend_of(service).store.synced_at("users")
         await service.close()
         return at
 
@@ -89,7 +91,7 @@ async def calls(pilot) -> None:
 async def lookup(pilot) -> None:
     await pilot.press("f4")
     await settle(pilot, lambda: pilot.app.screen.query("#numbers"))
-    users = await pilot.app.service.users_window(None, limit=40)
+    users = await pilot.app.service.people.window(None, limit=40)
     with_phone = [u.phoneNum for u in users if u.phoneNum]
     written = ["+81 " + with_phone[0][1:], with_phone[1].replace("-", ""), "03-0000-0009"]
     await pilot.press(*", ".join(written), "enter")

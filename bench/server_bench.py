@@ -36,7 +36,7 @@ from _stats import report  # noqa: E402
 
 from corpdir.server.app import create_app  # noqa: E402
 from corpdir.server.present import contacts_json, present_contact  # noqa: E402
-from corpdir.server.search import USERS  # noqa: E402
+from corpdir.server.storage.search import USERS  # noqa: E402
 from corpdir.server.settings import RateLimitSettings, ServerSettings  # noqa: E402
 from corpdir.server.storage import Storage  # noqa: E402
 from corpdir.spec.operations import validate_query  # noqa: E402

@@ -147,7 +147,7 @@ def first_user_name(env: dict[str, str]) -> str:
             "settings, _ = load_settings()\n"
             "service = DirectoryService.open(settings)\n"
             "async def main():\n"
-            "    print((await service.users_window(None, limit=1))[0].fullname)\n"
+            "    print((await service.people.window(None, limit=1))[0].fullname)\n"
             "    await service.close()\n"
             "asyncio.run(main())\n")
     out = subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True)
@@ -212,8 +212,9 @@ async def drive(db: Path, queries: list[str], do_keys: bool, do_rss: bool) -> No
     before_open = rss_mib()
     settings = ServiceSettings(base_url="http://unanswered.test/v1", api_key="bench", max_retries=0)
     client = DirectoryClient(settings, transport=Unanswered())
-    service = DirectoryService(client, CacheStore(str(db)), settings)
-    users_cached = service.store.count_users()
+    store = CacheStore(str(db))
+    service = DirectoryService(client, store, settings)
+    users_cached = store.count_users()
     app = CorpdirApp(service, state=State(Path(tempfile.mkdtemp()) / "state.json"), sync_on_start=False)
     painted: list[tuple[int, float]] = []
     rendered = [0]
@@ -237,7 +238,7 @@ async def drive(db: Path, queries: list[str], do_keys: bool, do_rss: bool) -> No
 
         if do_keys:
             times, base = [], []
-            searcher = Searcher(service.store)
+            searcher = Searcher(store)
             for query in queries:
                 await pilot.press("slash")
                 for end, char in enumerate(query, 1):

@@ -8,6 +8,7 @@ import pytest
 from corpdir.cache.store import CacheStore
 from corpdir.cache.sync import Syncer
 from service_fixtures import FakeClock, make_server, make_service
+from corpdir.service.backend import backend_of
 
 
 class Interrupted(Exception):
@@ -24,9 +25,9 @@ def snapshot(store: CacheStore) -> dict:
 
 async def server_truth(service) -> dict:
     return {
-        "users": sorted([u.userId async for u in service.client.iter_users()]),
-        "contacts": sorted([c.contactId async for c in service.client.iter_contacts()]),
-        "divisions": sorted([d.divisionId async for d in service.client.iter_divisions()]),
+        "users": sorted([u.userId async for u in backend_of(service).client.iter_users()]),
+        "contacts": sorted([c.contactId async for c in backend_of(service).client.iter_contacts()]),
+        "divisions": sorted([d.divisionId async for d in backend_of(service).client.iter_divisions()]),
     }
 
 
@@ -38,22 +39,22 @@ async def admin():
 
 
 async def test_full_sync_mirrors_the_service(admin):
-    summary = await admin.sync()
-    assert snapshot(admin.store) == await server_truth(admin)
+    summary = await admin.sync.run()
+    assert snapshot(backend_of(admin).store) == await server_truth(admin)
     users = summary.resources["users"]
-    assert users.added == len(snapshot(admin.store)["users"]) and users.removed == 0 and users.requests >= 1
-    again = await admin.sync()
+    assert users.added == len(snapshot(backend_of(admin).store)["users"]) and users.removed == 0 and users.requests >= 1
+    again = await admin.sync.run()
     assert again.resources["users"].added == 0 and again.resources["users"].changed == 0
 
 
 async def test_a_repeat_sync_with_nothing_new_reports_no_changes(admin):
-    first = await admin.sync()
+    first = await admin.sync.run()
     assert first.resources["folders"].added > 0
-    again = await admin.sync()
+    again = await admin.sync.run()
     quiet = {name: (r.added, r.changed, r.removed) for name, r in again.resources.items() if not r.skipped}
     assert quiet and all(counts == (0, 0, 0) for counts in quiet.values()), quiet  # folders too, rewritten whole yet compared by content
-    await admin.client.create_personal_folder({"folderName": "新しいフォルダ"})
-    third = await admin.sync()
+    await backend_of(admin).client.create_personal_folder({"folderName": "新しいフォルダ"})
+    third = await admin.sync.run()
     assert third.resources["personal_folders"].added == 1 and third.total().changed == 0
 
 
@@ -68,24 +69,24 @@ async def test_interrupted_at_a_random_page_then_resumed(admin, seed):
         pages += 1
         if pages > stop_after:
             raise Interrupted
-        return await admin._page(code, params)
+        return await admin.sync._page(code, params)
 
-    syncer = Syncer(admin.store, flaky, admin.client.iter_pages, page_size=7)
+    syncer = Syncer(backend_of(admin).store, flaky, backend_of(admin).client.iter_pages, page_size=7)
     with pytest.raises(Interrupted):
         await syncer.run(resources=["users"])
-    partial = snapshot(admin.store)["users"]
+    partial = snapshot(backend_of(admin).store)["users"]
     assert 0 < len(partial) and len(partial) == len(set(partial))  # consistent: whole pages only
-    checkpoint = admin.store.checkpoint("users")
+    checkpoint = backend_of(admin).store.checkpoint("users")
     assert checkpoint.completed_at is None and checkpoint.next_page == stop_after
 
     resumed_requests = []
 
     async def counting(code, params):
         resumed_requests.append(params.get("page"))
-        return await admin._page(code, params)
+        return await admin.sync._page(code, params)
 
-    await Syncer(admin.store, counting, admin.client.iter_pages).run(resources=["users"])
-    assert snapshot(admin.store)["users"] == (await server_truth(admin))["users"]
+    await Syncer(backend_of(admin).store, counting, backend_of(admin).client.iter_pages).run(resources=["users"])
+    assert snapshot(backend_of(admin).store)["users"] == (await server_truth(admin))["users"]
     assert resumed_requests[0] == stop_after  # resumed where it stopped, with the same page size
 
 
@@ -98,7 +99,7 @@ async def test_pages_that_wait_for_a_busy_cache_are_stored_together(admin):
 
     async def fetch(code, params):
         nonlocal fetched
-        page = await admin._page(code, params)
+        page = await admin.sync._page(code, params)
         fetched += 1
         if fetched >= 5:
             five_fetched.set()
@@ -107,7 +108,7 @@ async def test_pages_that_wait_for_a_busy_cache_are_stored_together(admin):
     writes: list[int] = []
 
     async def busy_cache(fn, *args, **kwargs):
-        if fn == admin.store.put and kwargs.get("checkpoint") is not None:
+        if fn == backend_of(admin).store.put and kwargs.get("checkpoint") is not None:
             writes.append(len(args[1]))
             for _ in range(100_000 if len(writes) == 1 else 0):  # the first write is still running while pages come in
                 if five_fetched.is_set():
@@ -115,8 +116,8 @@ async def test_pages_that_wait_for_a_busy_cache_are_stored_together(admin):
                 await asyncio.sleep(0)  # (a bounded number of turns: a sync that waits for each write never gets there)
         return fn(*args, **kwargs)
 
-    await Syncer(admin.store, fetch, admin.client.iter_pages, page_size=7, run=busy_cache).run(resources=["users"])
-    assert snapshot(admin.store)["users"] == (await server_truth(admin))["users"]
+    await Syncer(backend_of(admin).store, fetch, backend_of(admin).client.iter_pages, page_size=7, run=busy_cache).run(resources=["users"])
+    assert snapshot(backend_of(admin).store)["users"] == (await server_truth(admin))["users"]
     assert writes[0] == 7 and max(writes) >= 2 * 7  # later pages went in together
     assert len(writes) < fetched
 
@@ -128,18 +129,18 @@ async def test_a_failed_write_stores_no_page_after_it(admin):
 
     async def failing_cache(fn, *args, **kwargs):
         nonlocal writes
-        if fn == admin.store.put and kwargs.get("checkpoint") is not None:
+        if fn == backend_of(admin).store.put and kwargs.get("checkpoint") is not None:
             writes += 1
             if writes == 2:
                 raise OSError("disk full")
         return fn(*args, **kwargs)
 
     with pytest.raises(OSError):
-        await Syncer(admin.store, admin._page, admin.client.iter_pages, page_size=7, run=failing_cache).run(resources=["users"])
-    stored = snapshot(admin.store)["users"]
-    assert admin.store.checkpoint("users").next_page == 1 and len(stored) == 7  # the first page only
-    await Syncer(admin.store, admin._page, admin.client.iter_pages).run(resources=["users"])
-    assert snapshot(admin.store)["users"] == (await server_truth(admin))["users"]
+        await Syncer(backend_of(admin).store, admin.sync._page, backend_of(admin).client.iter_pages, page_size=7, run=failing_cache).run(resources=["users"])
+    stored = snapshot(backend_of(admin).store)["users"]
+    assert backend_of(admin).store.checkpoint("users").next_page == 1 and len(stored) == 7  # the first page only
+    await Syncer(backend_of(admin).store, admin.sync._page, backend_of(admin).client.iter_pages).run(resources=["users"])
+    assert snapshot(backend_of(admin).store)["users"] == (await server_truth(admin))["users"]
 
 
 async def test_contacts_are_synced_alongside_the_users_pass(admin):
@@ -149,17 +150,17 @@ async def test_contacts_are_synced_alongside_the_users_pass(admin):
 
     async def fetch(code, params):
         calls.append(code)
-        return await admin._page(code, params)
+        return await admin.sync._page(code, params)
 
     def listing(code, query):
         async def pages():
-            async for page in admin.client.iter_pages(code, query):
+            async for page in backend_of(admin).client.iter_pages(code, query):
                 calls.append(code)
                 yield page
         return pages()
 
-    summary = await Syncer(admin.store, fetch, listing, page_size=7).run(resources=["divisions", "users", "contacts"])
-    assert snapshot(admin.store) == await server_truth(admin)
+    summary = await Syncer(backend_of(admin).store, fetch, listing, page_size=7).run(resources=["divisions", "users", "contacts"])
+    assert snapshot(backend_of(admin).store) == await server_truth(admin)
     user_pages = [i for i, code in enumerate(calls) if code == "U1"]
     assert calls.index("X1") < user_pages[-1]  # a page of contacts came before the users' pass ended
     assert summary.resources["users"].requests == len(user_pages)
@@ -170,59 +171,59 @@ async def test_contacts_are_synced_alongside_the_users_pass(admin):
 
 
 async def test_deleted_on_the_service_is_removed_from_the_cache(admin):
-    await admin.sync()
-    victim = snapshot(admin.store)["users"][5]
-    await admin.client.delete_user(victim)
-    division = (await admin.client.list_divisions({"pageSize": 100})).items[-1]
-    await admin.client.delete_division(division.divisionId)
-    summary = await admin.sync()
+    await admin.sync.run()
+    victim = snapshot(backend_of(admin).store)["users"][5]
+    await backend_of(admin).client.delete_user(victim)
+    division = (await backend_of(admin).client.list_divisions({"pageSize": 100})).items[-1]
+    await backend_of(admin).client.delete_division(division.divisionId)
+    summary = await admin.sync.run()
     assert summary.resources["users"].removed == 1
-    assert admin.store.user(victim) is None
-    assert admin.store.division(division.divisionId) is None
-    assert snapshot(admin.store) == await server_truth(admin)
+    assert backend_of(admin).store.user(victim) is None
+    assert backend_of(admin).store.division(division.divisionId) is None
+    assert snapshot(backend_of(admin).store) == await server_truth(admin)
 
 
 async def test_a_list_that_shifts_during_the_pass_deletes_no_one_wrongly(admin):
     """A user deleted between two pages shifts the rest up one: someone is skipped by the
     pass, but checked by id and kept."""
-    await admin.sync()
-    before = snapshot(admin.store)["users"]
+    await admin.sync.run()
+    before = snapshot(backend_of(admin).store)["users"]
     deleted = []
 
     async def shifting(code, params):
-        page = await admin._page(code, params)
+        page = await admin.sync._page(code, params)
         if code == "U1" and params.get("page") == 0 and not deleted:
             victim = page.items[0].userId  # delete someone already seen: later pages move up
-            await admin.client.delete_user(victim)
+            await backend_of(admin).client.delete_user(victim)
             deleted.append(victim)
         return page
 
-    await Syncer(admin.store, shifting, admin.client.iter_pages, page_size=7).run(resources=["users"])
+    await Syncer(backend_of(admin).store, shifting, backend_of(admin).client.iter_pages, page_size=7).run(resources=["users"])
     truth = (await server_truth(admin))["users"]
-    after = snapshot(admin.store)["users"]
+    after = snapshot(backend_of(admin).store)["users"]
     assert set(truth) <= set(after)  # the user pushed across a page boundary was kept
     assert set(before) - set(truth) == set(deleted)
-    summary = await admin.sync()  # the one deleted mid-pass (already seen) goes next time
-    assert snapshot(admin.store)["users"] == truth and summary.resources["users"].removed == 1
+    summary = await admin.sync.run()  # the one deleted mid-pass (already seen) goes next time
+    assert snapshot(backend_of(admin).store)["users"] == truth and summary.resources["users"].removed == 1
 
 
 async def test_contacts_sync_is_incremental(admin):
-    await admin.sync()
-    folder = (await admin.client.list_folders()).items[0].folderId
-    created = await admin.client.create_contact({"folderId": folder.model_dump(), "fullname": "増分 テスト"})
+    await admin.sync.run()
+    folder = (await backend_of(admin).client.list_folders()).items[0].folderId
+    created = await backend_of(admin).client.create_contact({"folderId": folder.model_dump(), "fullname": "増分 テスト"})
     pages = []
 
     async def counting(code, params):
         pages.append(code)
-        return await admin._page(code, params)
+        return await admin.sync._page(code, params)
 
     def listing(code, query):
         pages.append((code, dict(query)))
-        return admin.client.iter_pages(code, query)
+        return backend_of(admin).client.iter_pages(code, query)
 
-    summary = await Syncer(admin.store, counting, listing).run(resources=["contacts"])
+    summary = await Syncer(backend_of(admin).store, counting, listing).run(resources=["contacts"])
     assert summary.resources["contacts"].added == 1
-    assert admin.store.contact(created.contactId).record.fullname == "増分 テスト"
+    assert backend_of(admin).store.contact(created.contactId).record.fullname == "増分 テスト"
     (code, query), = [p for p in pages if isinstance(p, tuple)]
     assert "updatedFrom" in query  # only what changed since the last sync was asked for
 
@@ -234,8 +235,8 @@ async def test_sync_respects_the_rate_limit_through_the_client():
     app = make_server(rate_limit=RateLimitSettings(enabled=True, burst=5, rate=1.0), clock=clock)
     svc = make_service(app, api_key="demo-reception", clock=clock, sleep=clock.sleep)
     try:
-        await svc.sync()
-        snap = svc.client.rate_limit
+        await svc.sync.run()
+        snap = backend_of(svc).client.rate_limit
         assert snap.rate_limited == 0  # paced, never refused
         assert snap.throttled > 0  # it did have to wait for tokens
     finally:
@@ -248,23 +249,23 @@ async def test_a_repeat_sync_reads_the_call_history_only_down_to_what_it_holds()
     note edited on an old call)."""
     svc = make_service(api_key="demo-reception")
     try:
-        first = await svc.sync()
-        incoming = [c async for c in svc.client.iter_incoming_calls()]
-        outgoing = [c async for c in svc.client.iter_outgoing_calls()]
+        first = await svc.sync.run()
+        incoming = [c async for c in backend_of(svc).client.iter_incoming_calls()]
+        outgoing = [c async for c in backend_of(svc).client.iter_outgoing_calls()]
         assert len(incoming) > 40 and first.resources["calls"].added == len(incoming) + len(outgoing)
         assert first.resources["calls"].requests >= len(incoming) // 20 + len(outgoing) // 20
-        new = await svc.client.create_incoming_call({"fromNum": "03-5555-0199", "calledAt": "2099-01-01T09:00:00+09:00",
+        new = await backend_of(svc).client.create_incoming_call({"fromNum": "03-5555-0199", "calledAt": "2099-01-01T09:00:00+09:00",
                                                      "answered": False})
         oldest = min(incoming, key=lambda c: c.calledAt)
-        await svc.client.edit_incoming_call(oldest.incomingCallHistoryId, {"note": "折り返し済み"})
-        again = await svc.sync()
+        await backend_of(svc).client.edit_incoming_call(oldest.incomingCallHistoryId, {"note": "折り返し済み"})
+        again = await svc.sync.run()
         # incoming: the page with the new call, then one with nothing new; outgoing: one page
         assert again.resources["calls"].requests == 3 and again.resources["calls"].added == 1
-        assert any(c.incomingCallHistoryId == new.incomingCallHistoryId for c in svc.store.calls("incoming"))
-        full = await svc.sync(full=True)
+        assert any(c.incomingCallHistoryId == new.incomingCallHistoryId for c in backend_of(svc).store.calls("incoming"))
+        full = await svc.sync.run(full=True)
         assert full.resources["calls"].requests == first.resources["calls"].requests + (0 if len(incoming) % 20 else 1)
         assert full.resources["calls"].changed == 1
-        stored = {c.incomingCallHistoryId: c for c in svc.store.calls("incoming", limit=10_000)}
+        stored = {c.incomingCallHistoryId: c for c in backend_of(svc).store.calls("incoming", limit=10_000)}
         assert stored[oldest.incomingCallHistoryId].note == "折り返し済み"
     finally:
         await svc.close()

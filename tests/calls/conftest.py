@@ -26,6 +26,6 @@ def free_port(kind: int = socket.SOCK_STREAM) -> int:
 @pytest.fixture
 async def demo_user(service):
     """A person of the demo tenant with a phone number, and the number."""
-    users = await service.users_window(None, limit=200)
+    users = await service.people.window(None, limit=200)
     user = next(u for u in users if u.phoneNum and u.fullnameKana)
     return user

@@ -39,7 +39,7 @@ async def test_yealink_gets_pop_the_caller_and_the_call_is_recorded(service, dem
             assert await wait_for(pilot, lambda: "Call ended" in card_text(app))
         recorder = app.desk_phone.session.recorder
         assert await wait_for(pilot, lambda: recorder.entries and not recorder.queued, tries=500)
-    assert [r.answered for r in await service.refresh_calls("incoming") if r.fromNum == number] == [True]
+    assert [r.answered for r in await service.calls.refresh("incoming") if r.fromNum == number] == [True]
 
 
 async def test_a_wrong_token_or_path_is_refused_and_pops_nothing(service, demo_user):

@@ -44,7 +44,7 @@ async def test_the_desks_call_pops_up_and_is_recorded_with_the_transcripts_durat
         assert app.desk_phone.session.hub.status["pbx"].skipped == 1  # the DialBegin without DestUniqueid
         recorder = app.desk_phone.session.recorder
         assert await wait_for(pilot, lambda: recorder.entries and not recorder.queued, tries=500)
-    [record] = [r for r in await service.refresh_calls("incoming") if r.fromNum == digits(demo_user.phoneNum)]
+    [record] = [r for r in await service.calls.refresh("incoming") if r.fromNum == digits(demo_user.phoneNum)]
     assert record.answered is True and record.duration == 42
     assert abs((record.calledAt - RANG_AT).total_seconds()) < 1
 

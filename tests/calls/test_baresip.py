@@ -43,7 +43,7 @@ async def test_a_sip_call_pops_the_caller_and_is_recorded_with_its_duration(serv
         assert await wait_for(pilot, lambda: "Call ended" in card_text(app), tries=500)
         recorder = app.desk_phone.session.recorder
         assert await wait_for(pilot, lambda: recorder.entries and not recorder.queued, tries=500)
-    records = await service.refresh_calls("incoming")
+    records = await service.calls.refresh("incoming")
     mine = [r for r in records if r.fromNum == number]
     assert len(mine) == 1
     assert mine[0].answered is True and abs(mine[0].duration - TALK_SECONDS) <= 1

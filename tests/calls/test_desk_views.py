@@ -29,14 +29,14 @@ async def select_call(pilot, app, number):
 
 
 async def add_incoming(service, number, answered, minutes_ago):
-    return await service.create_call("incoming", {"fromNum": number, "answered": answered, "duration": 30 if answered else 0,
+    return await service.calls.create("incoming", {"fromNum": number, "answered": answered, "duration": 30 if answered else 0,
                                                   "calledAt": (NOW - timedelta(minutes=minutes_ago)).isoformat()})
 
 
 async def test_missed_calls_not_yet_returned_come_first(service, demo_user):
     returned, waiting = "0357110001", "0357110002"
     await add_incoming(service, returned, False, 50)
-    await service.create_call("outgoing", {"toNum": "03-5711-0001", "answered": True, "duration": 60,
+    await service.calls.create("outgoing", {"toNum": "03-5711-0001", "answered": True, "duration": 60,
                                            "callingAt": (NOW - timedelta(minutes=40)).isoformat()})
     await add_incoming(service, waiting, False, 45)
     await add_incoming(service, demo_user.phoneNum, True, 1)  # the newest call, answered
@@ -124,7 +124,7 @@ async def test_the_chart_counts_answered_and_missed(service):
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.press("f3")
         assert await wait_for(pilot, listed(pilot, "#calls"))
-        records = await service.calls("incoming")
+        records = await service.calls.cached("incoming")
         recent = [r for r in records if r.calledAt and r.calledAt.astimezone().date() > date.today() - timedelta(days=30)]
         await pilot.press("t")
         assert await wait_for(pilot, lambda: app.screen.__class__.__name__ == "CallsChart")

@@ -22,7 +22,7 @@ def test_the_interval_is_raised_to_fit_the_rate_budget():
 async def test_a_record_written_elsewhere_pops_up_at_the_next_poll_without_a_429(demo_user):
     server = make_server(rate_limit=RateLimitSettings(enabled=True, burst=60, rate=20.0))  # room for the sync and the other client
     desk, other = make_service(server), make_service(server)
-    await desk.sync()
+    await desk.sync.run()
     app = desk_app(desk, feeds=[{"kind": "history", "name": "history", "interval": 0.2}])
     try:
         async with app.run_test(size=(120, 36)) as pilot:
@@ -30,8 +30,8 @@ async def test_a_record_written_elsewhere_pops_up_at_the_next_poll_without_a_429
             feed = app.desk_phone.session.hub.feeds[0]
             assert feed.interval == 1.0  # 0.2 s asked; 5 % of 20 tokens/s allows one poll a second
             for _ in range(20):  # another client of the same user spends the same bucket
-                await other.refresh_calls("incoming", limit=20)
-            await other.create_call("incoming", {"fromNum": demo_user.phoneNum, "answered": False, "duration": 0,
+                await other.calls.refresh("incoming", limit=20)
+            await other.calls.create("incoming", {"fromNum": demo_user.phoneNum, "answered": False, "duration": 0,
                                                  "calledAt": datetime.now(timezone.utc).isoformat()})
             written_at_poll = feed.polls
             assert await wait_for(pilot, lambda: demo_user.fullname in card_text(app), tries=1000)

@@ -45,7 +45,7 @@ async def test_a_ring_during_typing_leaves_the_keys_with_the_form(service, demo_
 
 
 async def test_several_rings_stack_newest_first(service):
-    users = [u for u in await service.users_window(None, limit=60) if u.phoneNum][:3]
+    users = [u for u in await service.people.window(None, limit=60) if u.phoneNum][:3]
     app = desk_app(service)
     async with app.run_test(size=(120, 36)) as pilot:
         assert await feed_ready(pilot, "ring")
@@ -61,7 +61,7 @@ async def test_a_call_keeps_its_card_and_photo_while_calls_come_and_go_beside_it
     """Cards are held by call, not by place: a new call in front, or the front one
     dismissed, leaves the others' cards as they were (their photos were cleared and
     fetched again: the pop-up flickered)."""
-    first, second, third = [u for u in await service.users_window(None, limit=60) if u.phoneNum][:3]
+    first, second, third = [u for u in await service.people.window(None, limit=60) if u.phoneNum][:3]
     asked: list[int] = []  # whose photo a card cleared and asked for
     load_photo = RingCard.load_photo
 
@@ -158,7 +158,7 @@ async def test_the_card_shows_the_last_calls_from_the_number_the_one_just_record
     today = datetime.now().astimezone().replace(second=0, microsecond=0)
     first = (today - timedelta(days=3)).replace(hour=9, minute=15).isoformat()  # the newest in the demo history
     second = (today - timedelta(days=2)).replace(hour=10, minute=30).isoformat()
-    await service.create_call("incoming", {"fromNum": "03-5700-1111", "answered": False, "calledAt": first})
+    await service.calls.create("incoming", {"fromNum": "03-5700-1111", "answered": False, "calledAt": first})
     app = desk_app(service)
     async with app.run_test(size=(120, 36)) as pilot:
         assert await feed_ready(pilot, "ring")
@@ -167,7 +167,7 @@ async def test_the_card_shows_the_last_calls_from_the_number_the_one_just_record
         assert f"Last: {shown(first)} missed" in card_text(app)
         await pilot.press("f9", "d")
         assert await wait_for(pilot, lambda: not cards(app))
-        await service.create_call("incoming", {"fromNum": "0357001111", "answered": True, "calledAt": second})
+        await service.calls.create("incoming", {"fromNum": "0357001111", "answered": True, "calledAt": second})
         await ring_in("+81 3 5700 1111")
         assert await wait_for(pilot, lambda: "Last:" in card_text(app))
         assert f"Last: {shown(second)} answered · {shown(first)} missed" in card_text(app)

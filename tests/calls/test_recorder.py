@@ -49,7 +49,7 @@ async def test_the_queue_survives_sigkill_and_is_sent_once_when_the_service_retu
         assert said == "sent 0, queued 0" and await again.wait() == 0
         checker = make_service(server.server.config.app)
         try:
-            records = [r for r in await checker.refresh_calls("incoming") if r.fromNum == "0312340000"]
+            records = [r for r in await checker.calls.refresh("incoming") if r.fromNum == "0312340000"]
         finally:
             await checker.close()
     finally:
@@ -73,7 +73,7 @@ async def test_a_send_whose_answer_was_lost_is_not_sent_twice(tmp_path):
         faults.add("reset_after")  # H2 reaches the service, its answer is lost
         assert await recorder.flush() == 0 and recorder.queued[0].attempts == 1
         assert await recorder.flush() == 1  # found on the service (H1), not sent again
-        records = [r for r in await service.refresh_calls("incoming") if r.fromNum == "0312340001"]
+        records = [r for r in await service.calls.refresh("incoming") if r.fromNum == "0312340001"]
         assert len(records) == 1
         assert recorder.record(ended("c1")) is None  # the same call's end again: already recorded
     finally:
@@ -87,10 +87,10 @@ async def test_a_message_taken_is_the_note_then_an_edit(tmp_path):
         recorder.record(ended("c2", "0312340002"))
         await recorder.set_note("pbx:c2", "折り返し希望 17時まで")  # taken before it was sent: sent with it
         await recorder.flush()
-        [record] = [r for r in await service.refresh_calls("incoming") if r.fromNum == "0312340002"]
+        [record] = [r for r in await service.calls.refresh("incoming") if r.fromNum == "0312340002"]
         assert record.note == "折り返し希望 17時まで"
         await recorder.set_note("pbx:c2", "x" * 60)  # edited later: H3, cut to the 50 the spec allows
-        [record] = [r for r in await service.refresh_calls("incoming") if r.fromNum == "0312340002"]
+        [record] = [r for r in await service.calls.refresh("incoming") if r.fromNum == "0312340002"]
         assert record.note == "x" * 50
         assert recorder.entries["pbx:c2"].record_id == record.incomingCallHistoryId
     finally:

@@ -33,7 +33,7 @@ def ring_app(cache_path) -> Any:
 async def people(pilot, count: int) -> list[Any]:
     """The first ``count`` people with a phone and a division, by id: not by the list's order,
     which ties between equal names may change."""
-    users = await pilot.app.service.users_window(None, limit=1000)
+    users = await pilot.app.service.people.window(None, limit=1000)
     return sorted((u for u in users if u.phoneNum and u.divisions), key=lambda u: u.userId)[:count]
 
 
@@ -51,7 +51,7 @@ async def one_ring(pilot) -> None:
 async def three_rings(pilot) -> None:
     await settle(pilot, listed(pilot, "#users"))
     [user] = await people(pilot, 1)
-    contacts = await pilot.app.service.contacts_window(limit=20)
+    contacts = await pilot.app.service.contacts.window(limit=20)
     contact = next(c for c in contacts if c.phoneNum)
     ring(pilot, "c1", user.phoneNum, state=CallState.ENDED, answered=False, duration=0)
     ring(pilot, "c2", contact.phoneNum, "株式会社サンプル")

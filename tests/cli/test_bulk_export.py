@@ -13,6 +13,7 @@ import pytest
 from corpdir.commands.bulk import run_bulk
 from corpdir.commands.export import configure as export_configure, run_export
 from service_fixtures import make_server, make_service
+from corpdir.service.backend import backend_of
 
 
 class Recorder(httpx.ASGITransport):
@@ -54,7 +55,7 @@ async def admin(recorder):
 
 
 async def _login_ids(svc):
-    return [u.loginId async for u in svc.client.iter_users(select=["userId", "loginId"])]
+    return [u.loginId async for u in backend_of(svc).client.iter_users(select=["userId", "loginId"])]
 
 
 async def test_25000_destinations_go_in_3_requests(admin, recorder, tmp_path):
@@ -138,13 +139,13 @@ async def test_vcard_export_parses_back_with_every_phone_and_email(admin):
 
     from corpdir.spec.user import USER_PHONE_FIELDS
 
-    created = await admin.create_user({"loginId": "cjk.vcard", "fullname": "王 伟", "fullnameKana": "ワン ウェイ",
+    created = await admin.people.create({"loginId": "cjk.vcard", "fullname": "王 伟", "fullnameKana": "ワン ウェイ",
                                        "extensionNum": "7001", "phoneNum": "+81 3-1234-5678".replace(" ", ""),
                                        "mobileNum": "090-1111-2222", "email1": "wang@example.jp",
                                        "email2": "wei;x@example.jp"})
     out = io.StringIO()
     assert await run_export(admin, _args("users", "--format", "vcard"), out, io.StringIO()) == 0
-    users = {u.userId: u async for u in admin.client.iter_users()}
+    users = {u.userId: u async for u in backend_of(admin).client.iter_users()}
     cards = list(vobject.readComponents(out.getvalue()))
     assert len(cards) == len(users)
     by_uid = {c.uid.value: c for c in cards}
@@ -166,7 +167,7 @@ async def test_csv_export_round_trips_with_filters(admin):
     out = io.StringIO()
     assert await run_export(admin, _args("contacts", "--directory", "SHARED"), out, io.StringIO()) == 0
     rows = list(csv.DictReader(io.StringIO(out.getvalue())))
-    contacts = {c.contactId: c async for c in admin.client.iter_contacts(directory="SHARED")}
+    contacts = {c.contactId: c async for c in backend_of(admin).client.iter_contacts(directory="SHARED")}
     assert len(rows) == len(contacts) > 0
     for row in rows:
         contact = contacts[int(row["contactId"])]

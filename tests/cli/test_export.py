@@ -15,6 +15,7 @@ import pytest
 from corpdir.commands.export import configure, run_export
 from corpdir.service.export import USER_CSV, csv_cell
 from service_fixtures import demo_tenant, make_server, make_service
+from corpdir.service.backend import backend_of
 
 
 class PageWatch(httpx.ASGITransport):
@@ -70,7 +71,7 @@ async def test_an_export_from_the_service_leaves_the_cache_as_it_was(server):
             out = io.StringIO()
             assert await run_export(service, args(kind, "--search", "a"), out, io.StringIO()) == 0
             assert out.getvalue().count("\n") > 1
-        assert service.store.count_users() == 0 and service.store.count_contacts() == 0
+        assert backend_of(service).store.count_users() == 0 and backend_of(service).store.count_contacts() == 0
     finally:
         await service.close()
 
@@ -79,13 +80,13 @@ async def test_a_synced_cache_answers_without_asking_the_service(server, tmp_pat
     watch = PageWatch(server)
     service = make_service(server, transport=watch)
     try:
-        await service.sync()
+        await service.sync.run()
         asked = len(watch.lists)
         out, err = io.StringIO(), io.StringIO()
-        division = (await service.users_window(None, limit=1))[0].divisions[0].divisionId
+        division = (await service.people.window(None, limit=1))[0].divisions[0].divisionId
         assert await run_export(service, args("users", "--division", str(division)), out, err) == 0
         rows = list(csv.DictReader(io.StringIO(out.getvalue())))
-        assert len(rows) == await service.count_users(division) > 0
+        assert len(rows) == await service.people.count(division) > 0
         assert await run_export(service, args("users", "-o", str(tmp_path / "all.csv")), io.StringIO(), err) == 0
         assert "60 users written to" in err.getvalue() and "(from the cache)" in err.getvalue()
         assert len(watch.lists) == asked  # the service was not asked
@@ -129,7 +130,7 @@ def test_csv_cells_a_spreadsheet_would_run_get_a_leading_quote(value, cell):
 async def test_exported_formulas_read_back_quoted(server, tmp_path):
     service = make_service(server, api_key="demo-admin")
     try:
-        user = await service.create_user({"loginId": "formula", "fullname": "=1+2 様", "position": "@SUM(A1)",
+        user = await service.people.create({"loginId": "formula", "fullname": "=1+2 様", "position": "@SUM(A1)",
                                           "phoneNum": "+81-3-1234-5678", "comment": "-x\nsecond line"})
         out = io.StringIO()
         assert await run_export(service, args("users", "--from", "service"), out, io.StringIO()) == 0
@@ -168,7 +169,7 @@ async def test_contacts_carry_their_addresses_and_company_url(server, tmp_path):
 
     service = make_service(server, api_key="demo-admin")
     try:
-        contacts = {c.contactId: c async for c in service.client.iter_contacts(directory="SHARED")}
+        contacts = {c.contactId: c async for c in backend_of(service).client.iter_contacts(directory="SHARED")}
         for fmt, name in (("csv", "c.csv"), ("vcard", "c.vcf")):
             assert await run_export(service, args("contacts", "--directory", "SHARED", "--format", fmt, "-o",
                                                   str(tmp_path / name)), io.StringIO(), io.StringIO()) == 0

@@ -12,14 +12,15 @@ import vobject
 from corpdir.commands.export import run_export
 from cli.test_export import args
 from service_fixtures import make_service, service_division_paths
+from corpdir.service.backend import backend_of
 
 
 async def _people_in_two_1ka(service):
     """Two users whose first divisions are both called 1課 (under different parents), and
     every division's path as the service's D1 gives it."""
-    paths = await service_division_paths(service.client)
+    paths = await service_division_paths(backend_of(service).client)
     found = {}
-    async for user in service.client.iter_users():
+    async for user in backend_of(service).client.iter_users():
         first = (user.divisions or [None])[0]
         if first is not None and paths[first.divisionId].endswith(" › 1課"):
             found.setdefault(paths[first.divisionId], user)
@@ -30,7 +31,7 @@ async def _people_in_two_1ka(service):
 async def test_csv_names_each_division_by_its_path(tmp_path):
     service = make_service()
     try:
-        await service.sync()
+        await service.sync.run()
         (one, other), paths = await _people_in_two_1ka(service)
         path = tmp_path / "people.csv"
         err = io.StringIO()
@@ -47,10 +48,10 @@ async def test_csv_names_each_division_by_its_path(tmp_path):
 async def test_a_users_vcard_org_is_the_company_and_the_division_path(tmp_path):
     service = make_service()
     try:
-        await service.sync()
+        await service.sync.run()
         (one, other), paths = await _people_in_two_1ka(service)
         number = one.extensionNum or one.phoneNum
-        company = next(i.companyName for i in (await service.client.identify_numbers([number])).items)
+        company = next(i.companyName for i in (await backend_of(service).client.identify_numbers([number])).items)
         assert company
         out = io.StringIO()
         assert await run_export(service, args("users", "--format", "vcard"), out, io.StringIO()) == 0

@@ -60,6 +60,11 @@ def test_the_code_keeps_every_contract():
     ("paths.py", "import corpdir.spec", "The shared modules"),
     ("division_path.py", "import corpdir.cache", "The shared modules"),
     ("config.py", "import corpdir.client.errors", "The shared modules"),
+    ("tui/labels.py", "import corpdir.service.backend", "Front ends reach the client and the cache only through the service"),
+    ("service/directory.py", "import sqlite3", "SQL lives only in the cache and the server's storage"),
+    ("server/app.py", "import sqlite3", "SQL lives only in the cache and the server's storage"),
+    ("service/connect.py", "import httpx", "HTTP lives only in the client and the dialers' one module"),
+    ("calls/hub.py", "import httpx", "HTTP lives only in the client and the dialers' one module"),
 ])
 def test_a_planted_breach_breaks_its_contract(tmp_path, module, line, contract):
     shutil.copytree(ROOT / "src", tmp_path / "src", ignore=shutil.ignore_patterns("__pycache__"))

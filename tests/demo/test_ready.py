@@ -25,14 +25,14 @@ def test_the_shipped_file_is_what_a_sync_of_the_embedded_demo_stores_now():
 async def test_a_fresh_demo_cache_has_named_people_before_any_request():
     service = DirectoryService.open(ServiceSettings())
     try:
-        assert service._client is None  # nothing asked of the (not yet started) embedded service
-        first = await service.users_window(None, limit=3)
+        assert service.rate_limit is None and service.online is None  # nothing asked of the (not yet started) embedded service
+        first = await service.people.window(None, limit=3)
         assert len(first) == 3 and all(u.fullname and u.fullnameKana for u in first)
         assert first[0].fullnameKana.startswith("ア")  # "by name": the first by reading
-        assert await service.count_users(None) == 500
-        hits = await service.search_users(first[0].fullname.split()[0])
+        assert await service.people.count(None) == 500
+        hits = await service.search.users(first[0].fullname.split()[0])
         assert first[0].userId in hits[0]
-        assert service.synced_age("users") is None  # not marked synced: the start-up sync still runs
+        assert await service.sync.age("users") is None  # not marked synced: the start-up sync still runs
     finally:
         await service.close()
 
@@ -40,6 +40,6 @@ async def test_a_fresh_demo_cache_has_named_people_before_any_request():
 async def test_another_demo_tenant_is_not_seeded():
     service = DirectoryService.open(ServiceSettings(demo_seed=2))
     try:
-        assert await service.count_users(None) == 0
+        assert await service.people.count(None) == 0
     finally:
         await service.close()

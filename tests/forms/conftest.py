@@ -38,7 +38,7 @@ def recorder(server):
 
 async def _service(server, recorder, key):
     svc = make_service(server, api_key=key, transport=recorder)
-    await svc.sync()
+    await svc.sync.run()
     recorder.clear()
     return svc
 

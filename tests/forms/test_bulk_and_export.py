@@ -15,6 +15,7 @@ from corpdir.tui.widgets.virtual_list import VirtualList
 from forms.write_helpers import choose, choose_folder, pick_file
 from service_fixtures import service_division_paths
 from tui_helpers import screen_text, settle, wait_for
+from corpdir.service.backend import backend_of
 
 
 async def _open_bulk(pilot, app) -> BulkScreen:
@@ -30,7 +31,7 @@ def _static_text(screen, selector):
 
 async def test_bulk_destinations_from_a_csv(admin, recorder, app_for, server, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # the picker starts here
-    logins = [u.loginId for u in (await admin.client.list_users(pageSize=3)).items]
+    logins = [u.loginId for u in (await backend_of(admin).client.list_users(pageSize=3)).items]
     bad = tmp_path / "bad.csv"
     bad.write_text("loginId,destinationId,destinationName\n"
                    f"{logins[0]},5001,受付前\n"
@@ -77,7 +78,7 @@ async def test_bulk_destinations_from_a_csv(admin, recorder, app_for, server, tm
             for i, login in enumerate(logins)]})]
         # no operation reads destinations back: ask the reference server's storage
         storage = server.state.storage
-        users = {u.loginId: u.userId for u in (await admin.client.list_users(loginIds=logins)).items}
+        users = {u.loginId: u.userId for u in (await backend_of(admin).client.list_users(loginIds=logins)).items}
         assert [storage.get_destination(users[login]) for login in logins] == [
             {"destinationId": 5001 + i, "destinationName": f"フロア{i + 1}"} for i in range(3)]
         await pilot.press("escape")
@@ -114,14 +115,14 @@ async def test_export_the_list_as_csv_and_vcard(reception, app_for, tmp_path):
                               and all(r is not None for r in _rows(app, "#users")))
         await settle(pilot)  # every load finished: what a person sees
         shown = _rows(app, "#users")
-        everyone = await reception.count_users(None)
+        everyone = await reception.people.count(None)
         assert 0 < len(shown) < everyone
         await _export(pilot, app, tmp_path / "people.csv", "csv")
         with open(tmp_path / "people.csv", encoding="utf-8-sig", newline="") as f:  # with the BOM Excel needs
             written = list(csv.DictReader(f))
         assert [int(r["userId"]) for r in written] == [u.userId for u in shown]
-        stored = {u.userId: await reception.client.get_user(u.userId) for u in shown}
-        paths = await service_division_paths(reception.client)
+        stored = {u.userId: await backend_of(reception).client.get_user(u.userId) for u in shown}
+        paths = await service_division_paths(backend_of(reception).client)
         for row in written:
             user = stored[int(row["userId"])]
             assert (row["fullname"], row["extensionNum"], row["email1"]) == (
@@ -133,7 +134,7 @@ async def test_export_the_list_as_csv_and_vcard(reception, app_for, tmp_path):
         await pilot.pause()
         await choose_folder(pilot, app, "SHARED", 1)
         contacts = app.screen.query_one("#contacts", VirtualList)
-        in_folder = [c async for c in reception.client.iter_contacts(directory="SHARED", folderNums=[1])]
+        in_folder = [c async for c in backend_of(reception).client.iter_contacts(directory="SHARED", folderNums=[1])]
         assert await wait_for(pilot, lambda: contacts.row_count == len(in_folder) > 0)
         await _export(pilot, app, tmp_path / "folder.vcf", "vcard")
         cards = list(vobject.readComponents((tmp_path / "folder.vcf").read_text(encoding="utf-8")))
@@ -208,7 +209,7 @@ async def test_bulk_is_not_offered_where_the_variant_has_no_bulk_operation(app_f
     settings = ServiceSettings(base_url=BASE_URL, api_key="demo-admin", variant="A", max_retries=1)
     client = DirectoryClient(settings, transport=httpx.ASGITransport(app=make_server(variant="A")))
     service = DirectoryService(client, CacheStore(":memory:"), settings)
-    await service.sync()
+    await service.sync.run()
     app = app_for(service)
     async with app.run_test(size=(120, 36)) as pilot:
         users = app.screen.query_one("#users", VirtualList)

@@ -8,6 +8,7 @@ from corpdir.tui.widgets.virtual_list import VirtualList
 from form_helpers import open_form, save, type_into
 from forms.write_helpers import choose
 from tui_helpers import screen_text, wait_for
+from corpdir.service.backend import backend_of
 
 
 async def _add_call(pilot, app, recorder, fields):
@@ -29,7 +30,7 @@ async def _add_call(pilot, app, recorder, fields):
 
 
 async def test_adding_incoming_and_outgoing_call_records(reception, recorder, app_for):
-    client = reception.client
+    client = backend_of(reception).client
     app = app_for(reception)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("f3")
@@ -77,7 +78,7 @@ async def test_choosing_a_user_type_greys_what_it_may_not_set(admin, recorder, a
         assert await wait_for(pilot, lambda: not isinstance(app.screen, ModelForm)), form.errors
         assert recorder.writes() == [("POST", "/v1/users", {"loginId": "room.b3", "fullname": "B3会議室",
                                                              "userType": "FACILITY", "extensionNum": "8301"})]
-        found = (await admin.client.list_users(loginIds=["room.b3"])).items
+        found = (await backend_of(admin).client.list_users(loginIds=["room.b3"])).items
         assert [(u.fullname, u.userType, u.extensionNum) for u in found] == [("B3会議室", "FACILITY", "8301")]
 
         # editing it: the stored type greys the same fields at once

@@ -17,6 +17,7 @@ from corpdir.tui.widgets.virtual_list import VirtualList
 from form_helpers import open_form, pick, save, type_into
 from forms.write_helpers import choose, choose_folder, drawn, image_file, pick_file
 from tui_helpers import screen_text, wait_for
+from corpdir.service.backend import backend_of
 
 
 async def _contacts_screen(pilot, app):
@@ -42,7 +43,7 @@ async def test_new_contact_in_the_chosen_folder_is_checked_as_you_type(reception
     async with app.run_test(size=(120, 40)) as pilot:
         form = await _form_in_folder(pilot, app, "n", 102)
         assert form.widget("folderId").values == [{"directory": "PERSONAL", "folderNum": 102}]  # chosen in the tree
-        name = next(f.folderName for f in await reception.personal_folders() if f.folderNum == 102)
+        name = next(f.folderName for f in await reception.contacts.personal_folders() if f.folderNum == 102)
         assert await wait_for(pilot, lambda: f"Personal › {name}" in screen_text(app))  # by its name, not PERSONAL 102
         await type_into(pilot, form, "fullname", "来訪 花子")
         await type_into(pilot, form, "companyName", "来訪商事")
@@ -60,7 +61,7 @@ async def test_new_contact_in_the_chosen_folder_is_checked_as_you_type(reception
         assert recorder.writes() == [("POST", "/v1/contacts", {
             "folderId": {"directory": "PERSONAL", "folderNum": 102}, "fullname": "来訪 花子",
             "companyName": "来訪商事", "phoneNum": "03-5555-0102"})]
-        stored = [c for c in await _folder_contacts(reception.client, "PERSONAL", 102) if c.fullname == "来訪 花子"]
+        stored = [c for c in await _folder_contacts(backend_of(reception).client, "PERSONAL", 102) if c.fullname == "来訪 花子"]
         assert [(c.companyName, c.phoneNum) for c in stored] == [("来訪商事", "03-5555-0102")]
         rows = app.screen.query_one("#contacts", VirtualList)
         assert await wait_for(pilot, lambda: any(rows.row(i) is not None and rows.row(i).fullname == "来訪 花子"
@@ -68,7 +69,7 @@ async def test_new_contact_in_the_chosen_folder_is_checked_as_you_type(reception
 
 
 async def test_personal_folder_create_and_rename(reception, recorder, app_for):
-    client = reception.client
+    client = backend_of(reception).client
     app = app_for(reception)
     async with app.run_test(size=(120, 40)) as pilot:
         await _contacts_screen(pilot, app)
@@ -106,14 +107,14 @@ def _multipart_fields(body: bytes) -> dict[str, str]:
 
 async def test_contact_from_a_card_then_card_image_replaced_and_deleted(reception, recorder, app_for, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # the file picker starts here
-    client = reception.client
+    client = backend_of(reception).client
     card_png = image_file(tmp_path, "card.png", "PNG", color=(250, 250, 240), size=(91, 55))
     before = {c.contactId for c in await _folder_contacts(client, "PERSONAL", 103)}
     app = app_for(reception)
     async with app.run_test(size=(120, 40)) as pilot:
         form = await _form_in_folder(pilot, app, "K", 103)
         assert form.widget("folder").values == [{"directory": "PERSONAL", "folderNum": 103}]  # chosen in the tree
-        name = next(f.folderName for f in await reception.personal_folders() if f.folderNum == 103)
+        name = next(f.folderName for f in await reception.contacts.personal_folders() if f.folderNum == 103)
         assert await wait_for(pilot, lambda: f"Personal › {name}" in screen_text(app))  # by its name, not 103
         form.widget("file").focus()
         await pilot.press("ctrl+o")  # the hint beside the field says Ctrl+O browses
@@ -180,7 +181,7 @@ async def test_card_folder_is_chosen_by_name_and_a_missing_one_is_named(receptio
     """K with no folder chosen in the tree: saving names the Folder field and sends nothing;
     the folder is then picked by its name (typed as a user reads it) and goes as X5's two
     form fields."""
-    client = reception.client
+    client = backend_of(reception).client
     card_png = image_file(tmp_path, "card.png", "PNG", color=(250, 250, 240), size=(91, 55))
     folder = [f async for f in client.iter_personal_folders() if f.folderName][-1]
     app = app_for(reception)

@@ -11,6 +11,7 @@ from corpdir.tui.forms.model_form import ModelForm
 from corpdir.tui.widgets.division_tree import DivisionTree
 from form_helpers import open_form, pick, save, type_into
 from tui_helpers import screen_text, wait_for
+from corpdir.service.backend import backend_of
 
 
 def _visible(tree):
@@ -64,7 +65,7 @@ async def _fill_and_save(pilot, app, recorder, fields):
 
 
 async def test_create_edit_move_and_delete_a_division(admin, recorder, app_for):
-    client = admin.client
+    client = backend_of(admin).client
     app = app_for(admin)
     async with app.run_test(size=(120, 40)) as pilot:
         tree = app.screen.query_one(DivisionTree)
@@ -138,7 +139,7 @@ async def test_create_edit_move_and_delete_a_division(admin, recorder, app_for):
         for gone in (new.divisionId, sub.divisionId):
             with pytest.raises(NotFound):
                 await client.get_division(gone)
-        assert await wait_for(pilot, lambda: admin.store.subtree_ids(new.divisionId) == [new.divisionId]
-                              and not admin.store.child_divisions(new.divisionId))
+        assert await wait_for(pilot, lambda: backend_of(admin).store.subtree_ids(new.divisionId) == [new.divisionId]
+                              and not backend_of(admin).store.child_divisions(new.divisionId))
         await _top_loaded(pilot, tree)
         assert await wait_for(pilot, lambda: new.divisionId not in _visible(tree) and sub.divisionId not in _visible(tree))

@@ -11,6 +11,7 @@ from form_helpers import open_form, save, type_into
 from forms.write_helpers import edit_regular_user, select_row
 from service_fixtures import service_division_paths
 from tui_helpers import screen_text, wait_for
+from corpdir.service.backend import backend_of
 
 
 async def test_an_edit_form_opens_with_the_cursor_after_the_first_fields_text(admin, recorder, app_for):
@@ -64,7 +65,7 @@ async def test_the_division_editor_shows_paths_without_a_gutter(admin, recorder,
         user, form = await edit_regular_user(pilot, app)
         divisions = form.widget("divisionIds")
         assert isinstance(divisions, ChoiceField)
-        paths = await service_division_paths(admin.client)
+        paths = await service_division_paths(backend_of(admin).client)
         expected = [paths[d.divisionId] for d in user.divisions]
         assert await wait_for(pilot, lambda: divisions.render().plain.split("\n") == [*expected, "+ add a division"])
 

@@ -10,6 +10,7 @@ from corpdir.tui.widgets.virtual_list import VirtualList
 from form_helpers import open_form, pick, save, type_into
 from forms.write_helpers import tree_cursor_to
 from tui_helpers import screen_text, wait_for
+from corpdir.service.backend import backend_of
 
 
 async def delete_and_confirm(pilot, app, rows: VirtualList, is_it) -> None:
@@ -32,12 +33,12 @@ async def test_a_deleted_person_leaves_the_search_the_pane_and_the_tree_count(ad
         users = screen.query_one("#users", VirtualList)
         tree = screen.query_one(DivisionTree)
         assert await wait_for(pilot, lambda: users.highlighted is not None and tree.root.children)
-        everyone = await admin.users_window(None, limit=1000)
+        everyone = await admin.people.window(None, limit=1000)
         person = next(u for u in everyone if u.divisions and u.fullname
                       and sum(1 for v in everyone if v.fullname and v.fullname.split()[0] == u.fullname.split()[0]) > 1)
         surname = person.fullname.split()[0]
         division = person.divisions[0].divisionId
-        before = await admin.member_count(division)
+        before = await admin.divisions.member_count(division)
         screen.query_one("#search").value = surname
         assert await wait_for(pilot, lambda: screen.browse.text == surname and users.row_count > 1
                               and not screen.workers)  # the service's answer is in
@@ -49,7 +50,7 @@ async def test_a_deleted_person_leaves_the_search_the_pane_and_the_tree_count(ad
         left = f"· {count - 1} {'person' if count == 2 else 'people'} ·"
         assert await wait_for(pilot, lambda: left in screen_text(app)), screen_text(app)
         assert screen.selected is None or screen.selected.userId != person.userId
-        assert await admin.member_count(division) == before - 1
+        assert await admin.divisions.member_count(division) == before - 1
         labels = [str(n.label) for n in tree._division_nodes() if n.data is not None and n.data.divisionId == division]
         if labels:  # the division is in sight: its count follows
             assert await wait_for(pilot, lambda: all(
@@ -103,7 +104,7 @@ async def _two_branches(pilot, app, admin, open_b=True):
     company = tree.root.children[0].data
     a_id, b_id = company.childDivisionIds[:2]
     await _open(pilot, tree, company.divisionId, a_id, *([b_id] if open_b else []))
-    child = (await admin.client.get_division(a_id)).childDivisionIds[0]
+    child = (await backend_of(admin).client.get_division(a_id)).childDivisionIds[0]
     await tree_cursor_to(pilot, tree, lambda d: d.divisionId == child)
     return tree, company.divisionId, a_id, b_id, child
 
@@ -117,7 +118,7 @@ async def test_the_tree_keeps_its_place_after_a_division_is_moved(admin, recorde
         tree, company_id, a_id, b_id, moved = await _two_branches(pilot, app, admin, open_b)
         await pilot.press("D")
         form = await open_form(pilot, app)
-        assert (await pick(pilot, form, "parentDivisionId", (await admin.client.get_division(b_id)).divisionName))[1] == [b_id]
+        assert (await pick(pilot, form, "parentDivisionId", (await backend_of(admin).client.get_division(b_id)).divisionName))[1] == [b_id]
         await save(pilot, form)
 
         def placed() -> bool:
@@ -127,7 +128,7 @@ async def test_the_tree_keeps_its_place_after_a_division_is_moved(admin, recorde
                     and all(_node(tree, d) is not None and _node(tree, d).is_expanded for d in (company_id, a_id, b_id)))
 
         assert await wait_for(pilot, placed, tries=300), str(tree.cursor_node.label) if tree.cursor_node else None
-        assert (await admin.client.get_division(moved)).parentDivisionId == b_id
+        assert (await backend_of(admin).client.get_division(moved)).parentDivisionId == b_id
 
 
 async def test_the_tree_keeps_its_place_after_a_division_is_deleted(admin, recorder, app_for):
@@ -136,7 +137,7 @@ async def test_the_tree_keeps_its_place_after_a_division_is_deleted(admin, recor
     app = app_for(admin)
     async with app.run_test(size=(120, 40)) as pilot:
         tree, company_id, a_id, b_id, gone = await _two_branches(pilot, app, admin)
-        siblings = (await admin.client.get_division(a_id)).childDivisionIds
+        siblings = (await backend_of(admin).client.get_division(a_id)).childDivisionIds
         expected = siblings[1] if len(siblings) > 1 else a_id
         await pilot.press("ctrl+x")
         assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
@@ -178,8 +179,8 @@ async def test_a_deleted_contact_leaves_the_list_the_pane_and_every_count(recept
         assert await wait_for(pilot, lambda: rows.row_count > 1)
         folder_name = screen.browse.scope.name
         before = _folder_labels(tree)
-        total, personal = (await reception.count_contacts(), await reception.count_contacts("PERSONAL"))
-        in_folder = await reception.count_contacts("PERSONAL", 102)
+        total, personal = (await reception.contacts.count(), await reception.contacts.count("PERSONAL"))
+        in_folder = await reception.contacts.count("PERSONAL", 102)
         assert before["All contacts"] == f"All contacts ({total})" and before[folder_name] == f"{folder_name} ({in_folder})"
         contact = await select_row(pilot, app, "#contacts", lambda c: c.fullname)
         if from_search:

@@ -11,6 +11,7 @@ from corpdir.tui.widgets.folder_tree import FolderScope
 from form_helpers import open_form, save, type_into
 from forms.write_helpers import select_row
 from tui_helpers import screen_text, wait_for
+from corpdir.service.backend import backend_of
 
 
 async def _bad_then_good(pilot, app, recorder, form, key, bad, message, good):
@@ -30,12 +31,12 @@ async def test_profile_form(admin, recorder, app_for):
     app = app_for(admin)
     async with app.run_test(size=(100, 40)) as pilot:
         user = await select_row(pilot, app, "#users")
-        before = await admin.client.get_profile(user.userId)
+        before = await backend_of(admin).client.get_profile(user.userId)
         await pilot.press("P")
         form = await open_form(pilot, app)
         writes = await _bad_then_good(pilot, app, recorder, form, "oneWord", "あ" * 281, "at most 280 characters", "よろしく")
         assert writes == [("PATCH", f"/v1/users/{user.userId}/profile", {"oneWord": "よろしく"})]
-        after = await admin.client.get_profile(user.userId)
+        after = await backend_of(admin).client.get_profile(user.userId)
         assert after.oneWord == "よろしく"
         assert after.model_dump(exclude={"oneWord", "selfUpdatedAt"}) == before.model_dump(exclude={"oneWord", "selfUpdatedAt"})
 
@@ -74,16 +75,16 @@ async def test_division_form_and_delete_counts_the_subtree(admin, recorder, app_
     app = app_for(admin)
     async with app.run_test(size=(100, 40)) as pilot:
         division = await _tree_division(pilot, app)
-        before = await admin.client.get_division(division.divisionId)
+        before = await backend_of(admin).client.get_division(division.divisionId)
         await pilot.press("D")
         form = await open_form(pilot, app)
         writes = await _bad_then_good(pilot, app, recorder, form, "divisionPhoneNum", "03-12a4", "may contain only digits",
                                       "03-1234-0000")
         assert writes == [("PATCH", f"/v1/divisions/{division.divisionId}", {"divisionPhoneNum": "03-1234-0000"})]
-        after = await admin.client.get_division(division.divisionId)
+        after = await backend_of(admin).client.get_division(division.divisionId)
         assert after.divisionPhoneNum == "03-1234-0000"
         assert after.model_dump(exclude={"divisionPhoneNum"}) == before.model_dump(exclude={"divisionPhoneNum"})
-        below = len(admin.store.subtree_ids(division.divisionId)) - 1
+        below = len(backend_of(admin).store.subtree_ids(division.divisionId)) - 1
         assert below > 0
         await pilot.pause(0.2)
         division = await _tree_division(pilot, app)  # the tree was reloaded after the save
@@ -102,7 +103,7 @@ async def test_contact_form_and_delete_names_the_contact(admin, recorder, app_fo
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.press("f2")
         contact = await select_row(pilot, app, "#contacts", lambda c: c.folderId and c.folderId.directory == "SHARED")
-        before, = [c async for c in admin.client.iter_contacts(directory="SHARED") if c.contactId == contact.contactId]
+        before, = [c async for c in backend_of(admin).client.iter_contacts(directory="SHARED") if c.contactId == contact.contactId]
         await pilot.press("E")
         form = await open_form(pilot, app)
         assert form.widget("folderId").disabled  # the folder cannot change
@@ -110,7 +111,7 @@ async def test_contact_form_and_delete_names_the_contact(admin, recorder, app_fo
                                       "https://example.com/yamada")
         assert writes[0][:2] == ("PATCH", f"/v1/contacts/{contact.contactId}")
         assert list(writes[0][2]) == ["webUrl"]
-        stored = [c async for c in admin.client.iter_contacts(directory="SHARED") if c.contactId == contact.contactId][0]
+        stored = [c async for c in backend_of(admin).client.iter_contacts(directory="SHARED") if c.contactId == contact.contactId][0]
         assert stored.webUrl == writes[0][2]["webUrl"]
         kept = {"webUrl", "updatedAt"}  # the service stamps the time of the change
         assert stored.model_dump(exclude=kept) == before.model_dump(exclude=kept)  # nothing else changed
@@ -121,7 +122,7 @@ async def test_contact_form_and_delete_names_the_contact(admin, recorder, app_fo
 
 
 async def test_personal_folder_form(reception, recorder, app_for):
-    folder = (await reception.personal_folders())[0]
+    folder = (await reception.contacts.personal_folders())[0]
     app = app_for(reception)
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.press("f2")
@@ -132,7 +133,7 @@ async def test_personal_folder_form(reception, recorder, app_for):
         form = await open_form(pilot, app)
         writes = await _bad_then_good(pilot, app, recorder, form, "sortScore", "1000000000", "999999999 or less", "77")
         assert writes == [("PATCH", f"/v1/personal-folders/{folder.folderNum}", {"sortScore": 77})]
-        stored = [f async for f in reception.client.iter_personal_folders() if f.folderNum == folder.folderNum][0]
+        stored = [f async for f in backend_of(reception).client.iter_personal_folders() if f.folderNum == folder.folderNum][0]
         assert (stored.sortScore, stored.folderName) == (77, folder.folderName)
 
 
@@ -147,7 +148,7 @@ async def _call_form(pilot, app, recorder, service, direction, code_path, key, b
     writes = await _bad_then_good(pilot, app, recorder, form, key, bad, message, good)
     rid = row.record.incomingCallHistoryId if direction == "incoming" else row.record.outgoingCallHistoryId
     assert writes == [("PATCH", f"/v1/me/{code_path}/{rid}", {key: good})]
-    method = service.client.iter_incoming_calls if direction == "incoming" else service.client.iter_outgoing_calls
+    method = backend_of(service).client.iter_incoming_calls if direction == "incoming" else backend_of(service).client.iter_outgoing_calls
     stored = [r async for r in method() if (r.incomingCallHistoryId if direction == "incoming" else r.outgoingCallHistoryId) == rid][0]
     assert getattr(stored, key) == good
     derived = {"fromNumContact", "toNumContact"}  # who the number belongs to follows the number
@@ -178,7 +179,7 @@ async def test_delete_user_confirmation_names_the_user(admin, recorder, app_for)
         recorder.clear()
         await pilot.press("y")
         assert await wait_for(pilot, lambda: recorder.writes() == [("DELETE", f"/v1/users/{user.userId}", b"")])
-        assert await wait_for(pilot, lambda: admin.store.user(user.userId) is None)
+        assert await wait_for(pilot, lambda: backend_of(admin).store.user(user.userId) is None)
 
 
 async def test_writes_are_not_offered_read_only(admin, recorder, app_for):

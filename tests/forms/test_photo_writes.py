@@ -12,6 +12,7 @@ from corpdir.tui.forms.image_preview import ImagePreview
 from corpdir.tui.widgets.virtual_list import VirtualList
 from forms.write_helpers import drawn, image_file, jpeg_size, pick_file
 from tui_helpers import Notifications, screen_text, settle, wait_for
+from corpdir.service.backend import backend_of
 
 
 async def _select_first_user(pilot, app):
@@ -29,7 +30,7 @@ def _uploads(recorder):
 
 async def test_photo_replaced_from_a_png_with_a_preview_then_deleted(admin, recorder, app_for, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # the file picker starts here
-    client = admin.client
+    client = backend_of(admin).client
     png = image_file(tmp_path, "face.png", "PNG", color=(30, 120, 200, 128), size=(60, 80), mode="RGBA")
     not_image = tmp_path / "face-not-really.png"
     not_image.write_text("this is a note, not a picture\n")

@@ -8,6 +8,7 @@ from form_helpers import open_form, pick, save, type_into
 from forms.write_helpers import choose_folder, select_row
 from service_fixtures import service_division_paths
 from tui_helpers import screen_text, wait_for
+from corpdir.service.backend import backend_of
 
 SECOND_1KA = "本社 › 営業本部 › 第二営業部 › 1課"
 
@@ -20,7 +21,7 @@ async def _new_user_form(pilot, app):
 
 
 async def test_a_new_user_gets_the_division_chosen_by_path(admin, recorder, app_for):
-    paths = await service_division_paths(admin.client)
+    paths = await service_division_paths(backend_of(admin).client)
     wanted = next(i for i, p in paths.items() if p == SECOND_1KA)
     app = app_for(admin)
     async with app.run_test(size=(100, 40)) as pilot:
@@ -36,7 +37,7 @@ async def test_a_new_user_gets_the_division_chosen_by_path(admin, recorder, app_
         assert await wait_for(pilot, lambda: not isinstance(app.screen, ModelForm)), form.errors
         (method, path, body), = recorder.writes()
         assert (method, path, body["divisionIds"]) == ("POST", "/v1/users", [wanted])
-        made, = [u async for u in admin.client.iter_users(loginIds=["picked.one"])]
+        made, = [u async for u in backend_of(admin).client.iter_users(loginIds=["picked.one"])]
         assert [d.divisionId for d in made.divisions] == [wanted]
 
 
@@ -63,8 +64,8 @@ async def test_the_picker_filters_shows_paths_and_esc_changes_nothing(admin, rec
 
 
 async def test_a_new_contact_goes_to_the_folder_chosen_by_name(reception, recorder, app_for):
-    folders = await reception.folders()
-    personal = await reception.personal_folders()
+    folders = await reception.contacts.folders()
+    personal = await reception.contacts.personal_folders()
     target = personal[-1]
     app = app_for(reception)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -82,5 +83,5 @@ async def test_a_new_contact_goes_to_the_folder_chosen_by_name(reception, record
         (method, path, body), = recorder.writes()
         assert (method, path) == ("POST", "/v1/contacts")
         assert body["folderId"] == {"directory": "PERSONAL", "folderNum": target.folderNum}
-        stored = [c async for c in reception.client.iter_contacts(directory="PERSONAL", folderNums=[target.folderNum])]
+        stored = [c async for c in backend_of(reception).client.iter_contacts(directory="PERSONAL", folderNums=[target.folderNum])]
         assert "移動 先子" in [c.fullname for c in stored]

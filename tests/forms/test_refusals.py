@@ -16,6 +16,7 @@ from form_helpers import open_form, pick, save, type_into
 from forms.write_helpers import choose_folder, pick_file, select_row
 from service_fixtures import service_division_paths
 from tui_helpers import Notifications, screen_text, wait_for
+from corpdir.service.backend import backend_of
 
 
 async def _discard(pilot, app):
@@ -47,7 +48,7 @@ def _flat(app):
 
 
 async def test_directory_create_forms_refuse_bad_input_and_show_the_services_objection(admin, recorder, app_for):
-    division = next(d for d in (await admin.client.list_divisions()).items if d.divisionCode)
+    division = next(d for d in (await backend_of(admin).client.list_divisions()).items if d.divisionCode)
     app = app_for(admin)
     async with app.run_test(size=(120, 40)) as pilot:
         # U2: too long, out of range: beside the fields, nothing sent
@@ -65,7 +66,7 @@ async def test_directory_create_forms_refuse_bad_input_and_show_the_services_obj
         assert [(m, p) for m, p, _ in recorder.writes()] == [("POST", "/v1/users")]
         assert app.screen is form and form.widget("fullname").value == "二人目 受付"
         assert await wait_for(pilot, lambda: "already used" in screen_text(app))
-        assert [u.fullname for u in (await admin.client.list_users(loginIds=["reception"])).items] != ["二人目 受付"]
+        assert [u.fullname for u in (await backend_of(admin).client.list_users(loginIds=["reception"])).items] != ["二人目 受付"]
         await pilot.press("escape")  # typed: asks first
         assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")
@@ -87,13 +88,13 @@ async def test_directory_create_forms_refuse_bad_input_and_show_the_services_obj
         assert await wait_for(pilot, lambda: "divisionCode" in form.errors), form.errors
         assert "already used" in form.errors["divisionCode"]
         assert app.screen is form and form.widget("divisionName").value == "新設"
-        assert not (await admin.client.list_divisions(divisionCodes=["T-X"])).items
+        assert not (await backend_of(admin).client.list_divisions(divisionCodes=["T-X"])).items
 
 
 async def test_contacts_create_forms_refuse_bad_input_and_a_contact_is_deleted(reception, recorder, app_for, tmp_path,
                                                                                monkeypatch):
     monkeypatch.chdir(tmp_path)
-    client = reception.client
+    client = backend_of(reception).client
     app = app_for(reception)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("f2")
@@ -176,7 +177,7 @@ async def test_a_403_names_the_missing_right_and_keeps_what_was_typed(reception,
         assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")
         assert await wait_for(pilot, lambda: notes.said("It needs user management.")), notes.messages
-        assert (await reception.client.get_user(user.userId)).userId == user.userId
+        assert (await backend_of(reception).client.get_user(user.userId)).userId == user.userId
 
         # U10 of another person: the form stays open with the text, the message names the right
         await pilot.press("P")
@@ -202,17 +203,17 @@ async def test_a_403_names_the_missing_right_and_keeps_what_was_typed(reception,
         await save(pilot, form)
         assert await wait_for(pilot, lambda: "It needs division management." in _flat(app)), _flat(app)
         assert app.screen is form and form.widget("divisionNameAlphabet").value == "Renamed"
-        assert (await reception.client.get_division(division.divisionId)).divisionNameAlphabet != "Renamed"
+        assert (await backend_of(reception).client.get_division(division.divisionId)).divisionNameAlphabet != "Renamed"
 
 
 async def test_ones_own_profile_is_saved_without_user_management(server, reception, recorder, app_for):
     app = app_for(reception)
     async with app.run_test(size=(120, 40)) as pilot:
         # the loginIds filter needs user management: the desk's own record by its key's user
-        me = await reception.client.get_user(server.state.storage.user_for_key("demo-reception"))
+        me = await backend_of(reception).client.get_user(server.state.storage.user_for_key("demo-reception"))
         await pilot.press("slash", *me.fullname.replace(" ", "").replace("\u3000", ""), "enter")
         me = await select_row(pilot, app, "#users", lambda u: u.userId == me.userId)
-        before = await reception.client.get_profile(me.userId)
+        before = await backend_of(reception).client.get_profile(me.userId)
         await pilot.press("P")
         form = await open_form(pilot, app)
         await type_into(pilot, form, "jobDescription", "来客の受付と内線の取次ぎ")
@@ -221,7 +222,7 @@ async def test_ones_own_profile_is_saved_without_user_management(server, recepti
         assert await wait_for(pilot, lambda: not isinstance(app.screen, ModelForm)), form.errors
         assert recorder.writes() == [("PATCH", f"/v1/users/{me.userId}/profile",
                                       {"jobDescription": "来客の受付と内線の取次ぎ"})]
-        after = await reception.client.get_profile(me.userId)
+        after = await backend_of(reception).client.get_profile(me.userId)
         assert after.jobDescription == "来客の受付と内線の取次ぎ"
         assert after.model_dump(exclude={"jobDescription", "selfUpdatedAt"}) == \
             before.model_dump(exclude={"jobDescription", "selfUpdatedAt"})
@@ -232,7 +233,7 @@ async def test_list_editors_send_only_the_list_changed(admin, recorder, app_for)
     async with app.run_test(size=(120, 40)) as pilot:
         user = await select_row(pilot, app, "#users", lambda u: u.userType == "REGULAR_USER" and u.divisions)
         # U10: one skill added to the list; the whole list goes (a list sent replaces the stored one), nothing else
-        before = await admin.client.get_profile(user.userId)
+        before = await backend_of(admin).client.get_profile(user.userId)
         await pilot.press("P")
         form = await open_form(pilot, app)
         skills = form.widget("skills")
@@ -245,12 +246,12 @@ async def test_list_editors_send_only_the_list_changed(admin, recorder, app_for)
         assert await wait_for(pilot, lambda: not isinstance(app.screen, ModelForm)), form.errors
         wanted = [*(before.skills or []), "受付対応"]
         assert recorder.writes() == [("PATCH", f"/v1/users/{user.userId}/profile", {"skills": wanted})]
-        after = await admin.client.get_profile(user.userId)
+        after = await backend_of(admin).client.get_profile(user.userId)
         assert after.skills == wanted
         assert after.model_dump(exclude={"skills", "selfUpdatedAt"}) == before.model_dump(exclude={"skills", "selfUpdatedAt"})
 
         # U4: a role ticked and a division added (chosen by its path); only roles and divisionIds go
-        before = await admin.client.get_user(user.userId)
+        before = await backend_of(admin).client.get_user(user.userId)
         await pilot.press("E")
         form = await open_form(pilot, app)
         roles = form.widget("roles")
@@ -259,9 +260,9 @@ async def test_list_editors_send_only_the_list_changed(admin, recorder, app_for)
         roles.focus()
         roles.highlighted = form.kinds["roles"].choices.index(role)
         await pilot.press("space")
-        other = next(d for d in (await admin.client.list_divisions()).items
+        other = next(d for d in (await backend_of(admin).client.list_divisions()).items
                      if d.divisionId not in {x.divisionId for x in before.divisions})
-        paths = await service_division_paths(admin.client)
+        paths = await service_division_paths(backend_of(admin).client)
         assert (await pick(pilot, form, "divisionIds", paths[other.divisionId]))[1][-1] == other.divisionId
         recorder.clear()
         await save(pilot, form)
@@ -271,7 +272,7 @@ async def test_list_editors_send_only_the_list_changed(admin, recorder, app_for)
         assert set(body) == {"roles", "divisionIds"}
         assert set(body["roles"]) == {*(before.roles or []), role}
         assert body["divisionIds"] == [*(d.divisionId for d in before.divisions), other.divisionId]
-        after = await admin.client.get_user(user.userId)
+        after = await backend_of(admin).client.get_user(user.userId)
         assert set(after.roles) == set(body["roles"])
         assert [d.divisionId for d in after.divisions] == body["divisionIds"]
         assert after.model_dump(exclude={"roles", "divisions"}) == before.model_dump(exclude={"roles", "divisions"})

@@ -4,13 +4,14 @@ from corpdir.tui.forms.model_form import ModelForm
 from form_helpers import open_form, save, type_into
 from forms.write_helpers import edit_regular_user, select_row
 from tui_helpers import screen_text, wait_for
+from corpdir.service.backend import backend_of
 
 
 async def test_editing_one_field_sends_only_that_field(admin, recorder, app_for):
     app = app_for(admin)
     async with app.run_test(size=(100, 40)) as pilot:
         user = await select_row(pilot, app, "#users", lambda u: u.userType == "REGULAR_USER" and u.position)
-        before = await admin.client.get_user(user.userId)
+        before = await backend_of(admin).client.get_user(user.userId)
         recorder.clear()
         await pilot.press("E")
         form = await open_form(pilot, app)
@@ -20,10 +21,10 @@ async def test_editing_one_field_sends_only_that_field(admin, recorder, app_for)
         assert await wait_for(pilot, lambda: not isinstance(app.screen, ModelForm))
         writes = recorder.writes()
         assert writes == [("PATCH", f"/v1/users/{user.userId}", {"position": "受付係長"})]
-        after = await admin.client.get_user(user.userId)
+        after = await backend_of(admin).client.get_user(user.userId)
         assert after.position == "受付係長"
         assert after.model_dump(exclude={"position"}) == before.model_dump(exclude={"position"})
-        cached = await admin.user(user.userId)
+        cached = await admin.people.user(user.userId)
         assert cached.record.position == "受付係長"  # the cache holds what the API returned
 
 
@@ -36,7 +37,7 @@ async def test_clearing_a_field_sends_empty_text(admin, recorder, app_for):
         await save(pilot, form)
         assert await wait_for(pilot, lambda: not isinstance(app.screen, ModelForm))
         assert recorder.writes() == [("PATCH", f"/v1/users/{user.userId}", {"position": ""})]
-        assert (await admin.client.get_user(user.userId)).position in ("", None)
+        assert (await backend_of(admin).client.get_user(user.userId)).position in ("", None)
 
 
 async def test_bad_input_is_shown_beside_the_field_and_nothing_is_sent(admin, recorder, app_for):
@@ -90,7 +91,7 @@ async def test_creating_a_user(admin, recorder, app_for):
         (method, path, body), = recorder.writes()
         assert (method, path) == ("POST", "/v1/users")
         assert body == {"loginId": "new.person", "fullname": "新規 太郎", "extensionNum": "4321", "userType": "REGULAR_USER"}
-        found = (await admin.client.list_users(loginIds=["new.person"])).items
+        found = (await backend_of(admin).client.list_users(loginIds=["new.person"])).items
         assert [u.fullname for u in found] == ["新規 太郎"]
 
 
@@ -105,7 +106,7 @@ async def test_permission_error_names_the_missing_right(reception, recorder, app
         assert await wait_for(pilot, lambda: "user management" in screen_text(app))
         assert isinstance(app.screen, ModelForm)  # what was typed is kept
         assert form.widget("position").value == "changed"
-        assert (await reception.client.get_user(user.userId)).position != "changed"
+        assert (await backend_of(reception).client.get_user(user.userId)).position != "changed"
 
 
 async def test_leaving_a_modified_form_asks_first(admin, app_for):
@@ -150,7 +151,7 @@ async def test_a_phone_number_typed_in_full_width_is_shown_and_sent_as_the_spec_
         assert await wait_for(pilot, lambda: not isinstance(app.screen, ModelForm)), form.errors
         sent = recorder.writes()[0][2]
         assert sent["phoneNum"] == "03-6440-2979" and sent["extensionNum"] == "2310"
-        assert (await admin.client.get_user(user.userId)).phoneNum == "03-6440-2979"
+        assert (await backend_of(admin).client.get_user(user.userId)).phoneNum == "03-6440-2979"
 
 
 async def test_emptying_a_number_marks_that_field_and_sends_nothing(admin, recorder, app_for):

@@ -50,7 +50,7 @@ class RunningGateway:
         self.upstream = Slow(httpx.ASGITransport(app=self.server_app))
         self.service = make_service(self.server_app, transport=self.upstream, store=CacheStore(tmp_path / "cache.sqlite3"))
         self.admin = make_service(self.server_app, api_key="demo-admin")
-        self.call(self.service.sync())
+        self.call(self.service.sync.run())
         sock = socket.socket()
         sock.bind(("127.0.0.1", 0))
         self.port = sock.getsockname()[1]

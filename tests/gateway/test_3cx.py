@@ -41,14 +41,14 @@ def test_served_template_finds_a_caller_with_the_fields_mapped(gateway):
     assert [s.get("Id") for s in template.iter("Scenario")] == [s.get("Id") for s in kept.iter("Scenario")]
     gateway_url = next(p.get("Default") for p in template.iter("Parameter") if p.get("Name") == "GatewayUrl")
     assert gateway_url == gateway.base
-    user = next(u for u in gateway.call(gateway.service.users_window(None, limit=100)) if u.companyMobileNum)
+    user = next(u for u in gateway.call(gateway.service.people.window(None, limit=100)) if u.companyMobileNum)
     out = run_lookup(template, {"GatewayUrl": gateway_url}, "+81" + digits(user.companyMobileNum)[1:], gateway.get)
     family, given = user.fullname.split(" ", 1)
     assert out["LastName"] == family and out["FirstName"] == given
     assert out["PhoneMobile"] == user.companyMobileNum and out["EntityId"] == f"user:{user.userId}"
     assert out["EntityType"] == "user"
     assert out["ContactUrl"] == user.contactDetailsUrl  # the directory's own page of the record
-    contact = next(c for c in gateway.call(gateway.service.contacts_window("SHARED", limit=100)) if not c.webUrl)
+    contact = next(c for c in gateway.call(gateway.service.contacts.window("SHARED", limit=100)) if not c.webUrl)
     out = run_lookup(template, {"GatewayUrl": gateway_url}, digits(contact.phoneNum), gateway.get)
     assert out["CompanyName"] == contact.companyName and out["PhoneBusiness"] == contact.phoneNum
     page = gateway.get(out["ContactUrl"])  # no page of its own: the gateway's page of the record

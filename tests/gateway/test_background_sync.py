@@ -7,6 +7,7 @@ import time
 import xml.etree.ElementTree as ET
 
 from corpdir.phone import digits
+from corpdir.service.backend import backend_of
 
 
 def _until(check, tries: int = 2000):
@@ -20,10 +21,10 @@ def _until(check, tries: int = 2000):
 
 def test_changes_on_the_service_reach_callers_and_phones_after_the_next_sync(make_gateway):
     gateway = make_gateway(sync_every=0.05)
-    users = gateway.call(gateway.service.users_window(None, limit=100))
+    users = gateway.call(gateway.service.people.window(None, limit=100))
     renamed, gone = [u for u in users if u.phoneNum][:2]
-    gateway.call(gateway.admin.client.edit_user(renamed.userId, {"fullname": "改名 三郎"}))
-    gateway.call(gateway.admin.client.delete_user(gone.userId))
+    gateway.call(backend_of(gateway.admin).client.edit_user(renamed.userId, {"fullname": "改名 三郎"}))
+    gateway.call(backend_of(gateway.admin).client.delete_user(gone.userId))
 
     def renamed_answer():
         answer = gateway.get(f"{gateway.base}/cid?number={digits(renamed.phoneNum)}")

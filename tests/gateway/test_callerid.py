@@ -8,11 +8,12 @@ from urllib.parse import quote, unquote
 from corpdir.phone import digits
 
 from .conftest import PASSWORD, USER
+from corpdir.service.backend import backend_of
 
 
 def _someone(gateway, *fields: str):
     """A cached user with all of ``fields`` (their record as the service returned it)."""
-    for user in gateway.call(gateway.service.users_window(None, limit=1000)):
+    for user in gateway.call(gateway.service.people.window(None, limit=1000)):
         if all(getattr(user, f) for f in fields):
             return user
     raise AssertionError(f"no demo user with {fields}")
@@ -89,7 +90,7 @@ def test_asterisk_hashcompat_gets_name_company_division_type_and_id(gateway):
     assert fields["type"] == "user" and fields["id"] == f"user:{user.userId}"
     assert fields["division"].endswith(user.divisions[0].divisionName)
     assert "›" in fields["division"] or fields["division"] == user.divisions[0].divisionName
-    contact = gateway.call(gateway.service.contacts_window("SHARED", limit=1))[0]
+    contact = gateway.call(gateway.service.contacts.window("SHARED", limit=1))[0]
     fields = asterisk_hash(gateway.get(f"{gateway.base}/cid.kv?number={digits(contact.phoneNum)}").text)
     assert fields["name"] == contact.fullname and fields["company"] == contact.companyName
     assert fields["id"] == f"contact:{contact.contactId}"
@@ -109,9 +110,9 @@ def test_ascii_option_uses_the_alphabet_name_or_a_romanisation(gateway):
     user = _someone(gateway, "phoneNum", "fullnameAlphabet")
     answer = gateway.get(f"{gateway.base}/cid?number={digits(user.phoneNum)}&ascii=1")
     assert answer.text == user.fullnameAlphabet and answer.content.isascii()
-    contact = gateway.call(gateway.service.contacts_window("SHARED", limit=1))[0]
-    gateway.call(gateway.admin.edit_contact(contact, changes={"fullnameAlphabet": ""}))
-    gateway.call(gateway.service.sync(full=True))
+    contact = gateway.call(gateway.service.contacts.window("SHARED", limit=1))[0]
+    gateway.call(gateway.admin.contacts.edit(contact, changes={"fullnameAlphabet": ""}))
+    gateway.call(gateway.service.sync.run(full=True))
     body = gateway.get(f"{gateway.base}/cid.kv?number={digits(contact.phoneNum)}&ascii=1").content
     assert body.isascii()
     fields = asterisk_hash(body.decode())
@@ -139,13 +140,13 @@ def test_a_divisions_own_main_number_is_answered_from_the_cache_by_its_path(gate
     """A division's main number (divisionPhoneNum) is named as the division, by its path
     (many divisions share a name such as '1課'), from the cache like any other number,
     where the reference server's N1 names the same division."""
-    divisions = [d for d in gateway.service.store.all_divisions() if d.divisionPhoneNum]
+    divisions = [d for d in backend_of(gateway.service).store.all_divisions() if d.divisionPhoneNum]
     assert divisions, "the demo tenant gives divisions their own numbers"
     division = divisions[-1]  # a deep one: its path is longer than its name
     number = division.divisionPhoneNum
-    [n1] = gateway.call(gateway.service.client.identify_numbers([number])).items
+    [n1] = gateway.call(backend_of(gateway.service).client.identify_numbers([number])).items
     assert (n1.phoneNumContactType, n1.displayName) == ("SHARED_NUMBER", division.divisionName)  # the reference
-    path = " › ".join(gateway.service.store.division_paths([division.divisionId])[division.divisionId])
+    path = " › ".join(backend_of(gateway.service).store.division_paths([division.divisionId])[division.divisionId])
 
     answer = gateway.get(f"{gateway.base}/cid?number={digits(number)}")
     assert answer.status_code == 200 and answer.headers["x-corpdir-answer"] == "cache"

@@ -21,7 +21,7 @@ def _lookup_ms(answer) -> float:
 def test_slow_service_means_unknown_in_time_and_the_late_name_serves_the_next_call(make_gateway):
     gateway = make_gateway(deadline_ms=DEADLINE_MS)
     # someone the service knows and the gateway's cache does not (added after its sync)
-    gateway.call(gateway.admin.create_user({"loginId": "late.caller", "fullname": "遅延 太郎", "phoneNum": "03-5555-0101"}))
+    gateway.call(gateway.admin.people.create({"loginId": "late.caller", "fullname": "遅延 太郎", "phoneNum": "03-5555-0101"}))
     gateway.upstream.delay = 1.0
     answer = gateway.get(f"{gateway.base}/cid?number=0355550101")
     assert answer.status_code == 404 and answer.content == b""  # "unknown": the phone rings without a name
@@ -41,7 +41,7 @@ def test_slow_service_means_unknown_in_time_and_the_late_name_serves_the_next_ca
 
 def test_fast_service_answers_an_uncached_number_within_the_deadline(make_gateway):
     gateway = make_gateway(deadline_ms=DEADLINE_MS)
-    gateway.call(gateway.admin.create_user({"loginId": "new.caller", "fullname": "新規 花子", "companyMobileNum": "080-5555-0102"}))
+    gateway.call(gateway.admin.people.create({"loginId": "new.caller", "fullname": "新規 花子", "companyMobileNum": "080-5555-0102"}))
     answer = gateway.get(f"{gateway.base}/cid.json?number=08055550102")
     assert answer.json()["found"] is True and answer.json()["name"] == "新規 花子"
     assert answer.headers["x-corpdir-answer"] == "service"
@@ -70,7 +70,7 @@ def test_a_sync_in_progress_leaves_the_fallback_its_share_of_the_rate_budget(mak
     assert bucket.waiting > 0
     for n in range(5):
         name, number = f"多忙 {n}郎", f"03-5555-02{n:02d}"
-        gateway.call(gateway.admin.create_user({"loginId": f"busy.caller{n}", "fullname": name, "phoneNum": number}))
+        gateway.call(gateway.admin.people.create({"loginId": f"busy.caller{n}", "fullname": name, "phoneNum": number}))
         answer = gateway.get(f"{gateway.base}/cid?number={digits(number)}")
         if answer.headers["x-corpdir-answer"] != "cache":
             break  # else a page of the sync brought the new person first: another one

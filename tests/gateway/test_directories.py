@@ -13,8 +13,8 @@ LABELS = {"Ext", "Office", "Company mobile", "Mobile", "Personal mobile", "Compa
 
 def _directory_numbers(gateway) -> set[str]:
     """Every dialable number of every user and shared contact, as the directory stores it."""
-    users = gateway.call(gateway.service.users_window(None, limit=10_000))
-    contacts = gateway.call(gateway.service.contacts_window("SHARED", limit=10_000))
+    users = gateway.call(gateway.service.people.window(None, limit=10_000))
+    contacts = gateway.call(gateway.service.contacts.window("SHARED", limit=10_000))
     numbers = {getattr(u, f) for u in users for f in USER_PHONE_FIELDS if f != "faxNum" and getattr(u, f)}
     return numbers | {getattr(c, f) for c in contacts for f in CONTACT_PHONE_FIELDS if f != "faxNum" and getattr(c, f)}
 
@@ -34,7 +34,7 @@ def test_yealink_directory_lists_everyone_with_labelled_numbers_of_their_own(gat
     shown = {t.text for e in entries for t in e.findall("Telephone")}
     assert shown == _directory_numbers(gateway)  # all of them, and none the directory does not hold
     assert {t.get("label") for e in entries for t in e.findall("Telephone")} <= LABELS
-    user = gateway.call(gateway.service.users_window(None, limit=1))[0]
+    user = gateway.call(gateway.service.people.window(None, limit=1))[0]
     found = _xml(gateway, f"/yealink/directory.xml?q={user.fullnameKana.split()[0]}")
     assert any(e.findtext("Name").startswith(user.fullname) for e in found.findall("DirectoryEntry"))
     assert len(found.findall("DirectoryEntry")) < len(entries)
@@ -44,7 +44,7 @@ def test_yealink_phonebook_groups_people_by_division_path(gateway):
     root = _xml(gateway, "/yealink/phonebook.xml")
     assert root.tag == "YealinkIPPhoneBook"
     menus = {m.get("Name"): m.findall("Unit") for m in root.findall("Menu")}
-    user = next(u for u in gateway.call(gateway.service.users_window(None, limit=1000)) if u.divisions and u.extensionNum)
+    user = next(u for u in gateway.call(gateway.service.people.window(None, limit=1000)) if u.divisions and u.extensionNum)
     path = next(name for name in menus if name.endswith(user.divisions[0].divisionName)
                 and any(u.get("Phone1") == user.extensionNum for u in menus[name]))
     assert " › " in path  # the whole path, so two divisions of one name stay apart
@@ -81,7 +81,7 @@ def test_cisco_search_input_leads_to_matching_entries(gateway):
     root = _xml(gateway, "/cisco/search.xml")
     assert root.tag == "CiscoIPPhoneInput"
     action, param = root.findtext("URL"), root.find("InputItem").findtext("QueryStringParam")
-    user = gateway.call(gateway.service.users_window(None, limit=1))[0]
+    user = gateway.call(gateway.service.people.window(None, limit=1))[0]
     found = ET.fromstring(gateway.get(action, params={param: user.fullname.split()[0]}).content)
     names = [e.findtext("Name") for e in found.findall("DirectoryEntry")]
     assert names and all(n.startswith(user.fullname.split()[0]) for n in names)
@@ -96,7 +96,7 @@ def test_snom_and_grandstream(gateway):
     numbers = {p.findtext("phonenumber") for c in book.findall("Contact") for p in c.findall("Phone")}
     assert numbers == _directory_numbers(gateway)
     assert {p.get("type") for c in book.findall("Contact") for p in c.findall("Phone")} <= {"Work", "Cell"}
-    user = next(u for u in gateway.call(gateway.service.users_window(None, limit=1000)) if u.extensionNum)
+    user = next(u for u in gateway.call(gateway.service.people.window(None, limit=1000)) if u.extensionNum)
     contact = next(c for c in book.findall("Contact") if any(p.findtext("phonenumber") == user.extensionNum for p in c.findall("Phone")))
     assert f"{contact.findtext('LastName')} {contact.findtext('FirstName')}" == user.fullname.replace("\u3000", " ")
 

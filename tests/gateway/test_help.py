@@ -21,7 +21,7 @@ def _paths(text: str) -> set[str]:
 
 
 def test_every_url_in_the_help_and_readme_answers(gateway):
-    user = next(u for u in gateway.call(gateway.service.users_window(None, limit=100)) if u.phoneNum)
+    user = next(u for u in gateway.call(gateway.service.people.window(None, limit=100)) if u.phoneNum)
     number = digits(user.phoneNum)
     paths = _paths(SETUP) | _paths(README)
     assert {"/cid", "/cid.kv", "/cid.json", "/3cx.xml", "/yealink/directory.xml", "/cisco/directory.xml"} <= {

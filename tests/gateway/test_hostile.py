@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 from urllib.parse import unquote
 
 from hostile_text import HOSTILE, assert_inert
+from corpdir.service.backend import backend_of
 
 EXTRA = {"xml": "<b>&amp;</b>]]><!--x", "quote": "O'Neil \"Q\" & <co>"}
 PATHS = ("/yealink/directory.xml", "/yealink/phonebook.xml", "/cisco/directory.xml", "/snom/directory.xml",
@@ -15,14 +16,14 @@ PATHS = ("/yealink/directory.xml", "/yealink/phonebook.xml", "/cisco/directory.x
 
 def test_every_format_keeps_hostile_names_inert(gateway):
     names = {k: v[:50] for k, v in {**HOSTILE, **EXTRA}.items()}
-    division = gateway.call(gateway.admin.client.create_division(divisionCode="HOSTILE", divisionName="<部>&]]>\u202e"))
+    division = gateway.call(backend_of(gateway.admin).client.create_division(divisionCode="HOSTILE", divisionName="<部>&]]>\u202e"))
     numbers = {}
     for i, (key, name) in enumerate(names.items()):
         number = f"03-5555-{1000 + i}"
-        gateway.call(gateway.admin.client.create_user(loginId=f"hostile{i}", fullname=name, phoneNum=number,
+        gateway.call(backend_of(gateway.admin).client.create_user(loginId=f"hostile{i}", fullname=name, phoneNum=number,
                                                       divisionIds=[division.divisionId]))
         numbers[key] = number
-    gateway.call(gateway.service.sync())
+    gateway.call(gateway.service.sync.run())
     for key, number in numbers.items():
         for fmt in ("cid", "cid.kv", "cid.json"):
             for ascii in ("0", "1"):

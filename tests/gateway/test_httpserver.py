@@ -74,7 +74,7 @@ def _get(path: str, *extra: str) -> bytes:
 
 
 def _someone(gateway):
-    return next(u for u in gateway.call(gateway.service.users_window(None, limit=100)) if u.phoneNum)
+    return next(u for u in gateway.call(gateway.service.people.window(None, limit=100)) if u.phoneNum)
 
 
 def test_pipelined_requests_are_answered_in_order_on_one_connection(gateway):

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from corpdir.phone import digits, match_key
-from corpdir.server import search
+from corpdir.server.storage import search
 from corpdir.server.storage import Storage
 from corpdir.server.storage.schema import MIGRATIONS
 from corpdir.spec.operations import validate_query

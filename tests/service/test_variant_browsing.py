@@ -14,14 +14,14 @@ from service_fixtures import make_server, make_service
 async def test_the_tree_and_a_divisions_people_come_from_any_variant(variant):
     service = make_service(make_server(variant=variant), api_key="demo-admin", variant=variant)
     try:
-        tops = await service.refresh_child_divisions(None)
+        tops = await service.divisions.refresh_children(None)
         assert tops and all(not d.parentDivisionId for d in tops)
         for parent in tops:
-            children = await service.refresh_child_divisions(parent)
+            children = await service.divisions.refresh_children(parent)
             if children:
                 break
         assert children and all(d.parentDivisionId == parent.divisionId for d in children)
-        member_of_a_child = await service.refresh_users(children[0].divisionId)
-        assert await service.refresh_users(parent.divisionId, include_sub=True) >= member_of_a_child
+        member_of_a_child = await service.people.refresh_division(children[0].divisionId)
+        assert await service.people.refresh_division(parent.divisionId, include_sub=True) >= member_of_a_child
     finally:
         await service.close()

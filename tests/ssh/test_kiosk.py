@@ -15,6 +15,7 @@ from corpdir.client import DirectoryClient, ReadOnly
 from corpdir.spec import OPERATIONS
 from corpdir.tui.readonly import action_writes, writes
 from service_fixtures import make_server, make_service
+from corpdir.service.backend import backend_of
 
 # what a write action would be called (forms, bulk edits, exports, uploads)
 WRITE_WORDS = re.compile(r"(?:^|[\s_.])(create|edit|delete|remove|new|add|save|export|import|bulk|upload|put|screenshot|suspend)(?:$|[\s_])")
@@ -102,7 +103,7 @@ def test_flag_or_config_builds_a_read_only_app_and_client(monkeypatch, tmp_path,
     assert cli.main(argv) == 0
     app = seen["app"]
     assert app.read_only is True
-    assert app.service.client.read_only is True
+    assert backend_of(app.service).client.read_only is True
     assert "read-only" in app.sub_title
 
 
@@ -129,7 +130,7 @@ class WriteScreen(Screen):
 @pytest.fixture
 async def service():
     svc = make_service()
-    await svc.sync()
+    await svc.sync.run()
     yield svc
     await svc.close()
 

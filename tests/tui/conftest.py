@@ -7,7 +7,7 @@ from service_fixtures import make_service
 async def service():
     """A synced DirectoryService on the small demo tenant, as the reception user."""
     svc = make_service()
-    await svc.sync()
+    await svc.sync.run()
     yield svc
     await svc.close()
 

@@ -3,6 +3,7 @@
 from corpdir.tui.screens.detail_screen import DetailScreen
 from corpdir.tui.widgets.virtual_list import VirtualList
 from tui_helpers import screen_text, wait_for
+from corpdir.service.backend import backend_of
 
 
 def rows(lst: VirtualList) -> list:
@@ -11,16 +12,16 @@ def rows(lst: VirtualList) -> list:
 
 
 async def test_names_from_record_and_cache_missed_filter_and_outgoing(make_app, service):
-    user = next(u for u in await service.users_window(None, limit=200) if u.phoneNum and u.phoneNum.startswith("03-"))
+    user = next(u for u in await service.people.window(None, limit=200) if u.phoneNum and u.phoneNum.startswith("03-"))
     written_otherwise = "+81 3 " + user.phoneNum[3:].replace("-", " ")
     assert (await service.identify_cached([written_otherwise]))[written_otherwise][0]["userId"] == user.userId
-    service.store.put_calls("incoming", [  # newest of all; the records name no one
+    backend_of(service).store.put_calls("incoming", [  # newest of all; the records name no one
         {"incomingCallHistoryId": 990001, "fromNum": written_otherwise, "answered": False, "duration": 0,
          "calledAt": "2099-01-01T00:00:00Z"},
         {"incomingCallHistoryId": 990002, "fromNum": "099-0000-0000", "answered": True, "duration": 75,
          "calledAt": "2098-01-01T00:00:00Z"},
     ])
-    named = next(c for c in await service.calls("incoming") if c.fromNumContact and c.fromNumContact.displayName)
+    named = next(c for c in await service.calls.cached("incoming") if c.fromNumContact and c.fromNumContact.displayName)
     app = make_app()
     async with app.run_test(size=(150, 40)) as pilot:
         await pilot.press("f3")
@@ -45,7 +46,7 @@ async def test_names_from_record_and_cache_missed_filter_and_outgoing(make_app, 
 
         await pilot.press("o")
         assert await wait_for(pilot, lambda: rows(calls) and all(r.direction == "outgoing" for r in rows(calls)))
-        outgoing_missed = [c for c in await service.calls("outgoing", answered=False)]
+        outgoing_missed = [c for c in await service.calls.cached("outgoing", answered=False)]
         assert calls.row_count == len(outgoing_missed) and "Outgoing" in screen_text(app)
         await pilot.press("r")  # oldest first
         assert await wait_for(pilot, lambda: "oldest first" in screen_text(app) and len(rows(calls)) == len(outgoing_missed)
@@ -53,7 +54,7 @@ async def test_names_from_record_and_cache_missed_filter_and_outgoing(make_app, 
 
 
 async def test_narrow_shows_data_literally_and_opens_details_full_screen(make_app, service):
-    service.store.put_calls("incoming", [
+    backend_of(service).store.put_calls("incoming", [
         {"incomingCallHistoryId": 990003, "fromNum": "03-0000-0002", "answered": False, "duration": 0,
          "calledAt": "2099-01-01T00:00:00Z", "note": "[red]x[/red]",
          "fromNumContact": {"displayName": "[link=file:///etc/passwd]x", "companyName": "evil\x1b]52;c;SGk=\x07corp"},

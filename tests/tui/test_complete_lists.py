@@ -10,13 +10,14 @@ from corpdir.state import State
 from corpdir.tui.widgets.virtual_list import VirtualList
 from service_fixtures import demo_tenant, make_server, make_service
 from tui_helpers import screen_text, wait_for
+from corpdir.service.backend import backend_of
 
 
 @pytest.fixture
 async def big_service():
     """A tenant with more regular users than one page of U1 (100)."""
     svc = make_service(make_server(demo_tenant(300)))
-    await svc.sync()
+    await svc.sync.run()
     yield svc
     await svc.close()
 
@@ -28,7 +29,7 @@ def app_on(service):
 
 
 async def test_a_type_filter_shows_every_match_as_the_user_scrolls(big_service):
-    regular = [u async for u in big_service.client.iter_users({"userType": "REGULAR_USER"})]
+    regular = [u async for u in backend_of(big_service).client.iter_users({"userType": "REGULAR_USER"})]
     assert len(regular) > 200
     app = app_on(big_service)
     async with app.run_test(size=(120, 36)) as pilot:

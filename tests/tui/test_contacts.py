@@ -5,6 +5,7 @@ from corpdir.tui.widgets.contact_detail import ContactDetail
 from corpdir.tui.widgets.folder_tree import FolderTree
 from corpdir.tui.widgets.virtual_list import VirtualList
 from tui_helpers import screen_text, wait_for
+from corpdir.service.backend import backend_of
 
 
 def rows(lst: VirtualList) -> list:
@@ -13,8 +14,8 @@ def rows(lst: VirtualList) -> list:
 
 async def test_folder_then_company_filter_then_card(make_app, service):
     with_card = None
-    for contact in await service.contacts_window("SHARED", 1, limit=20):
-        if contact.companyName and await service.card_image(contact.contactId):
+    for contact in await service.contacts.window("SHARED", 1, limit=20):
+        if contact.companyName and await service.images.card(contact.contactId):
             with_card = contact
             break
     assert with_card is not None
@@ -26,13 +27,13 @@ async def test_folder_then_company_filter_then_card(make_app, service):
         assert await wait_for(pilot, lambda: any(n.data.folder_num == 1 for b in tree.root.children for n in b.children))
         folder = next(n for b in tree.root.children for n in b.children if n.data.folder_num == 1)
         tree.select_node(folder)
-        assert await wait_for(pilot, lambda: contacts.row_count == service.store.count_contacts("SHARED", 1))
+        assert await wait_for(pilot, lambda: contacts.row_count == backend_of(service).store.count_contacts("SHARED", 1))
         assert "取引先" in screen_text(app)
 
         await pilot.press("f")  # the filter bar: company
         app.screen.query_one("#filter-companyName").focus()
         await pilot.press(*with_card.companyName)
-        assert await wait_for(pilot, lambda: 0 < contacts.row_count < service.store.count_contacts("SHARED", 1)
+        assert await wait_for(pilot, lambda: 0 < contacts.row_count < backend_of(service).store.count_contacts("SHARED", 1)
                               and all(r is not None and with_card.companyName in r.companyName and r.folderId.folderNum == 1
                                       for r in rows(contacts)))
         # a bad date is shown beside the fields and nothing is sent
@@ -51,7 +52,7 @@ async def test_folder_then_company_filter_then_card(make_app, service):
 
 
 async def test_narrow_shows_data_literally_and_opens_details_full_screen(make_app, service):
-    service.store.put_contacts([
+    backend_of(service).store.put_contacts([
         {"contactId": 900001, "folderId": {"directory": "SHARED", "folderNum": 1}, "fullname": "[link=file:///etc/passwd]x",
          "companyName": "evil\x1b]52;c;SGk=\x07corp", "phoneNum": "03-0000-0001"},
         {"contactId": 900002, "folderId": {"directory": "SHARED", "folderNum": 1}, "fullname": "[red]x[/red]"},

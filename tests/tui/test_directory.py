@@ -6,14 +6,15 @@ from corpdir.tui.widgets.division_tree import DivisionTree
 from corpdir.tui.widgets.user_detail import UserDetail
 from corpdir.tui.widgets.virtual_list import VirtualList
 from tui_helpers import screen_text, wait_for
+from corpdir.service.backend import backend_of
 
 
 async def test_starts_on_everyone_with_rows_from_the_cache(make_app, service):
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
         users = app.screen.query_one("#users", VirtualList)
-        assert await wait_for(pilot, lambda: users.row_count == service.store.count_users() and users.highlighted is not None)
-        first = (await service.users_window(None, limit=1))[0]
+        assert await wait_for(pilot, lambda: users.row_count == backend_of(service).store.count_users() and users.highlighted is not None)
+        first = (await service.people.window(None, limit=1))[0]
         assert users.highlighted.userId == first.userId
         assert "DEMO" not in app.title or app.sub_title  # header names the tenant
 
@@ -31,16 +32,16 @@ async def test_selecting_a_division_lists_its_members(make_app, service):
         tree.select_node(division_node)
         await pilot.pause()
         users = app.screen.query_one("#users", VirtualList)
-        expected = service.store.count_users(division_node.data.divisionId)
+        expected = backend_of(service).store.count_users(division_node.data.divisionId)
         assert await wait_for(pilot, lambda: users.row_count == expected)
         await pilot.press("s")  # include sub-divisions
-        expected_sub = service.store.count_users(division_node.data.divisionId, include_sub=True)
+        expected_sub = backend_of(service).store.count_users(division_node.data.divisionId, include_sub=True)
         assert await wait_for(pilot, lambda: users.row_count == expected_sub)
         assert expected_sub >= expected
 
 
 async def test_typing_a_kana_search_finds_the_person(make_app, service):
-    target = next(u for u in await service.users_window(None, limit=100) if u.fullnameKana)
+    target = next(u for u in await service.people.window(None, limit=100) if u.fullnameKana)
     family_kana = target.fullnameKana.split()[0]
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
@@ -74,12 +75,12 @@ async def test_keys_typed_right_after_slash_land_in_the_search_box(make_app):
 
 async def test_opening_a_user_shows_photo_and_profile(make_app, service):
     with_photo = None
-    for user in await service.users_window(None, limit=100):
-        if await service.photo(user.userId) and (await service.profile(user.userId)).skills:
+    for user in await service.people.window(None, limit=100):
+        if await service.images.photo(user.userId) and (await service.people.profile(user.userId)).skills:
             with_photo = user
             break
     assert with_photo is not None
-    profile = await service.profile(with_photo.userId)
+    profile = await service.people.profile(with_photo.userId)
     app = make_app()
     async with app.run_test(size=(140, 80)) as pilot:
         users = app.screen.query_one("#users", VirtualList)
@@ -104,7 +105,7 @@ async def test_filters_by_user_type_and_untouched_filters_send_nothing(make_app,
         assert screen.query_one("UserFilters").values() == ()  # "Any type" is no filter
         screen.query_one("#filter-userType", Select).value = "FACILITY"
         users = screen.query_one("#users")
-        facilities = [u async for u in service.client.iter_users({"userType": "FACILITY"})]
+        facilities = [u async for u in backend_of(service).client.iter_users({"userType": "FACILITY"})]
         assert facilities
         assert await wait_for(pilot, lambda: users.row_count == len(facilities) and all(
             users.row(i) is not None and users.row(i).userType == "FACILITY" for i in range(users.row_count)))

@@ -17,6 +17,7 @@ from corpdir.tui.widgets.user_detail import UserDetail
 from corpdir.tui.widgets.virtual_list import VirtualList
 from service_fixtures import make_server, make_service, service_division_paths
 from tui_helpers import listed, screen_text, settle, wait_for
+from corpdir.service.backend import backend_of
 
 SIZES = [(80, 24), (120, 36)]
 FIRST, SECOND = "本社 › 営業本部 › 第一営業部 › 1課", "本社 › 営業本部 › 第二営業部 › 1課"
@@ -51,7 +52,7 @@ async def _row_in(pilot, users: VirtualList, paths: dict[int, str], path: str) -
 @asynccontextmanager
 async def directory_at(service, make_app, size):
     """The Directory at ``size`` with its list painted; every division's path per D1."""
-    paths = await service_division_paths(service.client)
+    paths = await service_division_paths(backend_of(service).client)
     app = make_app()
     async with app.run_test(size=size) as pilot:
         await settle(pilot, listed(pilot, "#users"))
@@ -141,7 +142,7 @@ async def _person_in_two_at(service, size):
     from corpdir.state import State
     from corpdir.tui.app import CorpdirApp
 
-    paths = {k: printable(v) for k, v in (await service_division_paths(service.client)).items()}
+    paths = {k: printable(v) for k, v in (await service_division_paths(backend_of(service).client)).items()}
     app = CorpdirApp(service, state=State(), sync_on_start=False)
     seen = []
     async with app.run_test(size=size) as pilot:
@@ -173,12 +174,12 @@ async def tenant(request):
     app = make_server(demo_tenant(500)) if request.param == "embedded demo" else make_server()
     if request.param == "odd parent name":
         admin = make_service(app, api_key="demo-admin")
-        paths = await service_division_paths(admin.client)
+        paths = await service_division_paths(backend_of(admin).client)
         parent = next(i for i, p in paths.items() if p.endswith("情報システム部"))
-        await admin.client.edit_division(parent, {"divisionName": ODD_PARENT})
+        await backend_of(admin).client.edit_division(parent, {"divisionName": ODD_PARENT})
         await admin.close()
     svc = make_service(app)
-    await svc.sync()
+    await svc.sync.run()
     yield svc
     await svc.close()
 

@@ -12,6 +12,7 @@ from corpdir.tui.app import CorpdirApp
 from corpdir.tui.widgets.virtual_list import VirtualList
 from service_fixtures import make_server, make_service
 from tui_helpers import listed, screen_text, settle, wait_for
+from corpdir.service.backend import backend_of
 
 
 @pytest.fixture
@@ -21,7 +22,7 @@ def server():
 
 async def _synced(server, key):
     service = make_service(server, api_key=key)
-    await service.sync()
+    await service.sync.run()
     return service
 
 
@@ -36,9 +37,9 @@ async def _filter_bar(pilot):
 async def test_reception_is_not_offered_a_login_id_filter(server, size):
     service = await _synced(server, "demo-reception")
     try:
-        someone = (await service.users_window(None, limit=1))[0]
+        someone = (await service.people.window(None, limit=1))[0]
         with pytest.raises(PermissionDenied):  # what the field would have led to
-            await service.client.list_users(loginIds=["reception"])
+            await backend_of(service).client.list_users(loginIds=["reception"])
         app = CorpdirApp(service, state=State(), sync_on_start=False)
         async with app.run_test(size=size) as pilot:
             bar = await _filter_bar(pilot)

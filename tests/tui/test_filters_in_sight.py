@@ -28,7 +28,7 @@ async def test_directory_filters_are_named_and_esc_clears_them_all(make_app, ser
         users = screen.query_one("#users", VirtualList)
         assert await wait_for(pilot, lambda: users.highlighted is not None)
         everyone = users.row_count
-        person = next(u for u in await service.users_window(None, limit=100) if u.userType == "REGULAR_USER" and u.phoneNum)
+        person = next(u for u in await service.people.window(None, limit=100) if u.userType == "REGULAR_USER" and u.phoneNum)
         await pilot.press("f")
         assert await wait_for(pilot, lambda: screen.query("#filter-userType"))
         screen.query_one("#filter-userType", Select).value = "REGULAR_USER"

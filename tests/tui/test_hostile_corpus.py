@@ -10,15 +10,16 @@ from corpdir.tui.widgets.user_detail import UserDetail
 from corpdir.tui.widgets.virtual_list import VirtualList
 from hostile_text import HOSTILE, assert_inert
 from tui_helpers import screen_text, wait_for
+from corpdir.service.backend import backend_of
 
 DIVISION = 9000
 
 
 async def test_the_corpus_is_inert_in_list_detail_tree_and_notifications(service, make_app):
-    template = (await service.users_window(None, limit=1))[0].model_dump(mode="json", exclude_none=True)
-    service.store.put_divisions([{"divisionId": DIVISION, "divisionCode": "HOSTILE", "sortScore": 0,
+    template = (await service.people.window(None, limit=1))[0].model_dump(mode="json", exclude_none=True)
+    backend_of(service).store.put_divisions([{"divisionId": DIVISION, "divisionCode": "HOSTILE", "sortScore": 0,
                                   "divisionName": HOSTILE["bidi"] + HOSTILE["osc52"] + HOSTILE["markup"]}])
-    service.store.put_users([{**template, "userId": 9100 + i, "fullname": value, "fullnameKana": "テスト",
+    backend_of(service).store.put_users([{**template, "userId": 9100 + i, "fullname": value, "fullnameKana": "テスト",
                               "position": value, "email1": f"x{i}@example.jp", "phoneNum": f"03-5555-{i:04d}",
                               "divisions": [{"divisionId": DIVISION, "divisionName": value}]}
                              for i, value in enumerate(HOSTILE.values())])
@@ -56,7 +57,7 @@ async def test_the_corpus_is_inert_in_the_contact_list_and_detail_pane():
     from service_fixtures import make_service
 
     service = make_service()  # an unsynced cache: the contact list holds the corpus only
-    service.store.put_contacts([{"contactId": 990000 + i, "folderId": {"directory": "SHARED", "folderNum": 1},
+    backend_of(service).store.put_contacts([{"contactId": 990000 + i, "folderId": {"directory": "SHARED", "folderNum": 1},
                                  "fullname": value, "companyName": value, "divisionName": value, "position": value,
                                  "comment": value, "phoneNum": f"03-6666-{i:04d}"}
                                 for i, value in enumerate(HOSTILE.values())])

@@ -17,6 +17,7 @@ from corpdir.tui.widgets.user_detail import UserDetail
 from corpdir.tui.widgets.virtual_list import VirtualList
 from service_fixtures import make_server, make_service
 from tui_helpers import wait_for
+from corpdir.service.backend import backend_of
 
 LONG_NAME = "品質保証部第二製品評価グループ"  # 30 cells, wider than the tree may grow
 LONG_EMAIL = "kaori.tanaka-quality-assurance@corpo-denki-seisakusho.example"
@@ -28,13 +29,13 @@ async def admin():
     """The small demo tenant as the administrator, with a long division name and a person
     whose e-mail address and web page are longer than the detail pane is wide."""
     svc = make_service(make_server(), api_key="demo-admin")
-    await svc.sync()
-    company = (await svc.child_divisions(None))[0]
-    division = (await svc.child_divisions(company.divisionId))[0]
-    await svc.client.edit_division(division.divisionId, {"divisionName": LONG_NAME})
-    person = next(u for u in await svc.users_window(None, limit=100) if u.userType == "REGULAR_USER")
-    await svc.client.edit_user(person.userId, {"email1": LONG_EMAIL, "webUrl": LONG_URL})
-    await svc.sync()
+    await svc.sync.run()
+    company = (await svc.divisions.children(None))[0]
+    division = (await svc.divisions.children(company.divisionId))[0]
+    await backend_of(svc).client.edit_division(division.divisionId, {"divisionName": LONG_NAME})
+    person = next(u for u in await svc.people.window(None, limit=100) if u.userType == "REGULAR_USER")
+    await backend_of(svc).client.edit_user(person.userId, {"email1": LONG_EMAIL, "webUrl": LONG_URL})
+    await svc.sync.run()
     yield svc, division.divisionId, person.userId
     await svc.close()
 

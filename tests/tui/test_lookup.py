@@ -8,6 +8,7 @@ from corpdir.phone import split_numbers
 from corpdir.tui.screens.detail_screen import DetailScreen
 from corpdir.tui.widgets.virtual_list import VirtualList
 from tui_helpers import screen_text, wait_for
+from corpdir.service.backend import backend_of
 
 
 def test_numbers_are_split_on_lines_and_commas():
@@ -31,7 +32,7 @@ def test_spaces_separate_numbers_only_where_they_cannot_be_inside_one(typed, num
 
 
 async def test_number_written_differently_is_found_unknown_is_not_and_recent_survives(make_app, service):
-    user = next(u for u in await service.users_window(None, limit=200) if u.phoneNum and u.phoneNum.startswith("03-"))
+    user = next(u for u in await service.people.window(None, limit=200) if u.phoneNum and u.phoneNum.startswith("03-"))
     written_otherwise = "+81 3-" + user.phoneNum[3:]
     unknown = "03-0000-0009"
     app = make_app()
@@ -58,7 +59,7 @@ async def test_number_written_differently_is_found_unknown_is_not_and_recent_sur
 
 
 async def test_narrow_shows_data_literally_and_opens_details_full_screen(make_app, service):
-    service.store.put_contacts([
+    backend_of(service).store.put_contacts([
         {"contactId": 900011, "folderId": {"directory": "SHARED", "folderNum": 1}, "fullname": "[link=file:///etc/passwd]x",
          "companyName": "[red]x[/red]\x1b]52;c;SGk=\x07", "phoneNum": "03-0000-0042"},
     ])
@@ -82,7 +83,7 @@ async def test_narrow_shows_data_literally_and_opens_details_full_screen(make_ap
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 36)])
 async def test_mixed_entry_is_answered_row_by_row_beside_the_recent_numbers(make_app, service, size):
-    user = next(u for u in await service.users_window(None, limit=200) if u.phoneNum and u.extensionNum)
+    user = next(u for u in await service.people.window(None, limit=200) if u.phoneNum and u.extensionNum)
     wide = "".join(chr(ord(ch) + 0xFEE0) if ch.isdigit() else "ー" if ch == "-" else ch for ch in user.phoneNum)
     typed = f"0756784245 {user.extensionNum} {wide} 999-9999 abc"
     app = make_app()

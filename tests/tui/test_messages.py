@@ -16,6 +16,7 @@ from corpdir.tui.widgets.virtual_list import VirtualList
 from service_fixtures import make_server, make_service
 from tui.test_offline import Unreachable
 from tui_helpers import Notifications, screen_text, wait_for
+from corpdir.service.backend import backend_of
 
 
 class HeldBack(httpx.ASGITransport):
@@ -85,12 +86,12 @@ async def test_the_first_sync_says_syncing_until_the_rows_are_there():
         assert "Everyone · syncing…" in text and "Syncing… the list fills when it is done." in text, text
         assert "0 people" not in text and "No one here yet." not in text
         transport.go.set()
-        assert await wait_for(pilot, lambda: users.row_count == service.store.count_users() > 0, tries=500)
+        assert await wait_for(pilot, lambda: users.row_count == backend_of(service).store.count_users() > 0, tries=500)
         assert await wait_for(pilot, lambda: f"Everyone · {users.row_count} people" in screen_text(app))
         assert "syncing…" not in screen_text(app)
         tree = app.screen.query_one(DivisionTree)  # the tree's counts follow the people the sync brought
         company = tree.root.children[0]
-        count = await service.member_count(company.data.divisionId)
+        count = await service.divisions.member_count(company.data.divisionId)
         assert count and await wait_for(pilot, lambda: str(tree.root.children[0].label).endswith(f"({count})"))
     await service.close()
 
@@ -129,7 +130,7 @@ async def test_the_embedded_demo_shows_no_link_to_a_port_nothing_listens_on(embe
     from corpdir.tui.widgets.user_detail import UserDetail
 
     service = make_service()
-    await service.sync()
+    await service.sync.run()
     if embedded:
         service.settings = ServiceSettings()  # no base URL: what `corpdir` with no configuration runs
     app = app_on(service, sync_on_start=False)

@@ -15,6 +15,7 @@ from corpdir.tui.widgets.user_detail import UserDetail
 from corpdir.tui.widgets.virtual_list import VirtualList
 from service_fixtures import make_service
 from tui_helpers import screen_text, wait_for
+from corpdir.service.backend import backend_of
 
 
 class Unreachable(httpx.AsyncBaseTransport):
@@ -33,7 +34,7 @@ async def offline(tmp_path):
     """A service over a cache synced yesterday, its network gone."""
     path = str(tmp_path / "cache.sqlite3")
     online = make_service(store=CacheStore(path))
-    await online.sync()
+    await online.sync.run()
     await online.close()
     transport = Unreachable()
     service = make_service(transport=transport, store=CacheStore(path))
@@ -63,8 +64,8 @@ async def test_starts_offline_browses_searches_and_shows_details_from_the_cache(
     from corpdir.tui.app import CorpdirApp
 
     service, transport = offline
-    cached = service.store.count_users()
-    target = next(u for u in await service.users_window(None, limit=100) if u.fullnameKana)
+    cached = backend_of(service).store.count_users()
+    target = next(u for u in await service.people.window(None, limit=100) if u.fullnameKana)
     app = CorpdirApp(service, state=State())  # syncs on start (the cache is stale): that fails
     notes = collect_notifications(app)
     async with app.run_test(size=(140, 40)) as pilot:
@@ -92,7 +93,7 @@ async def test_starts_offline_browses_searches_and_shows_details_from_the_cache(
         # the other screens open and show the cache too
         await pilot.press("f2")
         contacts = app.screen.query_one("#contacts", VirtualList)
-        assert await wait_for(pilot, lambda: contacts.row_count == service.store.count_contacts() and contacts.highlighted)
+        assert await wait_for(pilot, lambda: contacts.row_count == backend_of(service).store.count_contacts() and contacts.highlighted)
         await pilot.press("f3")
         calls = app.screen.query_one("#calls", VirtualList)
         assert await wait_for(pilot, lambda: calls.row_count > 0 and calls.highlighted is not None)
@@ -142,7 +143,7 @@ async def test_a_key_the_client_cannot_use_is_said_plainly_and_the_cache_still_b
 
     path = str(tmp_path / "cache.sqlite3")
     online = make_service(store=CacheStore(path))
-    await online.sync()
+    await online.sync.run()
     await online.close()
     bad_key = "secret\tkey"
     settings = ServiceSettings(base_url=BASE_URL, api_key=bad_key)
@@ -151,7 +152,7 @@ async def test_a_key_the_client_cannot_use_is_said_plainly_and_the_cache_still_b
     notes = collect_notifications(app)
     async with app.run_test(size=(140, 40)) as pilot:
         users = app.screen.query_one("#users", VirtualList)
-        assert await wait_for(pilot, lambda: users.row_count == service.store.count_users() > 0)
+        assert await wait_for(pilot, lambda: users.row_count == backend_of(service).store.count_users() > 0)
         assert await wait_for(pilot, lambda: "offline (showing the cache)" in screen_text(app))
         assert await wait_for(pilot, lambda: any("API key" in m for _, _, m in notes)), notes
         assert readable(notes) and not any("secret" in m for _, _, m in notes)

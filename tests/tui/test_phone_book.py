@@ -8,6 +8,7 @@ from corpdir.tui.screens.jump_row import JumpToRow
 from corpdir.tui.widgets.contact_detail import ContactDetail
 from corpdir.tui.widgets.virtual_list import VirtualList
 from tui_helpers import screen_text, wait_for
+from corpdir.service.backend import backend_of
 
 
 async def test_j_jumps_to_a_kana_row_in_the_list_by_name(make_app, service):
@@ -15,7 +16,7 @@ async def test_j_jumps_to_a_kana_row_in_the_list_by_name(make_app, service):
     async with app.run_test(size=(120, 36)) as pilot:
         users = app.screen.query_one("#users", VirtualList)
         assert await wait_for(pilot, lambda: users.highlighted is not None)
-        start = await service.cache.run(service.store.users_row_offset, "た")
+        start = await backend_of(service).cache.run(backend_of(service).store.users_row_offset, "た")
         assert 0 < start < users.row_count
         await pilot.press("J")
         assert await wait_for(pilot, lambda: isinstance(app.screen, JumpToRow))
@@ -52,7 +53,7 @@ async def test_contact_details_name_the_folder_and_put_numbers_before_the_card(m
         contact = next(contacts.row(i) for i in range(contacts.row_count)
                        if contacts.row(i) is not None and contacts.row(i).folderId is not None
                        and contacts.row(i).folderId.directory == "SHARED")
-        names = await service.folder_names()
+        names = await service.contacts.folder_names()
         folder = names[(contact.folderId.directory, contact.folderId.folderNum)]
         pane = ContactDetail(service, contact)
         await app.screen.mount(pane)

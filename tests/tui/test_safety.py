@@ -16,6 +16,7 @@ from corpdir.tui.widgets.user_detail import UserDetail
 from corpdir.tui.widgets.virtual_list import VirtualList
 from service_fixtures import make_server, make_service
 from tui_helpers import screen_text, wait_for
+from corpdir.service.backend import backend_of
 
 R = "\ufffd"  # what a control character becomes on screen
 MARKUP = "[red]x[/red]"
@@ -35,15 +36,15 @@ async def hostile():
     """A reception service synced from a tenant where an admin created hostile records."""
     server = make_server()
     admin = make_service(server, api_key="demo-admin")
-    division = await admin.client.create_division(divisionCode="HOSTILE", divisionName=DIVISION)
+    division = await backend_of(admin).client.create_division(divisionCode="HOSTILE", divisionName=DIVISION)
     ids = {}
     for i, name in enumerate(HOSTILE):
-        user = await admin.client.create_user(loginId=f"hostile{i}", fullname=name, position="[blink]boss[/blink]",
+        user = await backend_of(admin).client.create_user(loginId=f"hostile{i}", fullname=name, position="[blink]boss[/blink]",
                                               phoneNum=f"03-5555-000{i}", divisionIds=[division.divisionId])
         ids[name] = user.userId
     await admin.close()
     service = make_service(server)
-    await service.sync()
+    await service.sync.run()
     yield service, ids
     await service.close()
 
@@ -126,9 +127,9 @@ async def test_notifications_quote_data_literally(hostile):
     """The copy notification quotes the copied value; values a conforming service would
     refuse (markup and control characters in an e-mail) come straight from the cache."""
     service, ids = hostile
-    record = (await service.user(ids[MARKUP])).record
+    record = (await service.people.user(ids[MARKUP])).record
     email = "[red]boss[/red]@\x1b]52;c;SGVsbG8=\x07.example"
-    service.store.put_users([{**record.model_dump(exclude_none=True, mode="json"), "email1": email}])
+    backend_of(service).store.put_users([{**record.model_dump(exclude_none=True, mode="json"), "email1": email}])
     app = app_for(service)
     async with app.run_test(size=(150, 50), notifications=True) as pilot:  # run_test hides toasts unless asked
         users = app.screen.query_one("#users", VirtualList)

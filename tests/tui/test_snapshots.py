@@ -63,7 +63,7 @@ def synced_app(cache_path) -> Any:
 
     async def fill() -> None:
         filler = service()
-        await filler.sync()
+        await filler.sync.run()
         await filler.close()
 
     asyncio.run(fill())
@@ -121,7 +121,7 @@ async def lookup(pilot) -> None:
     await pilot.press("f4")
     await settle(pilot, lambda: pilot.app.screen.query("#numbers"))
     service = pilot.app.service
-    users = await service.users_window(None, limit=5)
+    users = await service.people.window(None, limit=5)
     numbers = [u.phoneNum for u in users if u.phoneNum][:2] + ["03-0000-0009"]
     await pilot.press(*", ".join(numbers), "enter")
     await settle(pilot, listed(pilot, "#results"))
@@ -134,7 +134,7 @@ def full_width(number: str) -> str:
 
 async def deep_division_with_number(service, parent=None, depth: int = 0):
     """A division at least three levels down that has a phone number (None: none such)."""
-    for division in await service.child_divisions(parent):
+    for division in await service.divisions.children(parent):
         if depth >= 2 and division.divisionPhoneNum:
             return division
         if found := await deep_division_with_number(service, division.divisionId, depth + 1):
@@ -148,7 +148,7 @@ async def lookup_mixed(pilot) -> None:
     await pilot.press("f4")
     await settle(pilot, lambda: pilot.app.screen.query("#numbers"))
     service = pilot.app.service
-    user = next(u for u in await service.users_window(None, limit=200) if u.phoneNum and u.extensionNum and u.divisions)
+    user = next(u for u in await service.people.window(None, limit=200) if u.phoneNum and u.extensionNum and u.divisions)
     division = await deep_division_with_number(service)
     typed = f"{full_width(user.phoneNum)} {user.extensionNum} {division.divisionPhoneNum} 999-9999 abc"
     pilot.app.screen.query_one("#numbers", Input).insert_text_at_cursor(typed)

@@ -142,7 +142,7 @@ async def folder_edit(pilot) -> None:
 
     await pilot.press("f2")
     await settle(pilot, listed(pilot, "#contacts"))
-    folder = (await pilot.app.service.personal_folders())[0]
+    folder = (await pilot.app.service.contacts.personal_folders())[0]
     tree = pilot.app.screen.query_one(FolderTree)
     tree.post_message(FolderTree.ScopeSelected(FolderScope("PERSONAL", folder.folderNum, folder.folderName)))
     await settle(pilot, lambda: pilot.app.screen.browse.scope.folder_num == folder.folderNum

@@ -11,6 +11,7 @@ from corpdir.tui.widgets.division_tree import DivisionTree
 from corpdir.tui.widgets.virtual_list import VirtualList
 from service_fixtures import make_service
 from tui_helpers import Notifications, screen_text, wait_for
+from corpdir.service.backend import backend_of
 
 
 async def test_first_rows_are_painted_before_the_service_is_asked(service):
@@ -23,11 +24,11 @@ async def test_first_rows_are_painted_before_the_service_is_asked(service):
 
     def connect() -> DirectoryClient:
         seen_at_connect.append(screen_text(app))
-        return ready.client
+        return backend_of(ready).client
 
-    lazy = DirectoryService(None, service.store, ready.settings, connect=connect)
+    lazy = DirectoryService(None, backend_of(service).store, ready.settings, connect=connect)
     lazy.clock = lambda: time.time() + 86400  # a day later: the cache is stale, so the app syncs
-    first = (await lazy.users_window(None, limit=1))[0]
+    first = (await lazy.people.window(None, limit=1))[0]
     app = CorpdirApp(lazy, state=State())
     notes = Notifications()
     async with app.run_test(size=(120, 36), message_hook=notes) as pilot:

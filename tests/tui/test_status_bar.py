@@ -9,6 +9,7 @@ from corpdir.tui.app import CorpdirApp
 from corpdir.tui.widgets.status_bar import StatusBar
 from service_fixtures import make_server, make_service
 from tui_helpers import wait_for
+from corpdir.service.backend import backend_of
 
 
 async def test_a_sync_of_users_and_contacts_is_one_steady_line_with_both_counts():
@@ -23,7 +24,7 @@ async def test_a_sync_of_users_and_contacts_is_one_steady_line_with_both_counts(
             bar.update = lambda text, **options: (said.append(str(text)), show(text, **options))[1]
             await pilot.press("ctrl+s")
             assert await wait_for(pilot, lambda: app.syncs_done == 1, tries=500)
-            users, contacts = service.store.count_users(), service.store.count_contacts()
+            users, contacts = backend_of(service).store.count_users(), backend_of(service).store.count_contacts()
             assert users and contacts
             syncing = [text.partition("syncing ")[2] for text in said if "syncing " in text]
             both = [i for i, text in enumerate(syncing) if "users" in text and "contacts" in text]

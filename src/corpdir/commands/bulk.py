@@ -64,10 +64,10 @@ async def run_bulk(service: Any, kind: str, path: str, out: TextIO, err: TextIO,
                 if parsed.requests() > 1:
                     print(f"sent {sent}/{total}", file=err, flush=True)
 
-            answers = await service.send_destinations(parsed.entries, progress=progress)
+            answers = await service.people.send_destinations(parsed.entries, progress=progress)
             print(destinations_result(parsed, answers), file=out)
         else:
-            answer = await service.register_spots(parsed.entries)
+            answer = await service.people.register_spots(parsed.entries)
             print(spots_result(answer), file=out)
     except RateLimited as exc:
         if kind == "spots" and exc.retry_after is not None:

@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         service = DirectoryService.open(settings)
         try:
             if args.sync:
-                await service.sync()
+                await service.sync.run()
             phonebook = Phonebook(service)
             try:
                 wanted = entries(await phonebook.entries(), args.base_dn)

@@ -42,7 +42,7 @@ async def main(args: argparse.Namespace) -> int:
                     total = None
                 progress.update(task, completed=done, total=total)
 
-            summary = await service.sync(full=args.full, progress=report)
+            summary = await service.sync.run(full=args.full, progress=report)
             for task in tasks.values():
                 progress.update(task, total=progress.tasks[task].completed)
     except CorpdirError as exc:

@@ -102,7 +102,7 @@ class Gateway:
         rate limit from other users of the key; a failed sync is retried at the next turn."""
         while True:
             try:
-                summary = await self.service.sync()
+                summary = await self.service.sync.run()
                 total = summary.total()
                 log.info("sync: %d added, %d changed, %d removed", total.added, total.changed, total.removed)
             except Exception as exc:  # noqa: BLE001 - the gateway keeps answering from the cache

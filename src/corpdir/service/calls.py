@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from corpdir.division_path import division_path
 from corpdir.phone import for_display, match_key
+from corpdir.service.backend import backend_of
 from corpdir.spec.phone_fields import CONTACT_PHONE_FIELDS, USER_PHONE_FIELDS
 
 if TYPE_CHECKING:
@@ -87,11 +88,11 @@ class CallDesk:
 
     def __init__(self, service: DirectoryService) -> None:
         self.service = service
-        self.history = CallsByCaller(service.store, service.settings.region)
+        self.history = CallsByCaller(backend_of(service).store, service.settings.region)
 
     async def ready(self) -> None:
         """The calls by caller built now, on the cache's thread, rather than on the next ring."""
-        await self.service.cache.run(self.history.ready)
+        await backend_of(self.service).cache.run(self.history.ready)
 
     @property
     def region(self) -> str:
@@ -101,10 +102,10 @@ class CallDesk:
     async def caller(self, number: str, recent: int = 3) -> Caller:
         """Identified from the cache only (no request: the pop-up must not wait for the
         network), in one trip to the cache's thread."""
-        return await self.service.cache.run(self._caller, number, recent)
+        return await backend_of(self.service).cache.run(self._caller, number, recent)
 
     def _caller(self, number: str, recent: int) -> Caller:
-        store = self.service.store
+        store = backend_of(self.service).store
         formatted = for_display(number, self.region) if number else "number withheld"
         calls = self._recent(number, recent) if number else []
         items = store.identify(number) if number else []
@@ -138,15 +139,15 @@ class CallDesk:
         refs = user.divisions or []
         if not refs:
             return ""
-        paths = self.service.store.division_paths([refs[0].divisionId])
+        paths = backend_of(self.service).store.division_paths([refs[0].divisionId])
         return division_path(paths.get(refs[0].divisionId) or [refs[0].divisionName])
 
     async def record_for(self, who: dict[str, Any]) -> Any:
         """The cached User or Contact an identification item names (None: unknown)."""
         if who.get("userId"):
-            cached = await self.service.user(who["userId"])
+            cached = await self.service.people.user(who["userId"])
         elif who.get("contactId"):
-            cached = await self.service.contact(who["contactId"])
+            cached = await self.service.contacts.contact(who["contactId"])
         else:
             return None
         return cached.record if cached is not None else None
@@ -154,16 +155,16 @@ class CallDesk:
     async def new_contact_folder(self) -> tuple[str, int] | None:
         """Where a caller saved as a contact goes: the user's first personal folder, else
         the first shared one (directory, folder number); None when there is neither."""
-        personal = await self.service.personal_folders()
+        personal = await self.service.contacts.personal_folders()
         if personal:
             return ("PERSONAL", personal[0].folderNum)
-        folders = await self.service.folders()
+        folders = await self.service.contacts.folders()
         return (folders[0].folderId.directory, folders[0].folderId.folderNum) if folders else None
 
     async def to_return(self) -> set[int]:
         """Ids of the missed calls in the cache not yet called back (see :func:`calls_to_return`)."""
-        incoming = await self.service.calls("incoming")
-        outgoing = await self.service.calls("outgoing")
+        incoming = await self.service.calls.cached("incoming")
+        outgoing = await self.service.calls.cached("outgoing")
         since = datetime.fromtimestamp(self.service.clock(), timezone.utc) - timedelta(days=RETURN_WITHIN_DAYS)
         return calls_to_return(incoming, outgoing, self.region, since)
 
@@ -182,24 +183,24 @@ class CallDesk:
             body["fromNum"] = from_num
         if note:
             body["note"] = note
-        record = await self.service.create_call("incoming", body)
+        record = await self.service.calls.create("incoming", body)
         await self.ready()
         return record
 
     async def set_note(self, record_id: int, note: str) -> IncomingCall:
         """H3 with the note only (a message taken after the call was recorded)."""
-        cached = [c for c in await self.service.calls("incoming") if c.incomingCallHistoryId == record_id]
+        cached = [c for c in await self.service.calls.cached("incoming") if c.incomingCallHistoryId == record_id]
         if not cached:
             from corpdir.spec.calls import IncomingCall
 
             cached = [IncomingCall(incomingCallHistoryId=record_id)]
-        record = await self.service.edit_call("incoming", cached[0], changes={"note": note})
+        record = await self.service.calls.edit("incoming", cached[0], changes={"note": note})
         await self.ready()
         return record
 
     async def newest_incoming(self) -> list[IncomingCall]:
         """H1's newest page (newest first), also into the cache."""
-        records = await self.service.refresh_calls("incoming", limit=H1_PAGE)
+        records = await self.service.calls.refresh("incoming", limit=H1_PAGE)
         await self.ready()
         return records
 

@@ -34,11 +34,15 @@ import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from corpdir.division_path import division_path
 from corpdir.phone import DEFAULT_REGION, e164
+from corpdir.service.backend import backend_of
 from corpdir.text import printable
+
+if TYPE_CHECKING:
+    from corpdir.service.directory import DirectoryService
 
 USER_CSV = ("userId", "loginId", "fullname", "fullnameKana", "fullnameAlphabet", "employeeNum", "divisions", "position",
             "post", "extensionNum", "phoneNum", "companyMobileNum", "mobileNum", "personalMobileNum", "faxNum",
@@ -196,12 +200,13 @@ class ExportWriter:
         return "".join(_fold(line) for line in lines)
 
 
-async def export_writer(service: Any, kind: str, fmt: str, out: TextIO, *, terminal: bool = False) -> ExportWriter:
+async def export_writer(service: DirectoryService, kind: str, fmt: str, out: TextIO, *,
+                        terminal: bool = False) -> ExportWriter:
     """The writer for ``service``'s records: its region, divisions by the cache's paths, and
     (users' vCards) the company's name, which the service is asked for once."""
-    company = await service.company_name() if kind == "users" and fmt == "vcard" else ""
+    company = await service.identification.company_name() if kind == "users" and fmt == "vcard" else ""
     return ExportWriter(kind, fmt, out, terminal=terminal, region=service.settings.region,
-                        divisions=service.store.division_paths, company=company)
+                        divisions=backend_of(service).store.division_paths, company=company)
 
 
 # -- where the records come from ------------------------------------------------------------
@@ -225,40 +230,40 @@ async def windows(fetch: Callable[[int, int], Awaitable[Sequence[Any]]], total: 
         yield rows
 
 
-def cache_answers(service: Any, kind: str, query: dict[str, Any]) -> bool:
+async def cache_answers(service: DirectoryService, kind: str, query: dict[str, Any]) -> bool:
     """The cache has been synced and can apply every filter of ``query`` itself."""
-    if service.synced_age(kind) is None or not set(query) <= CACHE_FILTERS[kind]:
+    if await service.sync.age(kind) is None or not set(query) <= CACHE_FILTERS[kind]:
         return False
     return len(query.get("divisionIds", ())) <= 1 and len(query.get("folderNums", ())) <= 1
 
 
-async def records(service: Any, kind: str, query: dict[str, Any], *, limit: int, source: str | None = None) -> Records:
+async def records(service: DirectoryService, kind: str, query: dict[str, Any], *, limit: int, source: str | None = None) -> Records:
     """The records ``query`` selects (U1 / X1 filters), at most ``limit``: read from the
     cache when it can answer (or ``source="cache"``: the ids in name order once, then the
     records a batch at a time), else page by page from the service."""
-    use_cache = source == "cache" or (source is None and cache_answers(service, kind, query))
+    use_cache = source == "cache" or (source is None and await cache_answers(service, kind, query))
     if use_cache:
-        store = service.store
+        store, cache = backend_of(service).store, backend_of(service).cache
         if kind == "users":
             division = (query.get("divisionIds") or [None])[0]
-            ids = await service.cache.run(store.user_ids, division, include_sub=bool(query.get("includeSubDepartment")))
+            ids = await cache.run(store.user_ids, division, include_sub=bool(query.get("includeSubDepartment")))
             read = store.users
         else:
-            ids = await service.cache.run(store.contact_ids, query.get("directory"), (query.get("folderNums") or [None])[0])
+            ids = await cache.run(store.contact_ids, query.get("directory"), (query.get("folderNums") or [None])[0])
             read = store.contacts
         ids = ids[:limit]
 
         async def fetch(offset: int, count: int) -> Sequence[Any]:
-            return await service.cache.run(read, ids[offset:offset + count])
+            return await cache.run(read, ids[offset:offset + count])
         return Records("cache", len(ids), windows(fetch, len(ids)))
     if kind == "users":
         return Records("service", None, _pages(service, "U1", query, limit))
     return Records("service", None, _pages(service, "X1", {"orderBy": "fullname", **query}, limit))
 
 
-async def _pages(service: Any, code: str, query: dict[str, Any], limit: int) -> AsyncIterator[Sequence[Any]]:
+async def _pages(service: DirectoryService, code: str, query: dict[str, Any], limit: int) -> AsyncIterator[Sequence[Any]]:
     left = limit
-    async for page in service.client.iter_pages(code, query):
+    async for page in backend_of(service).pages(code, query):
         items = page.items[:left]
         if items:
             yield items

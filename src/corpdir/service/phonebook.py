@@ -174,7 +174,7 @@ class Phonebook:
     def __init__(self, service: DirectoryService) -> None:
         self.service = service
         self.region = service.settings.region
-        path = service.store.path
+        path = service.cache_path()
         self._point = reads.open_reader(path, self.region)
         self._point_codec = Codec(self._point)  # compression dictionaries never change once written
         self._bulk = reads.open_reader(path, self.region)
@@ -214,7 +214,7 @@ class Phonebook:
         """N1 for one number, paid from the rate budget's reserved share
         (:meth:`DirectoryService.reserve_rate_share`); entries that hold it."""
         with reserved():
-            result = await self.service.client.identify_numbers([number])
+            result = await self.service.identification.identify_numbers([number])
         key = match_key(number, self.region)
         return [_from_identification(i.model_dump(mode="json")) for i in result.items
                 if i.phoneNum and (i.userId or i.contactId or i.displayName) and match_key(i.phoneNum, self.region) == key]
@@ -251,7 +251,7 @@ class Phonebook:
 
     async def search(self, text: str, limit: int = 32) -> list[Entry]:
         """Entries whose name, reading or number matches ``text`` (the cache's search), with a number."""
-        found = await self.service.search(text, limit=limit * 2)
+        found = await self.service.search.records(text, limit=limit * 2)
 
         def build() -> list[Entry]:
             divisions = self._divisions_now()

@@ -249,7 +249,7 @@ class CorpdirApp(App[None]):
 
     async def start_sync_if_stale(self) -> None:
         try:
-            age = await self.service.cache.run(self.service.synced_age, "users")
+            age = await self.service.sync.age("users")
         except BaseException:
             self._start_sync_pending = False
             self._sync_state_changed()
@@ -277,7 +277,7 @@ class CorpdirApp(App[None]):
         self._start_sync_pending = False
         self._sync_state_changed()
         try:
-            summary = await self.service.sync(full=full, progress=progress)
+            summary = await self.service.sync.run(full=full, progress=progress)
         except BaseException:
             self._syncs_running -= 1
             self._sync_state_changed()  # an empty list says it is empty again, not "syncing"

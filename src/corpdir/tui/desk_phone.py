@@ -166,7 +166,7 @@ class DeskPhone:
         self.app.run_worker(self._open_ref(ref), group="open-person", exit_on_error=False)
 
     async def _open_ref(self, ref: PersonRef) -> None:
-        cached = await (self.app.service.user(ref.id) if ref.kind == "user" else self.app.service.contact(ref.id))
+        cached = await (self.app.service.people.user(ref.id) if ref.kind == "user" else self.app.service.contacts.contact(ref.id))
         if cached is None:
             self.app.notify(f"{printable(ref.name)} is no longer in the directory cache", severity="warning", timeout=4)
             return
@@ -203,4 +203,4 @@ async def new_contact_form(app: Any, number: str, name: str = "") -> None:
     def saved(contact: Any) -> None:
         app.notify(f"Saved {printable(contact.fullname)} as a new contact", timeout=3)
 
-    open_form(app.screen, spec, None, app.service.create_contact, saved)
+    open_form(app.screen, spec, None, app.service.contacts.create, saved)

@@ -7,7 +7,7 @@ from typing import Any, Iterable
 
 from corpdir.server.errors import not_found
 from corpdir.phone import digits
-from corpdir.server.search import CONTACTS, joined, page_ids
+from corpdir.server.storage.search import CONTACTS, joined, page_ids
 from corpdir.server.storage.db import Database, dumps, iso_dt, loads
 from corpdir.server.storage.phones import CONTACT, PhoneIndex
 from corpdir.spec.contact import CONTACT_PHONE_FIELDS

@@ -1,7 +1,7 @@
 """The database schema, versioned with ``PRAGMA user_version``.
 
 Records keep their spec fields as one JSON document (``data``) next to the columns that
-filters, orderings and joins need. Search (``corpdir.server.search``): per searchable
+filters, orderings and joins need. Search (``corpdir.server.storage.search``): per searchable
 resource a table of lowercased text and an FTS5 trigram index over it, which answers
 words of any length (version 2; version 1 scanned for one- and two-character words).
 Phone numbers are indexed by ``corpdir.phone.match_key``.
@@ -18,7 +18,7 @@ text of every user and contact from their records when it opens the database.
 
 from __future__ import annotations
 
-from corpdir.server.search import CONTACTS, USERS
+from corpdir.server.storage.search import CONTACTS, USERS
 
 SCHEMA_VERSION = 4
 

@@ -13,7 +13,7 @@ from corpdir.server.storage.db import Database, dumps, iso_dt
 from corpdir.server.storage.schema import CONTACT_RECORD
 from corpdir.server.storage.phones import CONTACT, DIVISION, USER, PhoneIndex
 from corpdir.server.storage.users import CREATE_DEFAULTS, UserStore
-from corpdir.server.search import CONTACTS, USERS
+from corpdir.server.storage.search import CONTACTS, USERS
 from corpdir.server.storage.contacts import ContactStore, stored_fields
 from corpdir.spec.user import USER_PHONE_FIELDS
 

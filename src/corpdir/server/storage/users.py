@@ -8,7 +8,7 @@ from typing import Any, Iterable
 from corpdir.server.errors import already_exists, not_found, unprocessable
 from corpdir.server.passwords import hash_password
 from corpdir.phone import digits
-from corpdir.server.search import USERS, joined, page_ids
+from corpdir.server.storage.search import USERS, joined, page_ids
 from corpdir.server.storage.db import Database, dumps, loads
 from corpdir.server.storage.phones import USER, PhoneIndex
 from corpdir.spec.user import USER_PHONE_FIELDS

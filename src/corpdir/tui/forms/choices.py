@@ -65,19 +65,19 @@ async def load_choices(service: DirectoryService, picker: Picker) -> list[Choice
     """The choices of ``picker`` from the cache: every division by path (top down), or
     the shared then the personal folders."""
     if picker.what == "division":
-        hidden = set(await service.division_subtree(picker.not_under)) if picker.not_under is not None else set()
+        hidden = set(await service.divisions.subtree(picker.not_under)) if picker.not_under is not None else set()
         choices = [Choice(d.divisionId, names[-1], division_path(names),
                           " ".join(filter(None, (d.divisionNameKana, d.divisionNameAlphabet, d.divisionCode))))
-                   for d, names in await service.all_divisions() if d.divisionId not in hidden]
+                   for d, names in await service.divisions.all() if d.divisionId not in hidden]
     else:
         choices = [Choice({"directory": f.folderId.directory, "folderNum": f.folderId.folderNum},
                           f.folderName or f"#{f.folderId.folderNum}",
                           division_path([DIRECTORIES.get(f.folderId.directory, f.folderId.directory), f.folderName or ""]))
-                   for f in await service.folders() if f.folderId is not None]
+                   for f in await service.contacts.folders() if f.folderId is not None]
         known = {(c.value["directory"], c.value["folderNum"]) for c in choices}
         choices += [Choice({"directory": "PERSONAL", "folderNum": f.folderNum}, f.folderName or f"#{f.folderNum}",
                            division_path([DIRECTORIES["PERSONAL"], f.folderName or ""]))
-                    for f in await service.personal_folders() if ("PERSONAL", f.folderNum) not in known]
+                    for f in await service.contacts.personal_folders() if ("PERSONAL", f.folderNum) not in known]
     if picker.none is not None:
         choices.insert(0, Choice(picker.none[1], picker.none[0]))
     return choices

@@ -154,10 +154,10 @@ class BulkScreen(ModalScreen[None]):
 
         try:
             if parsed.kind == "destinations":
-                answers = await self.service.send_destinations(parsed.entries, progress=progress)
+                answers = await self.service.people.send_destinations(parsed.entries, progress=progress)
                 text = destinations_result(parsed, answers)
             else:
-                answer = await self.service.register_spots(parsed.entries)
+                answer = await self.service.people.register_spots(parsed.entries)
                 bar.update(progress=len(parsed.entries))
                 text = spots_result(answer)
         except RateLimited as exc:

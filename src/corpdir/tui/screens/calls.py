@@ -132,7 +132,7 @@ class CallsScreen(ListScreen):
         if view.direction in self._refreshed or not self.service.offers(CODES[view.direction]):
             return
         try:
-            await self.service.refresh_calls(view.direction)
+            await self.service.calls.refresh(view.direction)
         except CorpdirError as exc:
             self.notify(f"Could not refresh the {view.direction} calls: {exc}", severity="warning", timeout=4)
             return
@@ -142,7 +142,7 @@ class CallsScreen(ListScreen):
 
     async def rows(self, view: CallView) -> list[CallRow]:
         """The view's calls; incoming, the missed ones not yet called back come first."""
-        records = await self.service.calls(view.direction, answered=view.answered, newest_first=view.newest_first)
+        records = await self.service.calls.cached(view.direction, answered=view.answered, newest_first=view.newest_first)
         rows = await call_rows(self.service, view.direction, records)
         if view.direction != "incoming":
             return rows
@@ -227,7 +227,7 @@ class CallsScreen(ListScreen):
         from corpdir.tui.forms.writes import open_form
 
         direction = self.view.direction
-        open_form(self, call_form(direction, None), None, lambda body: self.service.create_call(direction, body),
+        open_form(self, call_form(direction, None), None, lambda body: self.service.calls.create(direction, body),
                   self._after_write)
 
     def action_edit(self) -> None:
@@ -239,4 +239,4 @@ class CallsScreen(ListScreen):
 
         row = self.selected
         open_form(self, call_form(row.direction, row.record), row.record,
-                  lambda changes: self.service.edit_call(row.direction, row.record, changes=changes), self._after_write)
+                  lambda changes: self.service.calls.edit(row.direction, row.record, changes=changes), self._after_write)

@@ -40,7 +40,7 @@ class CallsChart(ModalScreen[None]):
             yield PlotextPlot(id="chart")
 
     async def on_mount(self) -> None:
-        records = await self.service.calls("incoming")
+        records = await self.service.calls.cached("incoming")
         today = date.fromtimestamp(self.service.clock())  # the service's clock: a test can stop it
         days = daily_counts(records, today, DAYS)
         answered = sum(a for _, a, _ in days)

@@ -3,7 +3,7 @@ the chosen one, a filter bar with every X1 filter, and the chosen contact's deta
 its business card.
 
 Browsing reads windows of rows from the cache, then refreshes the folder from X1.
-Searching is the façade's (:meth:`DirectoryService.search_contacts`): the cache's folded
+Searching is the façade's (:meth:`Search.contacts <corpdir.service.search.Search.contacts>`): the cache's folded
 index answers as you type, then X1 (freeWords and the filters, within the chosen folder)
 when typing pauses. A filter that does not parse (a date) is shown as an error beside the
 field and nothing is sent.
@@ -97,7 +97,7 @@ class ContactsScreen(ContactsWrites):
         if self.browse.searching:
             self.run_search(self.browse)
         else:
-            contacts.source = self.service.folder_contacts(self.browse.scope.directory, self.browse.scope.folder_num)
+            contacts.source = self.service.contacts.of_folder(self.browse.scope.directory, self.browse.scope.folder_num)
             if refresh_api and self.browse.scope.directory and self.service.offers("X1"):
                 self.refresh_scope(self.browse)
 
@@ -113,7 +113,7 @@ class ContactsScreen(ContactsWrites):
     @work(group="contacts-refresh", exclusive=True, exit_on_error=False)
     async def refresh_scope(self, browse: ContactBrowse) -> None:
         try:
-            await self.service.list_contacts_remote(orderBy="fullname", **browse.scope_query())
+            await self.service.contacts.list_remote(orderBy="fullname", **browse.scope_query())
         except CorpdirError as exc:
             self.notify(f"Could not refresh {browse.scope.name}: {exc}", severity="warning", timeout=4)
             return
@@ -124,12 +124,12 @@ class ContactsScreen(ContactsWrites):
     async def run_search(self, browse: ContactBrowse) -> None:
         """The façade's answers, each shown as it comes (the next keystroke cancels this)."""
         contacts = self.query_one("#contacts", VirtualList)
-        answers = self.service.search_contacts(browse.text, dict(browse.filters), directory=browse.scope.directory,
+        answers = self.service.search.contacts(browse.text, dict(browse.filters), directory=browse.scope.directory,
                                                folder_num=browse.scope.folder_num)
         async for answer in answers:
             if browse != self.browse:
                 return
-            contacts.source = RankedRows(answer.ids, self.service.contacts_by_id, lambda c: c.contactId, answer.known,
+            contacts.source = RankedRows(answer.ids, self.service.contacts.by_id, lambda c: c.contactId, answer.known,
                                          answer.more)
             if answer.unfiltered:
                 self.notify("This service cannot filter contacts (no X1); showing the search of the cache", timeout=4)

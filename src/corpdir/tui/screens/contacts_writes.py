@@ -38,7 +38,7 @@ class ContactsWrites(SearchListScreen):
         from corpdir.tui.forms.specs import contact_form
         from corpdir.tui.forms.writes import open_form
 
-        open_form(self, contact_form(None, self._folder()), None, self.service.create_contact,
+        open_form(self, contact_form(None, self._folder()), None, self.service.contacts.create,
                   lambda c: (self.notify(f"Created {c.fullname}", timeout=3), self._after_write(c)))
 
     def action_edit(self) -> None:
@@ -49,7 +49,7 @@ class ContactsWrites(SearchListScreen):
         from corpdir.tui.forms.specs import contact_form
         from corpdir.tui.forms.writes import open_form
 
-        open_form(self, contact_form(contact), contact, lambda changes: self.service.edit_contact(contact, changes=changes),
+        open_form(self, contact_form(contact), contact, lambda changes: self.service.contacts.edit(contact, changes=changes),
                   lambda c: (self.notify(f"Saved {c.fullname}", timeout=3), self._after_write(c)))
 
     def action_delete(self) -> None:
@@ -66,7 +66,7 @@ class ContactsWrites(SearchListScreen):
     async def delete_contact(self, contact: Contact) -> None:
         from corpdir.tui.forms.writes import run_write
 
-        if await run_write(self, self.service.delete_contact(contact), f"Deleted {contact.fullname}"):
+        if await run_write(self, self.service.contacts.delete(contact), f"Deleted {contact.fullname}"):
             self.forget_row(contact.contactId)
             self.query_one(ContactDetail).contact = None
             self.query_one(FolderTree).load()  # the folder's count follows
@@ -87,7 +87,7 @@ class ContactsWrites(SearchListScreen):
             except NotAnImage as exc:
                 raise Invalid("the card image was not sent", details=[ErrorDetail(field="file", code="PATTERN",
                               description=str(exc))], local=True, operation="X5") from None
-            return await self.service.create_contact_from_card(jpeg, body)
+            return await self.service.contacts.create_from_card(jpeg, body)
 
         open_form(self, business_card_form(self._folder()), None, save,
                   lambda cid: (self.notify(f"Card sent: contact #{cid} created", timeout=4), self.action_refresh()))
@@ -99,7 +99,7 @@ class ContactsWrites(SearchListScreen):
         from corpdir.tui.forms.writes import pick_image
 
         pick_image(self, f"Replace the business card of {contact.fullname} with this one?", lambda jpeg: self.write_card(
-            contact, lambda: self.service.replace_card_image(contact.contactId, jpeg), "Card image replaced"))
+            contact, lambda: self.service.images.replace_card(contact.contactId, jpeg), "Card image replaced"))
 
     def action_card_delete(self) -> None:
         contact = self.selected
@@ -108,7 +108,7 @@ class ContactsWrites(SearchListScreen):
         from corpdir.tui.forms.writes import confirm
 
         confirm(self, f"Delete the business card image of {contact.fullname}?", lambda: self.write_card(
-            contact, lambda: self.service.delete_card_image(contact.contactId), "Card image deleted"))
+            contact, lambda: self.service.images.delete_card(contact.contactId), "Card image deleted"))
 
     @work(group="contacts-write", exclusive=True, exit_on_error=False)
     async def write_card(self, contact: Contact, call: Any, success: str) -> None:
@@ -124,7 +124,7 @@ class ContactsWrites(SearchListScreen):
         from corpdir.tui.forms.specs import personal_folder_form
         from corpdir.tui.forms.writes import open_form
 
-        open_form(self, personal_folder_form(None), None, self.service.create_personal_folder,
+        open_form(self, personal_folder_form(None), None, self.service.contacts.create_personal_folder,
                   lambda f: (self.notify(f"Created folder {f.folderName}", timeout=3), self._after_write()))
 
     def action_edit_folder(self) -> None:
@@ -135,11 +135,11 @@ class ContactsWrites(SearchListScreen):
         from corpdir.tui.forms.specs import personal_folder_form
         from corpdir.tui.forms.writes import open_form
 
-        folder = next((f for f in await self.service.personal_folders() if f.folderNum == scope.folder_num), None) \
+        folder = next((f for f in await self.service.contacts.personal_folders() if f.folderNum == scope.folder_num), None) \
             if scope.directory == "PERSONAL" else None
         if folder is None:
             self.notify("Choose one of your personal folders first", severity="warning", timeout=3)
             return
         open_form(self, personal_folder_form(folder), folder,
-                  lambda changes: self.service.edit_personal_folder(folder, changes=changes),
+                  lambda changes: self.service.contacts.edit_personal_folder(folder, changes=changes),
                   lambda f: (self.notify(f"Saved folder {f.folderName}", timeout=3), self._after_write()))

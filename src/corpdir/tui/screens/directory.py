@@ -2,7 +2,7 @@
 the chosen person's details.
 
 Browsing reads windows of rows from the cache (any size of company), then refreshes the
-division from the API. Searching is the façade's (:meth:`DirectoryService.search_people`):
+division from the API. Searching is the façade's (:meth:`Search.people <corpdir.service.search.Search.people>`):
 the cache answers as you type, then U1 (freeWords + filters) when typing pauses.
 """
 
@@ -51,8 +51,8 @@ def user_columns(service: DirectoryService) -> list[Column]:
         if not refs:
             return position
         more = f" +{len(refs) - 1}" if len(refs) > 1 else ""
-        path = service.division_path(refs[0], width, marker=more)
-        whole = path == printable(service.division_path(refs[0], marker=more))
+        path = service.divisions.path(refs[0], width, marker=more)
+        whole = path == printable(service.divisions.path(refs[0], marker=more))
         if position and whole and cells(f"{path} · ") + min(cells(position), POSITION_SEEN) <= width:
             return f"{path} · {position}"
         return path
@@ -125,7 +125,7 @@ class DirectoryScreen(DirectoryWrites):
             self.run_search(self.browse)
         else:
             division = self.browse.division.divisionId if self.browse.division else None
-            users.source = self.service.division_people(division, include_sub=self.browse.include_sub,
+            users.source = self.service.people.of_division(division, include_sub=self.browse.include_sub,
                                                         order_by=self.browse.order_by, descending=self.browse.descending)
             if refresh_api and self.browse.division is not None:
                 self.refresh_division(self.browse)
@@ -143,7 +143,7 @@ class DirectoryScreen(DirectoryWrites):
         if browse.division is None or browse.text.strip():
             return super().caption(count, more, syncing, width)
         rest = cells(browse.caption(count, more=more, syncing=syncing, where=""))
-        where = self.service.division_path(browse.division, max(width - rest, 8))
+        where = self.service.divisions.path(browse.division, max(width - rest, 8))
         return fit_caption(browse.caption(count, more=more, syncing=syncing, where=where), width)
 
     def action_refresh(self) -> None:
@@ -159,9 +159,9 @@ class DirectoryScreen(DirectoryWrites):
     @work(group="directory-refresh", exclusive=True, exit_on_error=False)
     async def refresh_division(self, browse: Browse) -> None:
         try:
-            await self.service.refresh_users(browse.division.divisionId, browse.include_sub)
+            await self.service.people.refresh_division(browse.division.divisionId, browse.include_sub)
         except CorpdirError as exc:
-            self.notify(f"Could not refresh {self.service.division_path(browse.division)}: {exc}", severity="warning",
+            self.notify(f"Could not refresh {self.service.divisions.path(browse.division)}: {exc}", severity="warning",
                         timeout=4)
             return
         if browse == self.browse:
@@ -171,7 +171,7 @@ class DirectoryScreen(DirectoryWrites):
     async def run_search(self, browse: Browse) -> None:
         """The façade's answers, each shown as it comes (the next keystroke cancels this)."""
         users = self.query_one("#users", VirtualList)
-        answers = self.service.search_people(
+        answers = self.service.search.people(
             browse.text, dict(browse.filters), division_id=browse.division.divisionId if browse.division else None,
             include_sub=browse.include_sub, order_by=browse.order_by, descending=browse.descending)
         async for answer in answers:
@@ -183,7 +183,7 @@ class DirectoryScreen(DirectoryWrites):
                             timeout=4)
 
     def _ranked(self, answer: SearchAnswer[User]) -> RankedRows[User]:
-        return RankedRows(answer.ids, self.service.users_by_id, lambda u: u.userId, answer.known, answer.more)
+        return RankedRows(answer.ids, self.service.people.by_id, lambda u: u.userId, answer.known, answer.more)
 
     # -- events ------------------------------------------------------------------------------
     @on(DivisionTree.DivisionSelected)
@@ -225,9 +225,9 @@ class DirectoryScreen(DirectoryWrites):
 
     @work(group="directory-rights", exclusive=True, exit_on_error=False)
     async def learn_key_rights(self) -> None:
-        """Whether the key manages users (:meth:`DirectoryService.manages_users`): the
+        """Whether the key manages users (:meth:`People.manages_users <corpdir.service.people.People.manages_users>`): the
         filter bar offers login ID only then (the service refuses it to others, 403)."""
-        self.manages_users = await self.service.manages_users()
+        self.manages_users = await self.service.people.manages_users()
         self.query_one(UserFilters).offer_login_ids(self.manages_users)
 
     def action_toggle_subdivisions(self) -> None:

@@ -44,7 +44,7 @@ class DirectoryWrites(SearchListScreen):
         division = self.browse.division
         if division is not None:
             spec.initial = {**spec.initial, "divisionIds": [division.divisionId]}
-        open_form(self, spec, None, self.service.create_user,
+        open_form(self, spec, None, self.service.people.create,
                   lambda user: (self.notify(f"Created {user.fullname}", timeout=3), self._after_user_write(user)))
 
     def action_edit(self) -> None:
@@ -61,11 +61,11 @@ class DirectoryWrites(SearchListScreen):
         from corpdir.tui.forms.writes import open_form
 
         try:  # edit what the service has now, so the diff is against the latest record
-            user = await self.service.refresh_user(user.userId)
+            user = await self.service.people.refresh_user(user.userId)
         except CorpdirError:
             pass
         open_form(self, user_form(user, self.service.variant), user,
-                  lambda changes: self.service.edit_user(user, changes=changes),
+                  lambda changes: self.service.people.edit(user, changes=changes),
                   lambda saved: (self.notify(f"Saved {saved.fullname}", timeout=3), self._after_user_write(saved)))
 
     def action_edit_profile(self) -> None:
@@ -79,12 +79,12 @@ class DirectoryWrites(SearchListScreen):
         from corpdir.tui.forms.writes import open_form
 
         try:
-            profile = await self.service.profile(user.userId) or Profile()
+            profile = await self.service.people.profile(user.userId) or Profile()
         except CorpdirError as exc:
             self.notify(f"The profile could not be loaded: {exc}", severity="error", timeout=6)
             return
         open_form(self, profile_form(user.fullname or ""), profile,
-                  lambda changes: self.service.edit_profile(user.userId, profile, changes=changes),
+                  lambda changes: self.service.people.edit_profile(user.userId, profile, changes=changes),
                   lambda saved: (self.notify(f"Saved the profile of {user.fullname}", timeout=3),
                                  self._after_user_write(user)))
 
@@ -106,7 +106,7 @@ class DirectoryWrites(SearchListScreen):
     async def delete_user(self, user: User) -> None:
         from corpdir.tui.forms.writes import run_write
 
-        if await run_write(self, self.service.delete_user(user), f"Deleted {user.fullname}"):
+        if await run_write(self, self.service.people.delete(user), f"Deleted {user.fullname}"):
             self.forget_row(user.userId)
             self.query_one(UserDetail).user = None
             self.query_one(DivisionTree).refresh_counts()
@@ -123,7 +123,7 @@ class DirectoryWrites(SearchListScreen):
     async def upload_photo(self, user: User, jpeg: bytes) -> None:
         from corpdir.tui.forms.writes import run_write
 
-        if await run_write(self, self.service.replace_photo(user.userId, jpeg), f"Photo of {user.fullname} replaced"):
+        if await run_write(self, self.service.images.replace_photo(user.userId, jpeg), f"Photo of {user.fullname} replaced"):
             self._repaint_photo(user)
 
     def action_photo_delete(self) -> None:
@@ -138,7 +138,7 @@ class DirectoryWrites(SearchListScreen):
     async def delete_photo(self, user: User) -> None:
         from corpdir.tui.forms.writes import run_write
 
-        if await run_write(self, self.service.delete_photo(user.userId), f"Photo of {user.fullname} deleted"):
+        if await run_write(self, self.service.images.delete_photo(user.userId), f"Photo of {user.fullname} deleted"):
             self._repaint_photo(user)
 
     def _repaint_photo(self, user: User) -> None:
@@ -158,7 +158,7 @@ class DirectoryWrites(SearchListScreen):
         from corpdir.tui.forms.writes import open_form
 
         parent = self._tree_division()
-        open_form(self, division_form(None, parent.divisionId if parent else None), None, self.service.create_division,
+        open_form(self, division_form(None, parent.divisionId if parent else None), None, self.service.divisions.create,
                   lambda d: (self.say_division("Created division", d), self._reload_tree()))
 
     def _chosen_division(self) -> Division | None:
@@ -172,8 +172,8 @@ class DirectoryWrites(SearchListScreen):
     @work(group="directory-say", exit_on_error=False)
     async def say_division(self, what: str, division: Division) -> None:
         """'Created division 本社 › 営業本部 › 新設課': a division is named by its path."""
-        await self.service.division_paths([division.divisionId])
-        self.notify(f"{what} {self.service.division_path(division)}", timeout=3)
+        await self.service.divisions.paths([division.divisionId])
+        self.notify(f"{what} {self.service.divisions.path(division)}", timeout=3)
 
     def action_edit_division(self) -> None:
         division = self._chosen_division()
@@ -185,9 +185,9 @@ class DirectoryWrites(SearchListScreen):
         from corpdir.tui.forms.specs import division_form
         from corpdir.tui.forms.writes import open_form
 
-        await self.service.division_paths([division.divisionId])  # the form's title names it by its path
-        open_form(self, division_form(division, path=self.service.division_path(division)), division,
-                  lambda changes: self.service.edit_division(division, changes=changes),
+        await self.service.divisions.paths([division.divisionId])  # the form's title names it by its path
+        open_form(self, division_form(division, path=self.service.divisions.path(division)), division,
+                  lambda changes: self.service.divisions.edit(division, changes=changes),
                   lambda d: (self.say_division("Saved division", d), self._reload_tree(moved=d)))
 
     def action_delete_division(self) -> None:
@@ -199,9 +199,9 @@ class DirectoryWrites(SearchListScreen):
     async def ask_delete_division(self, division: Division) -> None:
         from corpdir.tui.forms.writes import confirm
 
-        below = len(await self.service.division_subtree(division.divisionId)) - 1
-        await self.service.division_paths([division.divisionId])
-        name = self.service.division_path(division)
+        below = len(await self.service.divisions.subtree(division.divisionId)) - 1
+        await self.service.divisions.paths([division.divisionId])
+        name = self.service.divisions.path(division)
         if below > 0:
             question = (f"Delete division {name} and the {below} {'division' if below == 1 else 'divisions'} below it "
                         f"({below + 1} in all)? This cannot be undone.")
@@ -213,8 +213,8 @@ class DirectoryWrites(SearchListScreen):
     async def delete_division(self, division: Division) -> None:
         from corpdir.tui.forms.writes import run_write
 
-        name = self.service.division_path(division)  # read before it leaves the cache
-        if await run_write(self, self.service.delete_division(division), f"Deleted division {name}"):
+        name = self.service.divisions.path(division)  # read before it leaves the cache
+        if await run_write(self, self.service.divisions.delete(division), f"Deleted division {name}"):
             if self.browse.division is not None and self.browse.division.divisionId == division.divisionId:
                 self.browse = replace(self.browse, division=None)
                 self._show()

@@ -42,6 +42,6 @@ class PhotoScreen(ModalScreen[None]):
         # wide enough for the whole name, even around a short "no photo"
         view.styles.min_width = min(title.cell_len + 6, self.app.size.width - 2)
         try:
-            await view.show(await self.service.photo(self.user.userId, "FULL"))
+            await view.show(await self.service.images.photo(self.user.userId, "FULL"))
         except CorpdirError as exc:
             await view.show(None, f"photo unavailable: {exc}")

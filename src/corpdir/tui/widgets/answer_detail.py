@@ -95,10 +95,10 @@ class AnswerDetail(VerticalScroll, can_focus=True):
     @work(group="answer-record", exclusive=True, exit_on_error=False)
     async def load_record(self, row: LookupRow) -> None:
         if row.item.get("userId"):
-            cached = await self.service.user(row.item["userId"])
+            cached = await self.service.people.user(row.item["userId"])
             labels, heading = shown_fields(USER_FIELDS, embedded_demo=self.service.is_demo), "Directory record"
         else:
-            cached = await self.service.contact(row.item["contactId"])
+            cached = await self.service.contacts.contact(row.item["contactId"])
             labels, heading = CONTACT_FIELDS, "Contact record"
         if cached is None or self.answer != row:
             return

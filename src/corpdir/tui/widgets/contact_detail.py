@@ -52,7 +52,7 @@ class ContactDetail(VerticalScroll, can_focus=True):
     async def load_folder_names(self) -> None:
         """The folders' names (取引先, not SHARED #1), from the cache; the pane shows them
         once read."""
-        self._folder_names = await self.service.folder_names()
+        self._folder_names = await self.service.contacts.folder_names()
         if self.contact is not None:
             self._show_fields(self.contact)
 
@@ -90,7 +90,7 @@ class ContactDetail(VerticalScroll, can_focus=True):
             await card.show(None, "business cards are not offered by this service")
             return
         try:
-            image = await self.service.card_image(contact_id)
+            image = await self.service.images.card(contact_id)
         except CorpdirError as exc:
             await card.show(None, literal(f"card unavailable: {exc}"))  # type: ignore[arg-type]
             return

@@ -62,7 +62,7 @@ class DivisionTree(FittedTree[Division | None]):
         self.load_children(self.root)
 
     async def _label(self, division: Division) -> Text:
-        count = await self.service.member_count(division.divisionId)
+        count = await self.service.divisions.member_count(division.divisionId)
         label = literal(division.divisionName or division.divisionCode or f"#{division.divisionId}")
         if count:
             label.append(f" ({count})", style="dim")
@@ -143,7 +143,7 @@ class DivisionTree(FittedTree[Division | None]):
         """The node's children from the cache, then (``ask_service``) from the service."""
         parent = node.data
         key = parent.divisionId if parent is not None else 0
-        cached = await self.service.child_divisions(None if parent is None else parent.divisionId)
+        cached = await self.service.divisions.children(None if parent is None else parent.divisionId)
         if cached:
             await self._fill(node, cached)
         elif not node.children:
@@ -151,7 +151,7 @@ class DivisionTree(FittedTree[Division | None]):
         if not ask_service:
             return
         try:
-            fresh = await self.service.refresh_child_divisions(parent)
+            fresh = await self.service.divisions.refresh_children(parent)
         except CorpdirError as exc:
             if not cached:
                 node.remove_children()

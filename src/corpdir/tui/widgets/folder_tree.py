@@ -97,18 +97,18 @@ class FolderTree(FittedTree[FolderScope]):
     async def _label(self, name: str, directory: str | None, folder_num: int | None) -> Text:
         """A folder's (directory's, everything's) name, as text, and its contact count."""
         label = literal(name)
-        label.append(f" ({await self.service.count_contacts(directory, folder_num)})", style="dim")
+        label.append(f" ({await self.service.contacts.count(directory, folder_num)})", style="dim")
         return label
 
     @work(group="folder-tree", exclusive=True, exit_on_error=False)
     async def load(self) -> None:
-        await self._fill(await self.service.folders(), await self.service.personal_folders())
+        await self._fill(await self.service.contacts.folders(), await self.service.contacts.personal_folders())
         try:
-            folders = await self.service.refresh_folders()
+            folders = await self.service.contacts.refresh_folders()
         except CorpdirError as exc:
             self.post_message(self.LoadFailed(exc))
             return
-        await self._fill(folders, await self.service.personal_folders())
+        await self._fill(folders, await self.service.contacts.personal_folders())
 
     def on_tree_node_highlighted(self, event: Tree.NodeHighlighted[FolderScope]) -> None:
         event.stop()

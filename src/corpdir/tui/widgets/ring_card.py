@@ -86,7 +86,7 @@ class RingCard(Vertical, can_focus=True):
     async def load_photo(self, ring: Ring) -> None:
         photo = self.query_one("#ring-photo", PhotoView)
         try:
-            jpeg = await self.app.service.photo(ring.caller.record_id)  # type: ignore[attr-defined]
+            jpeg = await self.app.service.images.photo(ring.caller.record_id)  # type: ignore[attr-defined]
         except Exception:  # noqa: BLE001 - no photo is not worth a notification on a ringing call
             jpeg = None
         if self.ring is not None and self.ring.uid == ring.uid:

@@ -51,7 +51,7 @@ class StatusBar(Static):
 
     @work(group="status", exclusive=True, exit_on_error=False)
     async def sample(self) -> None:
-        self._age = await self.service.cache.run(self.service.synced_age, "users")
+        self._age = await self.service.sync.age("users")
         self.refresh_text()
 
     def refresh_text(self) -> None:

@@ -129,7 +129,7 @@ class UserDetail(Vertical, can_focus=True):
         by its path in the fields ('本社 › 技術本部 › 品質保証部 › 1課')."""
         if not self.query("#user-title"):
             return  # the pane is being taken down (the app quits) while its worker finishes
-        paths = [self.service.division_path(d) for d in user.divisions or []]
+        paths = [self.service.divisions.path(d) for d in user.divisions or []]
         first = paths[0] + (f" +{len(paths) - 1}" if len(paths) > 1 else "") if paths else ""
         self.query_one("#user-title", RenderedLines).update(
             literal(user.fullname or "(no name)", "bold"), literal(joined([user.position, first], " · "), "dim"))
@@ -147,21 +147,21 @@ class UserDetail(Vertical, can_focus=True):
     async def load_more(self, user_id: int) -> None:
         photo = self.query_one("#user-photo", PhotoView)
         try:
-            await photo.show(await self.service.photo(user_id, "THUMBNAIL"))
+            await photo.show(await self.service.images.photo(user_id, "THUMBNAIL"))
         except CorpdirError:
             await photo.show(None, "photo unavailable")
         try:
-            self._profile = profile_renderable(await self.service.profile(user_id))
+            self._profile = profile_renderable(await self.service.people.profile(user_id))
         except CorpdirError as exc:
             self._profile = literal(f"Profile unavailable: {exc}", "dim")
         if self.user is not None:  # opened from elsewhere than a list: its divisions' paths read now
-            await self.service.division_paths([d.divisionId for d in self.user.divisions or []])
+            await self.service.divisions.paths([d.divisionId for d in self.user.divisions or []])
         shown = self.user
         if shown is None or shown.userId != user_id:
             return
         self._paint(shown)
         try:
-            fresh = await self.service.refresh_user(user_id)
+            fresh = await self.service.people.refresh_user(user_id)
         except CorpdirError:
             return  # offline or gone: the cached record stays on screen
         if self.user is not None and self.user.userId == user_id and fresh != self.user:
