@@ -75,7 +75,7 @@ async def test_a_desk_call_is_shown_with_its_caller_and_message_then_recorded_on
         assert session.recorder.entries[ended.event.key].sent and not session.recorder.queued
     finally:
         await session.stop()
-    records = [r for r in await service.refresh_calls("incoming") if r.fromNum == number]
+    records = [r for r in await service.calls.refresh("incoming") if r.fromNum == number]
     assert [(r.answered, r.note) for r in records] == [(True, "折り返し希望")]
 
 
