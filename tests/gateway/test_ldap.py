@@ -45,7 +45,7 @@ def ldap_sync(slapd, secret, capsys) -> str:
 def cached_entries():
     """What the cache holds, as the LDAP entries it should be."""
     from corpdir.config import load_settings
-    from corpdir.gateway.ldap.entries import entries
+    from corpdir.gateway.ldap.entries import directory
     from corpdir.service.directory import DirectoryService
     from corpdir.service.phonebook import Phonebook
 
@@ -53,7 +53,7 @@ def cached_entries():
         service = DirectoryService.open(load_settings()[0])
         phonebook = Phonebook(service)
         try:
-            return entries(await phonebook.entries(), BASE_DN)
+            return await directory(phonebook, BASE_DN)
         finally:
             phonebook.close()
             await service.close()

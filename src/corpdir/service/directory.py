@@ -19,7 +19,7 @@ from corpdir.cache.store import Cached, CacheStore
 from corpdir.cache.sync import Progress, Syncer, SyncSummary
 from corpdir.client.errors import ApiError, CorpdirError, NotFound, TransportError
 from corpdir.division_path import division_path
-from corpdir.service.callerid import Answer, CallerId
+from corpdir.service.identify import Identification, Identity
 from corpdir.service.live_search import SearchAnswer, live_search
 from corpdir.service.windows import CacheWindow
 from corpdir.spec.division import Division
@@ -64,6 +64,7 @@ class DirectoryService:
         self._searchers: dict[tuple[str, ...], Searcher] = {}
         self._paths: dict[int, list[str]] = {}  # division id -> names from the top, as last read
         self._reserved_share = 0.0
+        self.identification = Identification(self)  # whose number is this? for every surface
 
     @classmethod
     def open(cls, settings: ServiceSettings, **client_kwargs: Any) -> DirectoryService:
@@ -657,25 +658,15 @@ class DirectoryService:
 
     # -- caller-ID and sync -----------------------------------------------------------------
     async def identify_cached(self, numbers: Iterable[str]) -> dict[str, list[dict[str, Any]]]:
-        """Who has each number, from the cache's phone index only (no request): for call rows
-        whose record names no one. One trip to the cache's thread for all the numbers."""
+        """Who has each number, from the cache only (no request), in N1's shape: for call
+        rows whose record names no one. One trip to the cache's thread for all the numbers."""
         wanted = list(dict.fromkeys(n for n in numbers if n))
+        answers = await self.identification.cached(wanted) if wanted else []
+        return {a.query: [a.item()] for a in answers if a.found}
 
-        def identify_all() -> dict[str, list[dict[str, Any]]]:
-            return {n: self.store.identify(n) for n in wanted}
-
-        return await self.cache.run(identify_all) if wanted else {}
-
-    async def lookup(self, numbers: Iterable[str]) -> list[Answer]:
-        async def identify(batch: list[str]) -> list[dict[str, Any]]:
-            result = await self._api(self.client.identify_numbers(batch))
-            items = [i.model_dump(mode="json") for i in result.items]
-            return await self.cache.run(lambda: [self.store.complete_identification(i) for i in items])
-
-        caller = CallerId(self.store.identify, identify if self.offers("N1") else None,
-                          cache_age=await self.cache.run(self.synced_age, "users"),
-                          region=self.settings.region, stale_after=self.settings.stale_after)
-        return await caller.lookup(list(numbers), run=self.cache.run)
+    async def lookup(self, numbers: Iterable[str]) -> list[Identity]:
+        """Whose numbers these are (:mod:`corpdir.service.identify`): the cache, then N1."""
+        return await self.identification.lookup(numbers)
 
     async def sync(self, *, full: bool = False, progress: Progress | None = None) -> SyncSummary:
         syncer = Syncer(self.store, self._page, self.client.iter_pages, progress=progress, clock=self.clock,

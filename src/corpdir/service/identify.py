@@ -1,0 +1,355 @@
+"""Whose number is this? One answer for every surface that asks.
+
+`corpdir lookup`, the Lookup screen, the ring pop-up, the gateway's `/cid`, `/cid.kv`,
+`/cid.json`, its LDAP entries and the number written into a call record all read a
+number here and render the :class:`Identity` made here, and nothing else:
+
+- the number is read once (:func:`corpdir.phone.number_forms`: `%2B81...`, `tel:`,
+  `sip:...;user=phone`, full width, an outside-line prefix are one number); a caller who
+  withheld it is ``withheld``, never "unknown";
+- the cache answers first (:func:`corpdir.cache.numbers.read`, N1's order: a person's own
+  number, a contact's, a division's own number, then a company's or a division's number
+  written on contacts);
+- a number the cache does not know goes to N1 (:class:`Identification`); a person N1
+  names is fetched (U3, and the divisions when the cache lacks them) and written to the
+  cache, so the answer names their division by its path, as the cache would have;
+- a shared number names its company or division, with how many hold it.
+
+This module is on `corpdir lookup`'s start-up path: plain slotted classes, no dataclasses
+or typing (docs/performance.md, "`corpdir lookup`").
+"""
+
+from __future__ import annotations
+
+import re
+
+from corpdir.cache.numbers import MAX_HOLDERS, SHARED_FIELDS  # the answer's limits, for the front ends
+from corpdir.division_path import SEPARATOR, cells, division_path
+from corpdir.phone import DEFAULT_REGION, OUTSIDE_LINE_PREFIXES, caller_number, digits, fold_number, match_key, number_forms
+from corpdir.text import printable
+
+TYPE_CHECKING = False  # not typing's (~14 M instructions of a lookup): docs/performance.md, "`corpdir lookup`"
+if TYPE_CHECKING:
+    from typing import Any, Awaitable, Callable, Iterable
+
+    Read = Callable[[list[str]], Any]
+    """The cache reader for the spellings of one number (:func:`corpdir.cache.numbers.read`, bound)."""
+    Resolve = Callable[[list[str]], Awaitable[list["Identity | None"]]]
+    """The service's answers for up to five numbers (:meth:`Identification.resolve`)."""
+
+__all__ = ["MAX_HOLDERS", "SHARED_FIELDS", "Identification", "Identifier", "Identity", "read_number"]
+KINDS = ("person", "contact", "division", "company", "withheld", "unknown")
+N1_BATCH = 5
+NOT_A_NUMBER = "not a phone number"
+_NOT_DIALABLE = re.compile(r"[^0-9*#,;+\-]")  # compiled at import: every number asked of N1 goes through it
+FIELD_LABELS = {  # which of someone's numbers it was, as a person reads it
+    "extensionNum": "extension", "phoneNum": "phone", "companyMobileNum": "company mobile",
+    "personalMobileNum": "personal mobile", "mobileNum": "mobile", "faxNum": "fax",
+    "companyDelegatedPhoneNum": "company phone", "divisionDelegatedPhoneNum": "division phone",
+    "divisionPhoneNum": "division phone",
+}
+_N1_KINDS = {"person": "USER", "contact": "CONTACT", "division": "SHARED_NUMBER", "company": "SHARED_NUMBER"}
+
+
+class Identity:
+    """Who a number is. ``kind``: one of :data:`KINDS`; ``name``: the holder's own name
+    (a division's own name for its number, the company for a company's line); ``field`` and
+    ``stored``: which of their numbers matched, as the directory writes it; ``division``:
+    the division path, top first (with ``division_alphabet``); ``paths``: every division
+    of a person, each joined; ``count``: how many hold the number, ``first``: the first
+    holders' names; ``source``: "cache", "service" or "none"."""
+
+    __slots__ = ("query", "number", "kind", "name", "kana", "alphabet", "field", "stored", "division",
+                 "division_alphabet", "paths", "company", "company_kana", "count", "first", "source",
+                 "id", "record", "error")
+
+    def __init__(self, query: str, kind: str = "unknown", *, number: str = "", name: str = "", kana: str = "",
+                 alphabet: str = "", field: str = "", stored: str = "", division: tuple[str, ...] = (),
+                 division_alphabet: tuple[str, ...] = (), paths: tuple[str, ...] = (), company: str = "",
+                 company_kana: str = "", count: int = 0, first: tuple[str, ...] = (), source: str = "none",
+                 id: int | None = None, record: dict[str, Any] | None = None, error: str | None = None) -> None:
+        self.query, self.kind, self.number, self.name, self.kana, self.alphabet = query, kind, number, name, kana, alphabet
+        self.field, self.stored, self.division, self.division_alphabet = field, stored, division, division_alphabet
+        self.paths, self.company, self.company_kana, self.count, self.first = paths, company, company_kana, count, first
+        self.source, self.id, self.record, self.error = source, id, record, error
+
+    def __repr__(self) -> str:
+        return f"Identity({self.query!r}, {self.kind}, who={self.who!r}, source={self.source!r}, error={self.error!r})"
+
+    @property
+    def found(self) -> bool:
+        return self.kind not in ("withheld", "unknown")
+
+    def asked_as(self, query: str) -> Identity:
+        """The same answer for another spelling of the number (a remembered answer is shared)."""
+        twin = Identity.__new__(Identity)
+        for name in Identity.__slots__:
+            setattr(twin, name, getattr(self, name))
+        twin.query = query
+        return twin
+
+    @property
+    def division_path(self) -> str:
+        return division_path(self.division)
+
+    @property
+    def who(self) -> str:
+        """The caller as every surface names it: a person or contact by name, a division's
+        number by the division's path, a company's line by the company (and division)."""
+        if self.kind == "division":
+            return self.division_path or self.name
+        if self.kind == "company":
+            return " ".join(x for x in (self.company, *self.division) if x) or self.name
+        if self.kind == "withheld":
+            return "withheld"
+        return self.name
+
+    @property
+    def ref(self) -> str:
+        """'user:12', 'contact:34', 'division:5' ('' for no record)."""
+        if self.id is None or self.kind not in ("person", "contact", "division"):
+            return ""
+        return f"{'user' if self.kind == 'person' else self.kind}:{self.id}"
+
+    @property
+    def shared(self) -> bool:
+        return self.count > 1
+
+    def organisation(self, width: int | None = None) -> str:
+        """Where the holder belongs, as one text: a person's divisions by path ('本社 ›
+        営業本部 › 1課'), a contact's company and division ('テスト商事 · 営業部'). Within
+        ``width`` cells the first path is shortened from the top ('… › 営業本部 › 1課 (+1)')."""
+        if self.kind == "person":
+            company, paths = "", [p for p in self.paths if p]
+        elif self.kind == "division":
+            company, paths = "", [self.division_path] if self.division else []
+        else:
+            company, paths = self.company, [" · ".join(self.division)] if self.division else []
+        text = " · ".join(p for p in (company, ", ".join(paths)) if p)
+        if width is None or not paths or cells(printable(text)) <= width or self.kind not in ("person", "division"):
+            return text
+        more = f" (+{len(paths) - 1})" if len(paths) > 1 else ""
+        return division_path(paths[0].split(SEPARATOR), width, marker=more) if width >= 4 else text
+
+    def item(self) -> dict[str, Any]:
+        """The answer in N1's shape (spec 2.9), for what reads identification items."""
+        if not self.found:
+            return {}
+        divisions = list(self.paths) if self.kind == "person" else [self.division_path] if self.kind == "division" \
+            else list(self.division[:1])
+        return {"phoneNum": self.stored or self.number, "displayName": self.who, "companyName": self.company or None,
+                "divisionNames": divisions, "phoneNumContactType": _N1_KINDS[self.kind],
+                "userId": self.id if self.kind == "person" else None,
+                "contactId": self.id if self.kind == "contact" else None}
+
+    def as_dict(self) -> dict[str, Any]:
+        """Every field, for JSON answers."""
+        return {"query": self.query, "number": self.number, "found": self.found, "kind": self.kind, "who": self.who,
+                "name": self.name, "kana": self.kana, "field": self.field, "stored": self.stored,
+                "division": list(self.division), "divisionPath": self.division_path, "paths": list(self.paths),
+                "company": self.company, "holders": self.count, "firstHolders": list(self.first), "ref": self.ref,
+                "source": self.source, "error": self.error}
+
+
+def read_number(query: str, read: Read | None, region: str = DEFAULT_REGION,
+                strip_prefixes: Iterable[str] = OUTSIDE_LINE_PREFIXES) -> Identity:
+    """The cache's answer for ``query`` (``read`` None: no cache, nobody yet)."""
+    sent = caller_number(query)
+    if sent is None:
+        return Identity(query, "withheld")
+    if not digits(sent):
+        return Identity(query, error=NOT_A_NUMBER)
+    if read is None:  # no cache: the number as sent (the region's rules are not even needed)
+        return Identity(query, number=canonical([sent]))
+    forms = number_forms(sent, region, tuple(strip_prefixes))
+    found = read(forms)
+    return Identity(query, number=canonical(forms)) if found is None else from_holders(query, found)
+
+
+def canonical(forms: list[str]) -> str:
+    """The one spelling of a number a record keeps: its first form, as dialled (digits and a leading '+')."""
+    form = forms[0]
+    return ("+" if form.startswith("+") else "") + digits(form)
+
+
+def from_holders(query: str, found: tuple[Any, ...], source: str = "cache") -> Identity:
+    """The answer the cache reader's holders make (see :func:`corpdir.cache.numbers.read`)."""
+    form, group, count, holders, paths = found
+    kind, rid, field, record = holders[0]
+    first = tuple(r.get("fullname") or r.get("divisionName") or "" for _, _, _, r in holders)
+    common = {"number": ("+" if form.startswith("+") else "") + digits(form), "field": field,
+              "stored": record.get(field) or form, "count": count, "first": first, "source": source,
+              "record": record, "id": rid}
+    if group == "user":
+        refs = [d for d in record.get("divisions") or () if d.get("divisionId") is not None]
+        pairs = [paths.get(d["divisionId"]) or [(d.get("divisionName") or "", "")] for d in refs]
+        pairs = [p for p in pairs if any(n for n, _ in p)]
+        top = pairs[0] if pairs else []
+        return Identity(query, "person", name=record.get("fullname") or "", kana=record.get("fullnameKana") or "",
+                        alphabet=record.get("fullnameAlphabet") or "", division=tuple(n for n, _ in top),
+                        division_alphabet=tuple(a for _, a in top),
+                        paths=tuple(division_path([n for n, _ in p]) for p in pairs), **common)
+    if group == "division":
+        top = paths.get(rid) or [(record.get("divisionName") or "", record.get("divisionNameAlphabet") or "")]
+        return Identity(query, "division", name=record.get("divisionName") or "",
+                        kana=record.get("divisionNameKana") or "", alphabet=record.get("divisionNameAlphabet") or "",
+                        division=tuple(n for n, _ in top), division_alphabet=tuple(a for _, a in top), **common)
+    company, division = record.get("companyName") or "", record.get("divisionName") or ""
+    names = {"company": company, "company_kana": record.get("companyNameKana") or ""}
+    if group == "shared":
+        by_division = field == "divisionDelegatedPhoneNum" and division
+        return Identity(query, "company", name=company, division=(division,) if by_division else (),
+                        division_alphabet=("",) if by_division else (), **names, **common)
+    return Identity(query, "contact", name=record.get("fullname") or "", kana=record.get("fullnameKana") or "",
+                    alphabet=record.get("fullnameAlphabet") or "", division=(division,) if division else (),
+                    division_alphabet=("",) if division else (), **names, **common)
+
+
+def from_item(query: str, item: dict[str, Any]) -> Identity:
+    """N1's item as the answer, where the cache could not be completed to give it (a
+    contact not cached, U3 out of reach): what N1 says, less a person's company (the
+    tenant's own name, which the cache never has: the surfaces would disagree)."""
+    kind = {"USER": "person", "CONTACT": "contact"}.get(item.get("phoneNumContactType") or "", "company")
+    names = tuple(n for n in item.get("divisionNames") or () if n)
+    name, company = item.get("displayName") or "", item.get("companyName") or ""
+    common = {"number": dialable(item.get("phoneNum") or ""),
+              "stored": item.get("phoneNum") or "", "count": 1, "first": (name,), "source": "service",
+              "id": item.get("userId") if kind == "person" else item.get("contactId")}
+    if kind == "person":
+        return Identity(query, kind, name=name, division=names[:1], division_alphabet=("",) * len(names[:1]),
+                        paths=names, **common)
+    if kind == "contact":
+        return Identity(query, kind, name=name, company=company, division=names[:1],
+                        division_alphabet=("",) * len(names[:1]), **common)
+    by_division = bool(names) and name == names[0] and name != company
+    return Identity(query, kind, name=company or name, company=company or name,
+                    division=names[:1] if by_division else (), division_alphabet=("",) if by_division else (), **common)
+
+
+def dialable(text: str) -> str:
+    """The number as the service accepts it (PHONE_CHARS): '03 (1234) 5678' and
+    '０３（１２３４）５６７８' -> '0312345678'."""
+    return _NOT_DIALABLE.sub("", fold_number(text))
+
+
+class Identifier:
+    """The two steps of an answer: :meth:`cached` (synchronous: a PBX pipe answered from
+    the cache never starts an event loop) and :meth:`ask_service` (the service, for what
+    the cache could not answer, or everything when the cache is stale)."""
+
+    def __init__(self, read: Read | None, *, fresh: bool, region: str = DEFAULT_REGION,
+                 strip_prefixes: Iterable[str] = OUTSIDE_LINE_PREFIXES) -> None:
+        self.read = read
+        self.fresh = fresh
+        self.region = region
+        self.strip_prefixes = tuple(strip_prefixes)
+
+    def cached(self, queries: Iterable[str]) -> list[Identity]:
+        return [read_number(q, self.read, self.region, self.strip_prefixes) for q in queries]
+
+    def to_ask(self, answers: Iterable[Identity]) -> list[Identity]:
+        """What the service should answer: unknown to the cache, or all if the cache is stale."""
+        return [a for a in answers if a.error is None and a.kind != "withheld" and (not a.found or not self.fresh)]
+
+    async def ask_service(self, answers: list[Identity], resolve: Resolve) -> list[Identity]:
+        """``answers`` with the service's answers in place (a failure is said per number)."""
+        out = list(answers)
+        for start in range(0, len(answers), N1_BATCH):
+            batch = answers[start:start + N1_BATCH]
+            try:
+                found = await resolve([a.number or dialable(a.query) for a in batch])
+            except Exception as exc:  # noqa: BLE001 - any failure of the service is reported per number
+                for i, answer in enumerate(batch):
+                    if not answer.found:
+                        out[start + i] = Identity(answer.query, number=answer.number, error=str(exc) or exc.__class__.__name__)
+                continue
+            for i, (answer, identity) in enumerate(zip(batch, found)):
+                if identity is not None:
+                    out[start + i] = identity.asked_as(answer.query)
+        return out
+
+
+def matching(items: list[dict[str, Any]], number: str, region: str) -> dict[str, Any] | None:
+    """N1's item that names someone for ``number`` (an unknown number comes back with nothing but itself)."""
+    key = match_key(number, region)
+    return next((i for i in items if i.get("phoneNum") and (i.get("userId") or i.get("contactId") or i.get("displayName"))
+                 and match_key(i["phoneNum"], region) == key), None)
+
+
+class Identification:
+    """The facade's answers: the cache on its own thread, then N1 for what it does not
+    know. A person N1 names is fetched (U3; the divisions, D1, when the cache lacks one of
+    theirs) and kept in the cache, and the answer is read from the cache again: named as
+    the cache would have named them, with the division by its path. A division's own
+    number N1 names (it says only the division's name) is read the same way once the
+    divisions are in the cache."""
+
+    def __init__(self, service: Any) -> None:
+        self.service = service
+
+    @property
+    def region(self) -> str:
+        return self.service.settings.region
+
+    def identifier(self, fresh: bool) -> Identifier:
+        return Identifier(self.service.store.holders, fresh=fresh, region=self.region)
+
+    async def cached(self, queries: Iterable[str]) -> list[Identity]:
+        """From the cache only (no request), in one trip to the cache's thread."""
+        return await self.service.cache.run(self.identifier(True).cached, list(queries))
+
+    async def lookup(self, queries: Iterable[str]) -> list[Identity]:
+        service = self.service
+        age = await service.cache.run(service.synced_age, "users")
+        identifier = self.identifier(age is not None and age <= service.settings.stale_after)
+        answers = await service.cache.run(identifier.cached, list(queries))
+        if service.offers("N1") and (ask := identifier.to_ask(answers)):
+            asked = dict(zip(map(id, ask), await identifier.ask_service(ask, self.resolve)))
+            answers = [asked.get(id(a), a) for a in answers]
+        return answers
+
+    async def resolve(self, numbers: list[str]) -> list[Identity | None]:
+        """N1 for up to five numbers, each answer completed through the cache (None: nobody)."""
+        service = self.service
+        result = await service._api(service.client.identify_numbers(numbers))
+        items = [i.model_dump(mode="json") for i in result.items]
+        out: list[Identity | None] = []
+        for number in numbers:
+            item = matching(items, number, self.region)
+            out.append(None if item is None else await self._complete(number, item))
+        return out
+
+    async def _complete(self, number: str, item: dict[str, Any]) -> Identity:
+        service, store = self.service, self.service.store
+        kind = item.get("phoneNumContactType")
+        if kind == "USER" and not _names(await self._read(number), item):
+            user = await service._api(service.client.get_user(item["userId"]))
+            await service.cache.run(store.put_users, [user])
+            wanted = [d.divisionId for d in user.divisions or ()]
+            if len(await service.cache.run(store.division_paths, wanted)) < len(set(wanted)):
+                await self._fetch_divisions()
+        elif kind == "SHARED_NUMBER" and not (await self._read(number)).found:
+            await self._fetch_divisions()  # a division's own number: the cache then knows it, by path
+        again = await self._read(number)
+        if _names(again, item):
+            again.source = "service"
+            return again
+        return from_item(number, item)
+
+    async def _read(self, number: str) -> Identity:
+        return await self.service.cache.run(read_number, number, self.service.store.holders, self.region)
+
+    async def _fetch_divisions(self) -> None:
+        service = self.service
+        divisions = [d async for d in service.client.iter_divisions()]
+        await service.cache.run(service.store.put_divisions, divisions)
+
+
+def _names(identity: Identity, item: dict[str, Any]) -> bool:
+    """The cache's answer names whom N1's item names."""
+    kind = item.get("phoneNumContactType")
+    if kind == "USER":
+        return identity.kind == "person" and identity.id == item.get("userId")
+    if kind == "CONTACT":
+        return identity.kind == "contact" and identity.id == item.get("contactId")
+    return identity.kind in ("division", "company")
