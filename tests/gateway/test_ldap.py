@@ -112,7 +112,7 @@ def test_ldap_sync_serves_the_yealink_filters_and_sends_only_changes(world, caps
     assert_tree_is_the_cache(slapd)
     after = slapd.search("(objectClass=inetOrgPerson)")
     assert after[f"uid=user-{renamed},{BASE_DN}"]["displayName"] == ["改名 一郎"]
-    assert after[f"uid=user-{renamed},{BASE_DN}"]["mobile"] == ["090-5555-0303"]
+    assert after[f"uid=user-{renamed},{BASE_DN}"]["mobile"] == ["090-5555-0303", "+819055550303"]  # and as E.164
     assert f"uid=user-{gone},{BASE_DN}" not in after
     assert slapd.search(YEALINK_NUMBER.replace("%", "0355550404"), "displayName") == {
         f"uid=user-{made},{BASE_DN}": {"displayName": ["新人 二郎"]}}

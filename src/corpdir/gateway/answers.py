@@ -75,7 +75,8 @@ def fields(answer: Identity, ascii: bool, record_url: str) -> dict[str, Any]:
     named = answer.kind in ("person", "contact")
     number = printable(answer.stored)
     email = next((e for e in (record.get("email1"), record.get("email2")) if e), "") if named else ""
-    url = record.get("divisionUrl") if answer.kind == "division" else record.get("contactDetailsUrl") or record.get("webUrl")
+    url = {"division": record.get("divisionUrl"), "contact": record.get("webUrl"),  # as the phonebook links records
+           "person": record.get("contactDetailsUrl") or record.get("webUrl")}.get(answer.kind)
     return {
         "name": shown.name, "callerName": caller(answer, shown), "lastName": shown.family if named else "",
         "firstName": shown.given if named else "", "company": shown.company, "division": shown.division,

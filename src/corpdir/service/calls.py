@@ -13,7 +13,7 @@ from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
 from corpdir.phone import for_display, match_key
-from corpdir.service.identify import FIELD_LABELS, Identity, read_number
+from corpdir.service.identify import FIELD_LABELS, Identity, canonical, read_number
 
 if TYPE_CHECKING:
     from corpdir.service.directory import DirectoryService
@@ -172,12 +172,12 @@ class CallDesk:
         return record
 
     async def from_num(self, sent: str) -> str:
-        """The number a call record keeps for what the caller's side sent: the number as
-        the directory stores it when the caller is known, else its one spelling
+        """The number a call record keeps for what the caller's side sent: the number the
+        directory stores for a known caller, else its one spelling, in digits
         (:mod:`corpdir.service.identify`); '' for a withheld caller. However the feed spelt
         it ('sip:...;user=phone', '%2B81...', an outside-line prefix), one caller is one number."""
         identity = (await self.service.identification.cached([sent]))[0]
-        return identity.stored if identity.found else identity.number
+        return canonical([identity.stored]) if identity.found else identity.number
 
     async def set_note(self, record_id: int, note: str) -> IncomingCall:
         """H3 with the note only (a message taken after the call was recorded)."""

@@ -59,7 +59,13 @@ def _unique(values: Iterable[str]) -> list[str]:
 
 def _phones(numbers: Iterable[str], region: str) -> list[str]:
     """Each number as stored and in E.164: a phone that received '+81312345678' finds it too."""
-    return _unique(_NOT_PRINTABLE_STRING.sub("", form) for n in numbers for form in (n, e164(n, region) or n))
+    out, seen = [], set()
+    for value in _unique(_NOT_PRINTABLE_STRING.sub("", form) for n in numbers for form in (n, e164(n, region) or n)):
+        key = value.replace(" ", "").replace("-", "")  # slapd's telephoneNumberMatch ignores both
+        if key not in seen:
+            seen.add(key)
+            out.append(value)
+    return out
 
 
 def attributes(entry: Entry, region: str) -> dict[str, list[str]]:
