@@ -18,7 +18,7 @@ import time
 from typing import TYPE_CHECKING, Awaitable, Callable
 
 from corpdir.phone import match_key
-from corpdir.service.identify import MAX_HOLDERS, Identity, read_number
+from corpdir.service.identify import MAX_HOLDERS, Identity, read_number, spellings
 
 if TYPE_CHECKING:
     from corpdir.service.phonebook import Phonebook
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("corpdir.gateway")
 REMEMBER_FOUND = 15 * 60.0  # seconds an N1 answer is reused (the person is in the cache by then)
 REMEMBER_UNKNOWN = 5 * 60.0
-Ask = Callable[[str], Awaitable["Identity | None"]]
+Ask = Callable[[list[str]], Awaitable["Identity | None"]]
 
 
 class Lookup:
@@ -53,7 +53,7 @@ class Lookup:
 class CallerLookup:
     def __init__(self, phonebook: Phonebook, ask: Ask | None, *, deadline: float,
                  strip_prefixes: list[str] | tuple[str, ...] = (), clock: Callable[[], float] = time.monotonic) -> None:
-        """``ask``: the service's answer for one number (None: the cache only)."""
+        """``ask``: the service's answer for one number's spellings (None: the cache only)."""
         self.phonebook = phonebook
         self.ask_service = ask
         self.deadline = deadline
@@ -79,17 +79,18 @@ class CallerLookup:
 
     async def from_service(self, cached: Identity, started: float) -> Lookup:
         """The service's answer for a number the cache does not know (``cached``: from :meth:`now`)."""
-        found, late = await self._service_answer(match_key(cached.number, self.phonebook.region), cached.number, started)
+        forms = spellings(cached.query, self.phonebook.region, self.strip_prefixes)
+        found, late = await self._service_answer(match_key(cached.number, self.phonebook.region), forms, started)
         return Lookup(found.asked_as(cached.query) if found is not None else cached, late, self.clock() - started)
 
-    async def _service_answer(self, key: str, number: str, started: float) -> tuple[Identity | None, bool]:
+    async def _service_answer(self, key: str, forms: list[str], started: float) -> tuple[Identity | None, bool]:
         now = self.clock()
         if (memo := self._remembered.get(key)) is not None and memo[0] > now:
             return memo[1], False
         task = self._asking.get(key)
         if task is None:
             assert self.ask_service is not None
-            task = asyncio.ensure_future(self.ask_service(number))
+            task = asyncio.ensure_future(self.ask_service(forms))
             self._asking[key] = task
             task.add_done_callback(lambda t: self._settled(key, t))
         left = self.deadline - (now - started)

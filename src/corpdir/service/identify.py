@@ -252,21 +252,39 @@ class Identifier:
         return [a for a in answers if a.error is None and a.kind != "withheld" and (not a.found or not self.fresh)]
 
     async def ask_service(self, answers: list[Identity], resolve: Resolve) -> list[Identity]:
-        """``answers`` with the service's answers in place (a failure is said per number)."""
+        """``answers`` with the service's answers in place (a failure is said per number).
+        Each number is asked in every spelling worth trying (an outside-line prefix off,
+        E.164), as many numbers to a request as fit in N1's five."""
         out = list(answers)
-        for start in range(0, len(answers), N1_BATCH):
-            batch = answers[start:start + N1_BATCH]
-            try:
-                found = await resolve([a.number or dialable(a.query) for a in batch])
-            except Exception as exc:  # noqa: BLE001 - any failure of the service is reported per number
-                for i, answer in enumerate(batch):
-                    if not answer.found:
-                        out[start + i] = Identity(answer.query, number=answer.number, error=str(exc) or exc.__class__.__name__)
-                continue
-            for i, (answer, identity) in enumerate(zip(batch, found)):
-                if identity is not None:
-                    out[start + i] = identity.asked_as(answer.query)
+        batch: list[tuple[int, list[str]]] = []
+        for i, answer in enumerate(answers):
+            forms = spellings(answer.query, self.region, self.strip_prefixes)
+            if batch and sum(len(f) for _, f in batch) + len(forms) > N1_BATCH:
+                await self._ask(batch, out, resolve)
+                batch = []
+            batch.append((i, forms))
+        if batch:
+            await self._ask(batch, out, resolve)
         return out
+
+    @staticmethod
+    async def _ask(batch: list[tuple[int, list[str]]], out: list[Identity], resolve: Resolve) -> None:
+        try:
+            found = iter(await resolve([form for _, forms in batch for form in forms]))
+        except Exception as exc:  # noqa: BLE001 - any failure of the service is reported per number
+            for i, _ in batch:
+                if not out[i].found:
+                    out[i] = Identity(out[i].query, number=out[i].number, error=str(exc) or exc.__class__.__name__)
+            return
+        for i, forms in batch:
+            identity = next((a for a in [next(found) for _ in forms] if a is not None), None)
+            if identity is not None:
+                out[i] = identity.asked_as(out[i].query)
+
+
+def spellings(query: str, region: str = DEFAULT_REGION, strip_prefixes: Iterable[str] = OUTSIDE_LINE_PREFIXES) -> list[str]:
+    """The spellings of a number to ask the service about (at most N1's five), most likely first."""
+    return list(dict.fromkeys(dialable(f) for f in number_forms(query, region, tuple(strip_prefixes))))[:N1_BATCH]
 
 
 def matching(items: list[dict[str, Any]], number: str, region: str) -> dict[str, Any] | None:
@@ -314,9 +332,16 @@ class Identification:
         result = await service._api(service.client.identify_numbers(numbers))
         items = [i.model_dump(mode="json") for i in result.items]
         out: list[Identity | None] = []
+        done: dict[tuple[Any, ...], Identity] = {}  # two spellings of one number name one holder: completed once
         for number in numbers:
             item = matching(items, number, self.region)
-            out.append(None if item is None else await self._complete(number, item))
+            if item is None:
+                out.append(None)
+                continue
+            holder = (item.get("phoneNumContactType"), item.get("userId"), item.get("contactId"), item.get("displayName"))
+            if holder not in done:
+                done[holder] = await self._complete(number, item)
+            out.append(done[holder])
         return out
 
     async def _complete(self, number: str, item: dict[str, Any]) -> Identity:

@@ -169,12 +169,14 @@ class Phonebook:
         caller's thread: what :func:`corpdir.service.identify.read_number` answers from."""
         return numbers.read(self._point, forms, self.region, self._point_codec, limit)
 
-    async def ask_service(self, number: str) -> Identity | None:
-        """The service's answer for a number the cache does not know (N1, and U3 for a
-        person: :meth:`corpdir.service.identify.Identification.resolve`), paid from the rate
+    async def ask_service(self, forms: list[str]) -> Identity | None:
+        """The service's answer for a number the cache does not know, asked in its
+        spellings ``forms`` (N1, and U3 for a person:
+        :meth:`corpdir.service.identify.Identification.resolve`), paid from the rate
         budget's reserved share (:meth:`DirectoryService.reserve_rate_share`)."""
         with reserved():
-            return (await self.service.identification.resolve([number]))[0]
+            found = await self.service.identification.resolve(forms)
+        return next((a for a in found if a is not None), None)
 
     def entry(self, kind: str, rid: int) -> Entry | None:
         """One user or shared contact by id (None: not cached, or a personal contact)."""
