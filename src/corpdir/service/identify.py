@@ -177,7 +177,7 @@ def from_holders(query: str, found: tuple[Any, ...], source: str = "cache") -> I
     form, group, count, holders, paths = found
     kind, rid, field, record = holders[0]
     first = tuple(r.get("fullname") or r.get("divisionName") or "" for _, _, _, r in holders)
-    common = {"number": ("+" if form.startswith("+") else "") + digits(form), "field": field,
+    common = {"number": canonical([form]), "field": field,
               "stored": record.get(field) or form, "count": count, "first": first, "source": source,
               "record": record, "id": rid}
     if group == "user":
@@ -212,7 +212,7 @@ def from_item(query: str, item: dict[str, Any]) -> Identity:
     kind = {"USER": "person", "CONTACT": "contact"}.get(item.get("phoneNumContactType") or "", "company")
     names = tuple(n for n in item.get("divisionNames") or () if n)
     name, company = item.get("displayName") or "", item.get("companyName") or ""
-    common = {"number": dialable(item.get("phoneNum") or ""),
+    common = {"number": canonical([item.get("phoneNum") or ""]),
               "stored": item.get("phoneNum") or "", "count": 1, "first": (name,), "source": "service",
               "id": item.get("userId") if kind == "person" else item.get("contactId")}
     if kind == "person":
