@@ -324,7 +324,12 @@ def number_forms(raw: str, region: str = DEFAULT_REGION, strip_prefixes: tuple[s
     as a space); without an outside-line prefix ('00312345678', '0' + '0081312345678').
     [] for a withheld number or one without digits."""
     text = caller_number(raw)
-    d = digits(text) if text else ""
+    return sent_forms(text, digits(text), region, strip_prefixes) if text else []
+
+
+def sent_forms(text: str, d: str, region: str, strip_prefixes: tuple[str, ...] | list[str]) -> list[str]:
+    """:func:`number_forms` of a number already read (``text``, by :func:`caller_number`;
+    ``d``, its digits): a caller-ID probe reads the number once."""
     if not d:
         return []
     forms = [text]

@@ -26,7 +26,7 @@ from corpdir.phone import DEFAULT_REGION, RegionRules, match_key, region_rules, 
 TYPE_CHECKING = False  # not typing's (~14 M instructions of a lookup): docs/performance.md, "`corpdir lookup`"
 if TYPE_CHECKING:
     from pathlib import Path
-    from typing import Any, Iterable
+    from typing import Any, Callable, Iterable
 
 _SQL = (  # who holds a number: index rows only; the records the answer names are read after
     "SELECT 'user', id, field FROM user_phones WHERE key = ?1"
@@ -87,11 +87,14 @@ def prime_region_rules(conn: sqlite3.Connection, region: str) -> None:
 
 
 def read(conn: sqlite3.Connection, forms: Iterable[str], region: str = DEFAULT_REGION, codec: Codec | None = None,
-         limit: int = MAX_HOLDERS) -> tuple[str, str, int, list[tuple[str, int, str, dict[str, Any]]], dict[int, list[tuple[str, str]]]] | None:
+         limit: int = MAX_HOLDERS, paths: Callable[[list[int]], dict[int, list[tuple[str, str]]]] | None = None,
+         ) -> tuple[str, str, int, list[tuple[str, int, str, dict[str, Any]]], dict[int, list[tuple[str, str]]]] | None:
     """For the first of ``forms`` (spellings of one number) the cache knows: (that form,
     the group that answers it (:data:`GROUPS`), how many hold it in that group, the first
     ``limit`` of them as (kind, id, phone field, record), and {division id: path as
-    (name, alphabet name) pairs} for the divisions they name). None: nobody."""
+    (name, alphabet name) pairs} for the divisions they name). None: nobody. ``paths``:
+    the division paths from a reader that keeps them (the gateway's, rebuilt when the cache
+    changes: a fifth of a probe's time), else read here."""
     for form in forms:
         key = match_key(form, region)
         if not key:
@@ -118,7 +121,9 @@ def read(conn: sqlite3.Connection, forms: Iterable[str], region: str = DEFAULT_R
         for kind, _, _, record in holders:
             if kind == "user":
                 ids += [d["divisionId"] for d in record.get("divisions") or () if d.get("divisionId") is not None]
-        return form, found, len(chosen), holders, path_pairs(conn, ids) if ids else {}
+        if not ids:
+            return form, found, len(chosen), holders, {}
+        return form, found, len(chosen), holders, paths(ids) if paths is not None else path_pairs(conn, ids)
     return None
 
 

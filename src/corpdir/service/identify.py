@@ -25,7 +25,7 @@ import re
 
 from corpdir.cache.numbers import MAX_HOLDERS, SHARED_FIELDS  # the answer's limits, for the front ends
 from corpdir.division_path import SEPARATOR, cells, division_path
-from corpdir.phone import DEFAULT_REGION, OUTSIDE_LINE_PREFIXES, caller_number, digits, fold_number, match_key, number_forms
+from corpdir.phone import DEFAULT_REGION, OUTSIDE_LINE_PREFIXES, caller_number, digits, fold_number, match_key, number_forms, sent_forms
 from corpdir.text import printable
 
 TYPE_CHECKING = False  # not typing's (~14 M instructions of a lookup): docs/performance.md, "`corpdir lookup`"
@@ -157,11 +157,12 @@ def read_number(query: str, read: Read | None, region: str = DEFAULT_REGION,
     sent = caller_number(query)
     if sent is None:
         return Identity(query, "withheld")
-    if not digits(sent):
+    d = digits(sent)
+    if not d:
         return Identity(query, error=NOT_A_NUMBER)
     if read is None:  # no cache: the number as sent (the region's rules are not even needed)
         return Identity(query, number=canonical([sent]))
-    forms = number_forms(sent, region, tuple(strip_prefixes))
+    forms = sent_forms(sent, d, region, strip_prefixes)
     found = read(forms)
     return Identity(query, number=canonical(forms)) if found is None else from_holders(query, found)
 
@@ -176,19 +177,21 @@ def from_holders(query: str, found: tuple[Any, ...], source: str = "cache") -> I
     """The answer the cache reader's holders make (see :func:`corpdir.cache.numbers.read`)."""
     form, group, count, holders, paths = found
     kind, rid, field, record = holders[0]
-    first = tuple(r.get("fullname") or r.get("divisionName") or "" for _, _, _, r in holders)
+    first = tuple(r.get("fullname") or r.get("divisionName") or "" for _, _, _, r in holders) if count > 1 else ()
     common = {"number": canonical([form]), "field": field,
               "stored": record.get(field) or form, "count": count, "first": first, "source": source,
               "record": record, "id": rid}
     if group == "user":
-        refs = [d for d in record.get("divisions") or () if d.get("divisionId") is not None]
-        pairs = [paths.get(d["divisionId"]) or [(d.get("divisionName") or "", "")] for d in refs]
-        pairs = [p for p in pairs if any(n for n, _ in p)]
-        top = pairs[0] if pairs else []
+        pairs = []
+        for ref in record.get("divisions") or ():
+            if (rid_ := ref.get("divisionId")) is not None:
+                pair = paths.get(rid_) or [(ref.get("divisionName") or "", "")]
+                if pair[-1][0] or len(pair) > 1:
+                    pairs.append(pair)
+        names, alphabet = zip(*pairs[0]) if pairs else ((), ())
         return Identity(query, "person", name=record.get("fullname") or "", kana=record.get("fullnameKana") or "",
-                        alphabet=record.get("fullnameAlphabet") or "", division=tuple(n for n, _ in top),
-                        division_alphabet=tuple(a for _, a in top),
-                        paths=tuple(division_path([n for n, _ in p]) for p in pairs), **common)
+                        alphabet=record.get("fullnameAlphabet") or "", division=names, division_alphabet=alphabet,
+                        paths=tuple(SEPARATOR.join(n for n, _ in p if n) for p in pairs), **common)
     if group == "division":
         top = paths.get(rid) or [(record.get("divisionName") or "", record.get("divisionNameAlphabet") or "")]
         return Identity(query, "division", name=record.get("divisionName") or "",

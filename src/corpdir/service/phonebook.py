@@ -85,6 +85,10 @@ class _Divisions:
     def read(cls, conn: sqlite3.Connection) -> _Divisions:
         return cls(reads.divisions(conn))
 
+    def pairs(self, ids: list[int]) -> dict[int, list[tuple[str, str]]]:
+        """{id: path as (name, alphabet name) pairs} of the cached ``ids`` (caller-ID's shape)."""
+        return {i: list(zip(*self.path(i))) for i in ids if i in self._rows}
+
     def path(self, division_id: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
         if division_id not in self._paths:
             names, alphabet, seen = [], [], set()
@@ -167,7 +171,7 @@ class Phonebook:
     def read(self, forms: list[str], limit: int) -> Any:
         """The cache's holders of a number (:func:`corpdir.cache.numbers.read`), on the
         caller's thread: what :func:`corpdir.service.identify.read_number` answers from."""
-        return numbers.read(self._point, forms, self.region, self._point_codec, limit)
+        return numbers.read(self._point, forms, self.region, self._point_codec, limit, self._current().pairs)
 
     async def ask_service(self, forms: list[str]) -> Identity | None:
         """The service's answer for a number the cache does not know, asked in its
