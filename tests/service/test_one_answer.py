@@ -160,6 +160,8 @@ def test_the_pop_up_caller_and_the_call_record_name_the_same_who(tmp_path):
                 assert caller.withheld == (label == "withheld"), label
                 if label in [*SAME_NUMBER["phone"], "phone"]:
                     assert caller.affiliation == path, label
+                if label == "company line":  # the card says "shared by N" under the company
+                    assert caller.known and caller.identity.shared and caller.record is None
             kept = {}
             for label, number, who, _ in TABLE:
                 if label == "unknown":
