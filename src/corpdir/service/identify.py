@@ -348,16 +348,15 @@ class Identification:
         return out
 
     async def _complete(self, number: str, item: dict[str, Any]) -> Identity:
-        service, store = self.service, self.service.store
+        service = self.service
         kind = item.get("phoneNumContactType")
         if kind == "USER" and not _names(await self._read(number), item):
-            user = await service._api(service.client.get_user(item["userId"]))
-            await service.cache.run(store.put_users, [user])
+            user = await service.refresh_user(item["userId"])  # U3, kept in the cache
             wanted = [d.divisionId for d in user.divisions or ()]
-            if len(await service.cache.run(store.division_paths, wanted)) < len(set(wanted)):
+            if len(await service.division_paths(wanted)) < len(set(wanted)):
                 await self._fetch_divisions()
-        elif kind == "SHARED_NUMBER" and not (await self._read(number)).found:
-            await self._fetch_divisions()  # a division's own number: the cache then knows it, by path
+        elif kind == "SHARED_NUMBER" and item.get("divisionNames") and not (await self._read(number)).found:
+            await self._fetch_divisions()  # perhaps a division's own number: the cache then knows it, by path
         again = await self._read(number)
         if _names(again, item):
             again.source = "service"
