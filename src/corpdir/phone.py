@@ -286,3 +286,62 @@ def split_numbers(text: str, region: str = DEFAULT_REGION) -> list[str]:
         elif tokens:
             out.append(part.strip())
     return list(dict.fromkeys(out))
+
+
+# -- a caller's number as it arrives -------------------------------------------------------
+# A feed, a PBX and a phone send the same caller in many spellings: 'sip:0312345678@pbx;user=phone',
+# 'tel:+81-3-1234-5678;phone-context=...', '%2B81312345678' (a '+' URL-encoded once too
+# often), full-width digits, an outside-line prefix ('0' then the national number, or
+# '0' then '0081...'). Every surface that asks "whose number is this?" reads it here, so
+# they all look up one number.
+_URI = re.compile(r"^(?:sips?|tel):([^@;>]*)", re.IGNORECASE)
+# What a caller who withheld the number arrives as (besides nothing at all): SIP's
+# anonymous URI (RFC 3323), and the words PBXs put in the caller-ID number field.
+WITHHELD = frozenset({"anonymous", "restricted", "private", "withheld", "unavailable", "unknown", "blocked", "p", "o"})
+OUTSIDE_LINE_PREFIXES = ("0", "9")  # tried, most likely last, where no setting says otherwise
+_MIN_NUMBER = 5  # shorter: an extension, never stripped of a prefix
+
+
+def caller_number(raw: str) -> str | None:
+    """The number a caller's side sent, as text a number can be read from ('sip:0312345678@pbx;user=phone'
+    -> '0312345678'; '%2B81...' -> '+81...'; full width folded). None: the caller withheld it."""
+    text = fold_number((raw or "").strip().strip("<>").strip())
+    if "%" in text:
+        from urllib.parse import unquote  # only for an encoded number: not on every lookup's path
+
+        text = unquote(text)
+    if match := _URI.match(text):
+        text = match.group(1)
+    text = text.split(";", 1)[0].strip()
+    if not text or (text.lower() in WITHHELD and not digits(text)):
+        return None
+    return text
+
+
+def number_forms(raw: str, region: str = DEFAULT_REGION, strip_prefixes: tuple[str, ...] | list[str] = OUTSIDE_LINE_PREFIXES) -> list[str]:
+    """The spellings of a caller's number worth looking up, most likely first: as sent;
+    E.164 when it is E.164 without its '+' ('81312345678'; a '+' in a query string arrives
+    as a space); without an outside-line prefix ('00312345678', '0' + '0081312345678').
+    [] for a withheld number or one without digits."""
+    text = caller_number(raw)
+    return sent_forms(text, digits(text), region, strip_prefixes) if text else []
+
+
+def sent_forms(text: str, d: str, region: str, strip_prefixes: tuple[str, ...] | list[str]) -> list[str]:
+    """:func:`number_forms` of a number already read (``text``, by :func:`caller_number`;
+    ``d``, its digits): a caller-ID probe reads the number once."""
+    if not d:
+        return []
+    forms = [text]
+    rules = cached_region_rules(region)
+    if rules is not None and not text.startswith("+") and d.startswith(rules.country_code) \
+            and len(d) - len(rules.country_code) in rules.lengths:
+        # a national number here starts with the trunk prefix: one that does not is E.164 first
+        forms.insert(0 if rules.trunk and not d.startswith(rules.trunk) else 1, "+" + d)
+    for prefix in strip_prefixes:
+        rest = d[len(prefix):]
+        if d.startswith(prefix) and len(rest) >= _MIN_NUMBER:
+            forms.append(rest)
+            if rules is not None and rest.startswith("00" + rules.country_code):
+                forms.append("+" + rest[2:])  # '0' + '0081...': the international form behind the line prefix
+    return list(dict.fromkeys(forms))

@@ -6,15 +6,22 @@ from corpdir.cache.schema import SCHEMA_VERSION
 from corpdir.cache.store import CacheStore
 
 
+def who(store, number):
+    """The one answer (corpdir.service.identify) from this cache's reader."""
+    from corpdir.service.identify import read_number
+
+    return read_number(number, store.holders, store.region)
+
+
 def test_lookup_finds_same_person_however_written(store):
     for typed in ["+81 3-1234-5678", "03(1234)5678", "0312345678", "03-1234-5678"]:
-        items = store.lookup_number(typed)
+        answer = who(store, typed)
         # N1's rule: a user's number before a contact holding the same number
-        assert [(i.phoneNumContactType, i.userId or i.contactId) for i in items] == [("USER", 1)]
-    assert store.lookup_number("1234")[0].displayName == "山田 太郎"  # extension as-is
-    assert store.lookup_number("+81 90 5555 1234")[0].userId == 3
-    assert store.lookup_number("0120-000-000") == []
-    assert store.lookup_number("+81 90 5555 1234")[0].divisionNames == ["営業本部 › 第一営業部 › 1課"]  # by path
+        assert (answer.kind, answer.id) == ("person", 1)
+    assert who(store, "1234").name == "山田 太郎"  # extension as-is
+    assert who(store, "+81 90 5555 1234").id == 3
+    assert not who(store, "0120-000-000").found
+    assert who(store, "+81 90 5555 1234").paths == ("営業本部 › 第一営業部 › 1課",)  # by path
 
 
 def test_division_members_with_and_without_subdivisions(store):
@@ -123,7 +130,7 @@ def test_a_schema_6_cache_keeps_its_deflate_records_readable_and_writes_new_ones
     assert store.user(USERS[1]["userId"]).record.fullname == USERS[1]["fullname"]  # untouched: still deflate, still read
     assert store.user(5059).record.fullname == "新人 059"
     assert [(h.kind, h.id) for h in search(store, "新人 059")][:1] == [("user", 5059)]
-    assert [item["userId"] for item in store.identify("7059")] == [5059]
+    assert who(store, "7059").id == 5059
 
 
 def test_a_schema_5_cache_moves_its_records_into_the_compact_tables_on_open(tmp_path):
@@ -156,7 +163,7 @@ def test_a_schema_5_cache_moves_its_records_into_the_compact_tables_on_open(tmp_
     assert store.user(2).record.fullname == "山田川 花子" and store.user(2).fetched_at == 1002.0
     assert store.max_generation("users") == 4 and store.max_generation("contacts") == 2
     assert [(h.kind, h.id) for h in search(store, "やまだ")][:2] == [("user", 1), ("user", 2)]
-    assert [item["userId"] for item in store.identify("03-1234-5678")] == [1]
+    assert who(store, "03-1234-5678").id == 1
     assert [(h.kind, h.id) for h in search(store, "さとう")] == [("contact", 7)]
     assert {r[0] for r in store._rows("SELECT name FROM sqlite_master")}.isdisjoint({"users_v5", "contacts_v5"})
     store.close()

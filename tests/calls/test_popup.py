@@ -191,3 +191,30 @@ async def test_enter_opens_the_caller_c_copies_and_with_no_dialer_b_copies_and_s
         assert await wait_for(pilot, lambda: app.screen.__class__.__name__ == "DetailScreen")
         assert await wait_for(pilot, lambda: demo_user.email1 in screen_text(app))  # the details, not the card
         assert [ref.id for ref in app.desk_phone.people.recent()] == [demo_user.userId]  # F8 finds them again
+
+
+async def test_a_company_line_names_the_company_and_a_withheld_caller_is_withheld(service):
+    """The card says what every other surface says (corpdir.service.identify): a company's
+    main line on many contacts is the company, "shared by N", nothing to save; a withheld
+    caller is "Number withheld", with neither call back nor save."""
+    contacts = await service.contacts_window(None, limit=1000)  # the shared folders and the user's own
+    by_line: dict[str, list] = {}
+    for contact in contacts:
+        if contact.companyDelegatedPhoneNum:
+            by_line.setdefault(contact.companyDelegatedPhoneNum, []).append(contact)
+    line = max(by_line, key=lambda n: len(by_line[n]))
+    company = by_line[line][0].companyName
+    app = desk_app(service)
+    async with app.run_test(size=(120, 36)) as pilot:
+        assert await feed_ready(pilot, "ring")
+        await ring_in(line)
+        assert await wait_for(pilot, lambda: company in card_text(app))
+        text = card_text(app)
+        assert f"shared by {len(by_line[line])}" in text and "Unknown number" not in text
+        assert "save" not in text and "open" not in text  # no record to open, nobody to save
+        for card in cards(app):
+            app.desk_phone._dismiss(card.ring)
+        await ring_in("anonymous")
+        assert await wait_for(pilot, lambda: "Number withheld" in card_text(app))
+        text = card_text(app)
+        assert "Unknown number" not in text and "save" not in text and "call" not in text

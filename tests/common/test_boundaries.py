@@ -19,11 +19,8 @@ FRONT_ENDS = ("tui", "commands", "ssh", "gateway", "calls")
 # what the facade keeps to itself: its store and client, and the backend that holds them
 INSIDE = {"cache", "store", "client", "_cache", "_store", "_client", "_backend"}
 # SQL may be written only where SQLite is: the cache, the server's storage, the shared
-# transaction helper. Known breach, with its owner: caller-ID's reader (moving into
-# cache/ with the one identification module). A line here that no longer finds SQL fails,
-# so a move means deleting it.
+# transaction helper.
 SQL_HOMES = ("cache/", "server/storage/", "sqlite.py")
-SQL_LEAVING = ("service/callerid.py",)
 SQL = re.compile(r"\s*(SELECT\s|INSERT\s+(OR\s+\w+\s+)?INTO\s|UPDATE\s+\w+\s+SET\s|DELETE\s+FROM\s|"
                  r"CREATE\s+(TABLE|INDEX|VIRTUAL|TRIGGER|UNIQUE)\s|DROP\s+(TABLE|INDEX)\s|PRAGMA\s|"
                  r"BEGIN(\s|$)|COMMIT$|ROLLBACK$|WITH\s+RECURSIVE\s)")
@@ -89,17 +86,11 @@ def test_sql_is_written_only_in_the_cache_and_the_servers_storage():
     breaches = {}
     for path in _modules():
         name = path.relative_to(SRC).as_posix()
-        if name.startswith(SQL_HOMES) or name in SQL_LEAVING:
+        if name.startswith(SQL_HOMES):
             continue
         if hits := sql_text(path.read_text(encoding="utf-8")):
             breaches[name] = hits
     assert breaches == {}
-
-
-@pytest.mark.parametrize("name", SQL_LEAVING)
-def test_each_known_breach_still_holds_sql(name):
-    path = SRC / name
-    assert path.exists() and sql_text(path.read_text(encoding="utf-8")), f"{name} has no SQL now: delete its line"
 
 
 @pytest.mark.parametrize("line", [

@@ -98,7 +98,7 @@ def test_the_mixed_entry_of_the_lookup_screen_splits_into_five():
 
 
 def test_a_dialable_number_is_folded_before_it_is_sent():
-    from corpdir.service.callerid import dialable
+    from corpdir.service.identify import dialable
 
     assert dialable("（０３）６４４０ー２９７９") == "036440-2979"
 

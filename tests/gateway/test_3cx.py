@@ -46,7 +46,7 @@ def test_served_template_finds_a_caller_with_the_fields_mapped(gateway):
     family, given = user.fullname.split(" ", 1)
     assert out["LastName"] == family and out["FirstName"] == given
     assert out["PhoneMobile"] == user.companyMobileNum and out["EntityId"] == f"user:{user.userId}"
-    assert out["EntityType"] == "user"
+    assert out["EntityType"] == "person"
     assert out["ContactUrl"] == user.contactDetailsUrl  # the directory's own page of the record
     contact = next(c for c in gateway.call(gateway.service.contacts.window("SHARED", limit=100)) if not c.webUrl)
     out = run_lookup(template, {"GatewayUrl": gateway_url}, digits(contact.phoneNum), gateway.get)

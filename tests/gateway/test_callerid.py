@@ -87,7 +87,7 @@ def test_asterisk_hashcompat_gets_name_company_division_type_and_id(gateway):
     body = gateway.get(f"{gateway.base}/cid.kv?number={digits(user.phoneNum)}").text
     fields = asterisk_hash(body)
     assert fields["name"] == user.fullname
-    assert fields["type"] == "user" and fields["id"] == f"user:{user.userId}"
+    assert fields["type"] == "person" and fields["id"] == f"user:{user.userId}"
     assert fields["division"].endswith(user.divisions[0].divisionName)
     assert "›" in fields["division"] or fields["division"] == user.divisions[0].divisionName
     contact = gateway.call(gateway.service.contacts.window("SHARED", limit=1))[0]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from urllib.parse import parse_qs, urlparse
 
-from corpdir.service.callerid import dialable  # noqa: F401 - the numbers are the directory's as stored
+from corpdir.service.identify import dialable  # noqa: F401 - the numbers are the directory's as stored
 from corpdir.spec.phone_fields import CONTACT_PHONE_FIELDS, USER_PHONE_FIELDS
 
 LABELS = {"Ext", "Office", "Company mobile", "Mobile", "Personal mobile", "Company", "Division"}

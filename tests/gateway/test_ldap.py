@@ -45,7 +45,7 @@ def ldap_sync(slapd, secret, capsys) -> str:
 def cached_entries():
     """What the cache holds, as the LDAP entries it should be."""
     from corpdir.config import load_settings
-    from corpdir.gateway.ldap.entries import entries
+    from corpdir.gateway.ldap.entries import directory
     from corpdir.service.directory import DirectoryService
     from corpdir.service.phonebook import Phonebook
 
@@ -53,7 +53,7 @@ def cached_entries():
         service = DirectoryService.open(load_settings()[0])
         phonebook = Phonebook(service)
         try:
-            return entries(await phonebook.entries(), BASE_DN)
+            return await directory(phonebook, BASE_DN)
         finally:
             phonebook.close()
             await service.close()
@@ -112,7 +112,7 @@ def test_ldap_sync_serves_the_yealink_filters_and_sends_only_changes(world, caps
     assert_tree_is_the_cache(slapd)
     after = slapd.search("(objectClass=inetOrgPerson)")
     assert after[f"uid=user-{renamed},{BASE_DN}"]["displayName"] == ["改名 一郎"]
-    assert after[f"uid=user-{renamed},{BASE_DN}"]["mobile"] == ["090-5555-0303"]
+    assert after[f"uid=user-{renamed},{BASE_DN}"]["mobile"] == ["090-5555-0303", "+819055550303"]  # and as E.164
     assert f"uid=user-{gone},{BASE_DN}" not in after
     assert slapd.search(YEALINK_NUMBER.replace("%", "0355550404"), "displayName") == {
         f"uid=user-{made},{BASE_DN}": {"displayName": ["新人 二郎"]}}

@@ -71,7 +71,7 @@ async def test_narrow_shows_data_literally_and_opens_details_full_screen(make_ap
         assert await wait_for(pilot, lambda: numbers.value == "0300000042, 03-0000-0009")
         await pilot.press("enter")
         results = app.screen.query_one("#results", VirtualList)
-        assert await wait_for(pilot, lambda: results.highlighted is not None and results.highlighted.item)
+        assert await wait_for(pilot, lambda: results.highlighted is not None and results.highlighted.answer.found)
         assert not app.screen.query_one("#detail").display
         assert "[link=file:" in screen_text(app)  # the list cuts the long name with …
         await pilot.press("enter")

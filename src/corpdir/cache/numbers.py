@@ -1,40 +1,69 @@
-"""Caller-ID from the cache, kept free of pydantic and httpx.
+"""Who holds a phone number, from the cache: the one reader behind every caller-ID answer.
 
-`corpdir lookup` answers from here directly: a PBX pipe pays only for sqlite3 and
-phonenumbers at start-up. :meth:`CacheStore.lookup_number` wraps the same query into
-spec models for the UI, so there is one implementation of "who has this number".
+`corpdir lookup`, the Lookup screen, the pop-up, the gateway (every format, LDAP) and the
+call record all identify a number through :func:`read` (and
+:mod:`corpdir.service.identify`, which makes the answer of it). Plain sqlite3, no
+pydantic or httpx: a PBX pipe pays only for sqlite3 at start-up.
 
-The answer is the one N1 gives (the reference server's rule, server/storage/identify.py):
-a user's number, else a contact's own number, else a division's number, else a contact's
-company or division number (SHARED_NUMBER), so `corpdir lookup` says the same whether the
-cache or the service answered. Two things only the cache knows are added on both paths
-(:func:`complete` for an N1 item): divisions by their path ('本社 › 営業本部 › 1課'), and
-the number as the directory writes it. A user's companyName is null on both: it would be
-the tenant's own name, which N1 gives and the cache cannot know.
+The holders come in N1's order (the reference server's rule, server/storage/identify.py):
+users' own numbers, else contacts' own numbers, else a division's own number, else a
+company's or a division's number written on contacts (many people answer those). Only the
+first group is read, and of it the first few records: a company's main line is on
+hundreds of contacts, whose count is enough.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
+import time
 
 from corpdir.cache.blobs import Codec
-from corpdir.cache.division_paths import path_names
+from corpdir.cache.division_paths import path_pairs
 from corpdir.cache.fields import FIELDS
-from corpdir.division_path import division_path
 from corpdir.phone import DEFAULT_REGION, RegionRules, match_key, region_rules, use_region_rules
 
 TYPE_CHECKING = False  # not typing's (~14 M instructions of a lookup): docs/performance.md, "`corpdir lookup`"
 if TYPE_CHECKING:
-    from typing import Any
+    from pathlib import Path
+    from typing import Any, Callable, Iterable
 
-_SQL = (  # who holds a number: index rows only; the one record the answer names is read after
+_SQL = (  # who holds a number: index rows only; the records the answer names are read after
     "SELECT 'user', id, field FROM user_phones WHERE key = ?1"
     " UNION ALL SELECT 'contact', id, field FROM contact_phones WHERE key = ?1"
     " UNION ALL SELECT 'division', id, field FROM division_phones WHERE key = ?1 ORDER BY 1 DESC, 2"
 )
 _TABLES = {"user": "users", "contact": "contacts", "division": "divisions"}
 SHARED_FIELDS = ("companyDelegatedPhoneNum", "divisionDelegatedPhoneNum")  # many people answer these
+GROUPS = ("user", "contact", "division", "shared")  # N1's order
+MAX_HOLDERS = 5  # records an answer reads at most (the first holders it names)
+
+
+def open_reader(path: str | Path, region: str, *, threads: bool = False) -> sqlite3.Connection | None:
+    """The cache file read-only (None: there is none, or it was never filled), with the
+    region's number rules primed from it. ``threads``: usable from one thread at a time
+    but not only the one that opened it (the gateway's)."""
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=not threads)
+    except sqlite3.OperationalError:
+        return None
+    try:
+        if conn.execute("PRAGMA user_version").fetchone()[0] < 1:
+            conn.close()
+            return None
+        prime_region_rules(conn, region)
+    except sqlite3.DatabaseError:
+        conn.close()
+        return None
+    return conn
+
+
+def synced_age(conn: sqlite3.Connection | None, now: float | None = None) -> float | None:
+    """Seconds since the users were last synced into the cache (None: never)."""
+    if conn is None:
+        return None
+    row = conn.execute("SELECT value FROM meta WHERE key = 'synced_at:users'").fetchone()
+    return (now if now is not None else time.time()) - float(row[0]) if row else None
 
 
 def remember_region_rules(conn: sqlite3.Connection, region: str) -> None:
@@ -57,72 +86,52 @@ def prime_region_rules(conn: sqlite3.Connection, region: str) -> None:
         use_region_rules(region, json.loads(row[0]))
 
 
-def identify(conn: sqlite3.Connection, number: str, region: str = DEFAULT_REGION, codec: Codec | None = None) -> list[dict[str, Any]]:
-    """The identification item (spec 2.9 shape, as a dict) N1 would give for ``number``, in
-    a list ([]: nobody the cache knows)."""
-    key = match_key(number, region)
-    if not key:
-        return []
-    try:
-        rows = conn.execute(_SQL, (key,)).fetchall()
-    except sqlite3.OperationalError:  # a cache of an older schema, opened read-only: the service answers
-        return []
-    users, own, divisions, shared = [], [], [], []
-    for kind, rid, code in rows:
-        field = FIELDS[code]
-        target = (users if kind == "user" else divisions if kind == "division"
-                  else shared if field in SHARED_FIELDS else own)
-        target.append((kind, rid, field))
-    chosen = next((group[0] for group in (users, own, divisions, shared) if group), None)
-    if chosen is None:
-        return []
-    kind, rid, field = chosen
-    row = conn.execute(f"SELECT data FROM {_TABLES[kind]} WHERE id = ?", (rid,)).fetchone()
-    if row is None:
-        return []
-    data = (codec or Codec(conn)).load(row[0])
-    stored = data.get(field) or number
-    if users:
-        return [_user_item(conn, rid, stored, data)]
-    if own:
-        return [_item(stored, data.get("fullname"), "CONTACT", data.get("companyName"),
-                      [data["divisionName"]] if data.get("divisionName") else [], contact_id=rid)]
-    if divisions:
-        path = path_names(conn, [rid])[rid]
-        return [_item(stored, path[-1], "SHARED_NUMBER", None, [division_path(path)])]
-    company, division = data.get("companyName"), data.get("divisionName")
-    by_division = bool(division and match_key(data.get("divisionDelegatedPhoneNum") or "", region) == key)
-    return [_item(stored, (division if by_division else company) or company, "SHARED_NUMBER", company,
-                  [division] if by_division else [])]
+def read(conn: sqlite3.Connection, forms: Iterable[str], region: str = DEFAULT_REGION, codec: Codec | None = None,
+         limit: int = MAX_HOLDERS, paths: Callable[[list[int]], dict[int, list[tuple[str, str]]]] | None = None,
+         ) -> tuple[str, str, int, list[tuple[str, int, str, dict[str, Any]]], dict[int, list[tuple[str, str]]]] | None:
+    """For the first of ``forms`` (spellings of one number) the cache knows: (that form,
+    the group that answers it (:data:`GROUPS`), how many hold it in that group, the first
+    ``limit`` of them as (kind, id, phone field, record), and {division id: path as
+    (name, alphabet name) pairs} for the divisions they name). None: nobody. ``paths``:
+    the division paths from a reader that keeps them (the gateway's, rebuilt when the cache
+    changes: a fifth of a probe's time), else read here."""
+    for form in forms:
+        key = match_key(form, region)
+        if not key:
+            continue
+        try:
+            rows = conn.execute(_SQL, (key,)).fetchall()
+        except sqlite3.OperationalError:  # a cache of an older schema, opened read-only: the service answers
+            return None
+        groups: dict[str, list[tuple[str, int, str]]] = {}
+        for kind, rid, code in rows:
+            field = FIELDS[code]
+            group = "shared" if kind == "contact" and field in SHARED_FIELDS else kind
+            mine = groups.setdefault(group, [])
+            if not mine or mine[-1][1] != rid:  # one holder with the number in two fields counts once
+                mine.append((kind, rid, field))
+        found = next((g for g in GROUPS if g in groups), None)
+        if found is None:
+            continue
+        chosen = groups[found]
+        holders = _holders(conn, chosen[:limit], codec or Codec(conn))
+        if not holders:
+            continue
+        ids = [rid for kind, rid, _, _ in holders if kind == "division"]
+        for kind, _, _, record in holders:
+            if kind == "user":
+                ids += [d["divisionId"] for d in record.get("divisions") or () if d.get("divisionId") is not None]
+        if not ids:
+            return form, found, len(chosen), holders, {}
+        return form, found, len(chosen), holders, paths(ids) if paths is not None else path_pairs(conn, ids)
+    return None
 
 
-def complete(conn: sqlite3.Connection, item: dict[str, Any], region: str = DEFAULT_REGION, codec: Codec | None = None) -> dict[str, Any]:
-    """An N1 item as the cache would have answered it: the cache's own item when it knows
-    the same holder, else N1's with a user's divisions by path (when the user is cached)
-    and no companyName for a user (see the module docstring)."""
-    codec = codec or Codec(conn)
-    known = identify(conn, item.get("phoneNum") or "", region, codec)
-    if known and all(known[0].get(k) == item.get(k) for k in ("phoneNumContactType", "userId", "contactId", "displayName")):
-        return known[0]
-    if item.get("phoneNumContactType") != "USER":
-        return item
-    row = conn.execute("SELECT data FROM users WHERE id = ?", (item.get("userId"),)).fetchone()
-    paths = _user_paths(conn, codec.load(row[0])) if row else item.get("divisionNames") or []
-    return {**item, "companyName": None, "divisionNames": paths}
-
-
-def _user_paths(conn: sqlite3.Connection, data: dict[str, Any]) -> list[str]:
-    refs = [d for d in data.get("divisions") or () if d.get("divisionId") is not None]
-    paths = path_names(conn, [d["divisionId"] for d in refs])
-    return [division_path(paths.get(d["divisionId"]) or [d.get("divisionName")]) for d in refs
-            if paths.get(d["divisionId"]) or d.get("divisionName")]
-
-
-def _user_item(conn: sqlite3.Connection, rid: int, number: str, data: dict[str, Any]) -> dict[str, Any]:
-    return _item(number, data.get("fullname"), "USER", None, _user_paths(conn, data), user_id=rid)
-
-
-def _item(number: str, name: str | None, kind: str, company: str | None, divisions: list[str], *,
-          user_id: int | None = None, contact_id: int | None = None) -> dict[str, Any]:
-    return {"phoneNum": number, "displayName": name, "companyName": company, "divisionNames": divisions,
-            "phoneNumContactType": kind, "userId": user_id, "contactId": contact_id}
+def _holders(conn: sqlite3.Connection, wanted: list[tuple[str, int, str]],
+             codec: Codec) -> list[tuple[str, int, str, dict[str, Any]]]:
+    out = []
+    for kind, rid, field in wanted:
+        row = conn.execute(f"SELECT data FROM {_TABLES[kind]} WHERE id = ?", (rid,)).fetchone()
+        if row is not None:
+            out.append((kind, rid, field, codec.load(row[0])))
+    return out

@@ -34,7 +34,6 @@ if TYPE_CHECKING:  # imported where first used: the first screen shows people an
     from corpdir.spec.calls import IncomingCall, OutgoingCall
     from corpdir.spec.contact import Contact
     from corpdir.spec.folder import Folder, PersonalFolder
-    from corpdir.spec.identify import IdentificationItem
     from corpdir.spec.profile import Profile
 
 M = TypeVar("M", bound=BaseModel)
@@ -470,18 +469,8 @@ class CacheStore:
         return [r for r in records if answered is None or r.answered == answered]
 
     # -- caller-ID ----------------------------------------------------------------------------
-    def identify(self, number: str) -> list[dict[str, Any]]:
-        """Who has ``number``, however it is written: N1's answer from the cache (a list of
-        at most one identification item, as a dict)."""
+    def holders(self, forms: list[str], limit: int = numbers.MAX_HOLDERS) -> Any:
+        """Who holds the first of ``forms`` (spellings of one number) the cache knows: see
+        :func:`corpdir.cache.numbers.read` (what :mod:`corpdir.service.identify` answers from)."""
         with self._lock:
-            return numbers.identify(self._conn, number, self.region, self.codec)
-
-    def complete_identification(self, item: dict[str, Any]) -> dict[str, Any]:
-        """An N1 item as the cache would answer it (see :func:`corpdir.cache.numbers.complete`)."""
-        with self._lock:
-            return numbers.complete(self._conn, item, self.region, self.codec)
-
-    def lookup_number(self, number: str) -> list[IdentificationItem]:
-        """N1's answer for ``number`` from the cache, as spec models (see :meth:`identify`)."""
-        from corpdir.spec.identify import IdentificationItem
-        return [IdentificationItem.model_validate(item) for item in self.identify(number)]
+            return numbers.read(self._conn, forms, self.region, self.codec, limit)

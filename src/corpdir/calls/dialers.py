@@ -8,7 +8,7 @@ import re
 from typing import TYPE_CHECKING, Protocol
 from urllib.parse import quote
 
-from corpdir.service.callerid import dialable
+from corpdir.service.identify import dialable
 
 if TYPE_CHECKING:
     from corpdir.config import AmiDialer as AmiConfig

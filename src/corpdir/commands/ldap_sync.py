@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from corpdir.config import load_settings
-    from corpdir.gateway.ldap.entries import entries
+    from corpdir.gateway.ldap.entries import directory
     from corpdir.gateway.ldap.sync import LdapError, apply
     from corpdir.service.directory import DirectoryService
     from corpdir.service.phonebook import Phonebook
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
                 await service.sync.run()
             phonebook = Phonebook(service)
             try:
-                wanted = entries(await phonebook.entries(), args.base_dn)
+                wanted = await directory(phonebook, args.base_dn)
             finally:
                 phonebook.close()
             result = await asyncio.to_thread(apply, args.url, args.base_dn, args.bind_dn, password, wanted,

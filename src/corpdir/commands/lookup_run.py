@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from corpdir.service.callerid import Answer, organisation
+from corpdir.service.identify import Identity
 from corpdir.service.lookup_path import LookupPath
 from corpdir.text import json_text, printable
 
@@ -16,24 +16,23 @@ if TYPE_CHECKING:
 EXIT_FOUND, EXIT_SOME_MISSING, EXIT_ERROR = 0, 1, 2
 
 
-def format_line(answer: Answer) -> str:
+def format_line(answer: Identity) -> str:
+    """NUMBER, who, where they belong, kind, ref: the answer's fields, tab-separated."""
     if answer.error and not answer.found:
         return f"{printable(answer.query)}\t-\terror: {printable(answer.error)}"
     if not answer.found:
-        return f"{printable(answer.query)}\t-\tnot found"
-    item = answer.items[0]
-    org = organisation(item) or "-"
-    ident = f"user:{item['userId']}" if item.get("userId") else f"contact:{item['contactId']}" if item.get("contactId") else "-"
-    return "\t".join([printable(answer.query), printable(item.get("displayName") or "-"), printable(org),
-                      printable(item.get("phoneNumContactType") or "-"), ident])
+        return f"{printable(answer.query)}\t{answer.who or '-'}\t{'-' if answer.kind == 'withheld' else 'not found'}"
+    org = answer.organisation() or "-"
+    if answer.shared:
+        org += f" · shared by {answer.count}"
+    return "\t".join([printable(answer.query), printable(answer.who or "-"), printable(org), answer.kind, answer.ref or "-"])
 
 
-def format_json(answer: Answer) -> str:
-    return json_text({"query": answer.query, "found": answer.found, "source": answer.source or None,
-                      "error": answer.error, "items": answer.items})
+def format_json(answer: Identity) -> str:
+    return json_text({**answer.as_dict(), "items": [answer.item()] if answer.found else []})
 
 
-def _emit(answers: list[Answer], as_json: bool, out: TextIO) -> None:
+def _emit(answers: list[Identity], as_json: bool, out: TextIO) -> None:
     for answer in answers:
         out.write((format_json(answer) if as_json else format_line(answer)) + "\n")
     out.flush()
@@ -44,7 +43,7 @@ def main(args: argparse.Namespace, out: TextIO | None = None, inp: TextIO | None
     if not args.numbers and not args.stdin:
         print("corpdir lookup: give one or more numbers, or --stdin", file=sys.stderr)
         return EXIT_ERROR
-    answers: list[Answer] = []
+    answers: list[Identity] = []
     try:
         lookup = LookupPath(args.base_url, offline=args.offline)
         try:

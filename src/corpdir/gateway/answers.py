@@ -1,20 +1,28 @@
 """A caller-ID answer in the forms PBXs read: plain text, ``key=value&...``, JSON.
 
-Every text from the directory goes through :func:`corpdir.text.printable` first: a name
-with a newline, a control or a bidi character must not reach a phone display or split a
-``key=value`` answer. With ``ascii`` the answer holds only ASCII (:mod:`corpdir.gateway.ascii`).
+Each renders the one answer (:class:`corpdir.service.identify.Identity`) and nothing
+else: the caller is who it names (a company's or a division's number names the company
+or the division, by its path), so `/cid`, `/cid.kv`, `/cid.json` and every other surface
+agree. Every text from the directory goes through :func:`corpdir.text.printable` first: a
+name with a newline, a control or a bidi character must not reach a phone display or
+split a ``key=value`` answer. With ``ascii`` the answer holds only ASCII
+(:mod:`corpdir.gateway.ascii`).
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 from urllib.parse import quote
 
 from corpdir.gateway.ascii import ascii_name, romanise
-from corpdir.gateway.lookup import Lookup
-from corpdir.service.phonebook import MOBILE_FIELDS, PHONE_LABELS, Entry
+from corpdir.service.phonebook import MOBILE_FIELDS, PHONE_LABELS
 from corpdir.text import printable
+
+if TYPE_CHECKING:
+    from corpdir.gateway.lookup import Lookup
+    from corpdir.service.identify import Identity
+    from corpdir.service.phonebook import Entry
 
 ASCII_PATH_SEPARATOR = " > "
 
@@ -31,10 +39,11 @@ def ascii_division(name: str, alphabet: str) -> str:
 
 
 class Shown:
-    """The fields of one entry as an answer shows them (neutralised; ASCII if asked)."""
+    """The names of a phonebook entry or a caller-ID answer as a phone shows them
+    (neutralised; ASCII if asked): both have a name, kana, alphabet name, company and
+    division path."""
 
-    def __init__(self, entry: Entry, ascii: bool) -> None:
-        self.entry = entry
+    def __init__(self, entry: Entry | Identity, ascii: bool) -> None:
         if ascii:
             self.name = ascii_name(entry.alphabet, entry.kana, entry.name)
             family, given = _split(entry.kana or entry.name)
@@ -50,53 +59,59 @@ class Shown:
         self.name, self.family, self.given, self.company, self.division = (
             printable(v) for v in (self.name, self.family, self.given, self.company, self.division))
 
-    @property
-    def caller(self) -> str:
-        """Who is calling, as a phone display should say it: a company's or a division's
-        main number is the company (and division), not the first of its many contacts."""
-        matched = self.entry.matched
-        if matched == "companyDelegatedPhoneNum" and self.company:
-            return self.company
-        if matched == "divisionDelegatedPhoneNum" and self.company:
-            return f"{self.company} {self.division}".strip()
-        if matched == "divisionPhoneNum":  # a division's own number: its path tells the 1課 apart
-            return self.division or self.name
-        return self.name
 
-    def fields(self, record_url: str) -> dict[str, Any]:
-        e = self.entry
-        number = next((n for f, n in e.numbers if f == e.matched), "")
-        return {
-            "name": self.name, "callerName": self.caller, "lastName": self.family, "firstName": self.given, "company": self.company,
-            "division": self.division, "type": e.kind, "id": e.ref, "phoneType": PHONE_LABELS.get(e.matched, ""),
-            "phoneBusiness": printable(number) if e.matched and e.matched not in MOBILE_FIELDS else "",
-            "phoneMobile": printable(number) if e.matched in MOBILE_FIELDS else "",
-            "email": printable(e.emails[0]) if e.emails else "",
-            "url": printable(e.url) or record_url, "source": e.source,
-        }
+def caller(answer: Identity, shown: Shown) -> str:
+    """Who is calling, as a phone display says it (:attr:`Identity.who`, in the answer's script)."""
+    if answer.kind == "division":
+        return shown.division or shown.name
+    if answer.kind == "company":
+        return " ".join(x for x in (shown.company, shown.division) if x) or shown.name
+    return shown.name
+
+
+def fields(answer: Identity, ascii: bool, record_url: str) -> dict[str, Any]:
+    shown = Shown(answer, ascii)
+    record = answer.record or {}
+    named = answer.kind in ("person", "contact")
+    number = printable(answer.stored)
+    email = next((e for e in (record.get("email1"), record.get("email2")) if e), "") if named else ""
+    url = {"division": record.get("divisionUrl"), "contact": record.get("webUrl"),  # as the phonebook links records
+           "person": record.get("contactDetailsUrl") or record.get("webUrl")}.get(answer.kind)
+    return {
+        "name": shown.name, "callerName": caller(answer, shown), "lastName": shown.family if named else "",
+        "firstName": shown.given if named else "", "company": shown.company, "division": shown.division,
+        "type": answer.kind, "id": answer.ref, "phoneType": PHONE_LABELS.get(answer.field, ""),
+        "phoneBusiness": number if answer.field and answer.field not in MOBILE_FIELDS else "",
+        "phoneMobile": number if answer.field in MOBILE_FIELDS else "",
+        "email": printable(email), "url": (printable(url or "") if named or answer.kind == "division" else "") or record_url,
+        "holders": answer.count, "firstHolders": [printable(n) for n in answer.first], "source": answer.source,
+    }
 
 
 def text(answer: Lookup, ascii: bool = False) -> str:
     """The whole body is the name ('' for nobody): no newline, which FreeSWITCH would keep."""
-    return Shown(answer.entries[0], ascii).caller if answer.found else ""
+    return caller(answer.identity, Shown(answer.identity, ascii)) if answer.found else ""
 
 
 def key_values(answer: Lookup, ascii: bool = False) -> str:
     """``name=...&company=...&division=...&type=...&id=...`` for Asterisk's
     ``CURLOPT(hashcompat)``: values percent-encoded (``%20``, never ``+``, which
-    hashcompat=yes keeps as a plus)."""
+    hashcompat=yes keeps as a plus). ``company`` is the company (a person's is empty, as in
+    the JSON answer); the division path is ``division``."""
     if not answer.found:
         return ""
-    shown = Shown(answer.entries[0], ascii)
-    pairs = {"name": shown.caller, "company": shown.company or shown.division, "division": shown.division,
-             "type": answer.entries[0].kind, "id": answer.entries[0].ref}
+    identity = answer.identity
+    shown = Shown(identity, ascii)
+    pairs = {"name": caller(identity, shown), "company": shown.company, "division": shown.division,
+             "type": identity.kind, "id": identity.ref}
     return "&".join(f"{k}={quote(v, safe='')}" for k, v in pairs.items())
 
 
-def as_json(answer: Lookup, ascii: bool, record_url: Any) -> str:
-    """The first match's fields at the top (what a 3CX template maps), all in ``matches``."""
-    matches = [Shown(e, ascii).fields(record_url(e)) for e in answer.entries]
-    body: dict[str, Any] = {"query": printable(answer.query), "found": answer.found, "late": answer.late}
+def as_json(answer: Lookup, ascii: bool, record_url: Callable[[Identity], str]) -> str:
+    """The answer's fields at the top (what a 3CX template maps), and in ``matches``."""
+    matches = [fields(answer.identity, ascii, record_url(answer.identity))] if answer.found else []
+    body: dict[str, Any] = {"query": printable(answer.query), "found": answer.found, "late": answer.late,
+                            "withheld": answer.identity.kind == "withheld"}
     if matches:
         body.update(matches[0])
     body["matches"] = matches

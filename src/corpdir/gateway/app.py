@@ -43,6 +43,7 @@ from corpdir.gateway.pages import page
 from corpdir.gateway.phones import cisco, grandstream, snom, yealink
 from corpdir.gateway.settings import GatewaySettings
 from corpdir.gateway.xml import MEDIA_TYPE
+from corpdir.service.identify import Identity
 from corpdir.service.phonebook import Entry, Phonebook
 from corpdir.text import printable
 
@@ -58,8 +59,8 @@ class Gateway:
         self.service = service
         self.settings = settings
         self.phonebook = Phonebook(service)
-        self.lookup = CallerLookup(self.phonebook, deadline=settings.deadline_ms / 1000,
-                                   strip_prefixes=settings.strip_prefixes, ask_service=service.offers("N1"))
+        self.lookup = CallerLookup(self.phonebook, self.phonebook.ask_service if service.offers("N1") else None,
+                                   deadline=settings.deadline_ms / 1000, strip_prefixes=settings.strip_prefixes)
         self.callerid = CallerId(self.lookup)
         self._sync: asyncio.Task[None] | None = None
         self._documents: OrderedDict[tuple[str, bool], tuple[int, bytes]] = OrderedDict()
@@ -119,9 +120,9 @@ class Gateway:
         return (self.settings.public_url.rstrip("/") if self.settings.public_url else origin()) + root
 
     @staticmethod
-    def record_url(base: str) -> Callable[[Entry], str]:
-        # a record page for a cached person or contact; a division has none
-        return lambda e: (f"{base}/record/{e.kind}/{e.id}" if e.id is not None and e.source == "cache" and e.kind != "division"
+    def record_url(base: str) -> Callable[[Identity], str]:
+        # a record page for a cached person or contact; a division or a company has none
+        return lambda a: (f"{base}/record/{a.ref.replace(':', '/')}" if a.source == "cache" and a.kind in ("person", "contact")
                           else "")
 
 
@@ -284,9 +285,9 @@ class GatewayApp:
         number, ascii = callerid.query(request.query)
         gw = self.gateway
 
-        def record_url(entry: Entry) -> str:  # JSON only: the base is worked out when a record is linked
+        def record_url(answer: Identity) -> str:  # JSON only: the base is worked out when a record is linked
             base = gw.base_from(root, lambda: f"http://{request.header(b'host').decode('latin-1')}")
-            return gw.record_url(base)(entry)
+            return gw.record_url(base)(answer)
 
         return gw.callerid.reply(found[0], number or found[1], ascii, record_url)
 

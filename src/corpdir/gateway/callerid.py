@@ -17,7 +17,7 @@ from urllib.parse import parse_qsl
 from corpdir.gateway import answers
 from corpdir.gateway.httpserver import Reply
 from corpdir.gateway.lookup import CallerLookup, Lookup
-from corpdir.service.phonebook import MAX_HOLDERS, Entry
+from corpdir.service.identify import MAX_HOLDERS, Identity
 
 FORMATS = {"/cid": "text", "/cid.kv": "kv", "/cid.json": "json"}
 TEXT = b"text/plain; charset=utf-8"
@@ -44,24 +44,24 @@ class CallerId:
         self.lookup = lookup
 
     def reply(self, fmt: str, number: str, ascii: bool,
-              record_url: Callable[[Entry], str]) -> Reply | Awaitable[Reply]:
+              record_url: Callable[[Identity], str]) -> Reply | Awaitable[Reply]:
         started = time.monotonic()
-        limit = 1 if fmt != "json" else MAX_HOLDERS  # text and key=value name one caller
-        answer, forms = self.lookup.now(number, started, limit)
+        limit = 1 if fmt != "json" else MAX_HOLDERS  # text and key=value read one record
+        answer, cached = self.lookup.now(number, started, limit)
         if answer is not None:
             return _reply(fmt, answer, ascii, record_url)
-        return self._later(fmt, number, forms, ascii, record_url, started)
+        return self._later(fmt, cached, ascii, record_url, started)
 
-    async def _later(self, fmt: str, number: str, forms: list[str], ascii: bool, record_url: Callable[[Entry], str],
+    async def _later(self, fmt: str, cached: Identity, ascii: bool, record_url: Callable[[Identity], str],
                      started: float) -> Reply:
-        return _reply(fmt, await self.lookup.from_service(number, forms, started), ascii, record_url)
+        return _reply(fmt, await self.lookup.from_service(cached, started), ascii, record_url)
 
 
-def _reply(fmt: str, answer: Lookup, ascii: bool, record_url: Callable[[Entry], str]) -> Reply:
-    """The answer in ``fmt``, with how it was answered and how long that took here. Nobody:
-    404 with an empty body for text and key=value (every PBX reads it as "no name"), a
-    200 with ``found: false`` for JSON."""
-    how = answer.source or ("late" if answer.late else "unknown")
+def _reply(fmt: str, answer: Lookup, ascii: bool, record_url: Callable[[Identity], str]) -> Reply:
+    """The answer in ``fmt``, with how it was answered and how long that took here. Nobody
+    (or a withheld number): 404 with an empty body for text and key=value (every PBX reads
+    it as "no name"), a 200 with ``found: false`` for JSON."""
+    how = answer.source or ("late" if answer.late else answer.identity.kind)
     headers = [(b"x-corpdir-answer", how.encode()), (b"server-timing", b"lookup;dur=%.3f" % (answer.seconds * 1000)),
                (b"cache-control", b"no-store")]
     if fmt == "json":

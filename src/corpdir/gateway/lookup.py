@@ -1,10 +1,12 @@
 """Caller-ID with a deadline: the cache at once, the service only while the PBX can wait.
 
-A number the cache knows is answered from it (well under a millisecond). One it does not
-know is asked of the service (N1) in a task of its own; the request waits for that task
-until its deadline and then answers "unknown": a PBX that gets no name in time rings the
-phone without one, and a late name is worth nothing to it. The task is not cancelled: its
-answer (a name, or "nobody") is remembered for a while, so the next call from the same
+A number the cache knows is answered from it (well under a millisecond), on the event
+loop with no task. One it does not know is asked of the service (N1, and U3 for a person
+the cache lacks: :meth:`corpdir.service.identify.Identification.resolve`) in a task of
+its own; the request waits for that task until its deadline and then answers "unknown":
+a PBX that gets no name in time rings the phone without one, and a late name is worth
+nothing to it. The task is not cancelled: its answer (a name, or "nobody") is remembered
+for a while and the person it fetched is in the cache, so the next call from the same
 number is answered at once, and a number rung ten times costs one N1 request, not ten.
 """
 
@@ -13,97 +15,103 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from dataclasses import dataclass, field
-from typing import Callable
+from typing import TYPE_CHECKING, Awaitable, Callable
 
-from corpdir.gateway.numbers import number_forms
 from corpdir.phone import match_key
-from corpdir.service.callerid import dialable
-from corpdir.service.phonebook import MAX_HOLDERS, Entry, Phonebook
+from corpdir.service.identify import MAX_HOLDERS, Identity, read_number, spellings
+
+if TYPE_CHECKING:
+    from corpdir.service.phonebook import Phonebook
 
 log = logging.getLogger("corpdir.gateway")
-REMEMBER_FOUND = 15 * 60.0  # seconds an N1 answer is reused (the next sync brings the record)
+REMEMBER_FOUND = 15 * 60.0  # seconds an N1 answer is reused (the person is in the cache by then)
 REMEMBER_UNKNOWN = 5 * 60.0
+Ask = Callable[[list[str]], Awaitable["Identity | None"]]
 
 
-@dataclass
 class Lookup:
-    query: str
-    entries: list[Entry] = field(default_factory=list)
-    source: str = ""  # "cache", "service", or "" (nobody)
-    late: bool = False  # the service did not answer within the deadline
-    seconds: float = 0.0  # from the request's arrival to the answer, measured here
+    """One request's answer: the identity, whether the service was too slow, and how long it took here."""
+
+    __slots__ = ("identity", "late", "seconds")
+
+    def __init__(self, identity: Identity, late: bool = False, seconds: float = 0.0) -> None:
+        self.identity, self.late, self.seconds = identity, late, seconds
+
+    @property
+    def query(self) -> str:
+        return self.identity.query
 
     @property
     def found(self) -> bool:
-        return bool(self.entries)
+        return self.identity.found
+
+    @property
+    def source(self) -> str:
+        return "" if self.identity.source == "none" else self.identity.source
 
 
 class CallerLookup:
-    def __init__(self, phonebook: Phonebook, *, deadline: float, strip_prefixes: list[str] | tuple[str, ...] = (),
-                 ask_service: bool = True, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, phonebook: Phonebook, ask: Ask | None, *, deadline: float,
+                 strip_prefixes: list[str] | tuple[str, ...] = (), clock: Callable[[], float] = time.monotonic) -> None:
+        """``ask``: the service's answer for one number's spellings (None: the cache only)."""
         self.phonebook = phonebook
+        self.ask_service = ask
         self.deadline = deadline
         self.strip_prefixes = tuple(strip_prefixes)
-        self.ask = ask_service
         self.clock = clock
-        self._asking: dict[str, asyncio.Task[list[Entry]]] = {}
-        self._remembered: dict[str, tuple[float, list[Entry]]] = {}
+        self._asking: dict[str, asyncio.Task[Identity | None]] = {}
+        self._remembered: dict[str, tuple[float, Identity | None]] = {}
 
-    def cached(self, number: str, limit: int = MAX_HOLDERS) -> tuple[list[str], list[Entry]]:
-        forms = number_forms(number, self.phonebook.region, self.strip_prefixes)
-        for form in forms:
-            if entries := self.phonebook.who_has(form, limit):
-                return forms, entries
-        return forms, []
+    @property
+    def ask(self) -> bool:
+        return self.ask_service is not None
 
-    def now(self, number: str, started: float, limit: int = MAX_HOLDERS) -> tuple[Lookup | None, list[str]]:
-        """(the answer without waiting: the cache's, or nobody when the service is not
-        asked; None when only the service can tell, then await :meth:`from_service`), and the forms
-        of the number worth asking about. A cache probe is a few hundred microseconds at
-        most, so it runs where it is asked, on the event loop, with no task and no thread hop."""
-        forms, entries = self.cached(number, limit)
-        if entries or not forms or not self.ask:
-            return Lookup(number, entries, "cache" if entries else "", seconds=self.clock() - started), forms
-        return None, forms
+    def now(self, number: str, started: float, limit: int = MAX_HOLDERS) -> tuple[Lookup | None, Identity]:
+        """(the answer without waiting: the cache's, withheld, or nobody when the service
+        is not asked; None when only the service can tell, then await :meth:`from_service`),
+        and the cache's answer. A cache probe is a few hundred microseconds at most, so it
+        runs where it is asked, on the event loop, with no task and no thread hop."""
+        identity = read_number(number, lambda forms: self.phonebook.read(forms, limit), self.phonebook.region,
+                               self.strip_prefixes)
+        if identity.found or identity.kind == "withheld" or identity.error or not self.ask:
+            return Lookup(identity, seconds=self.clock() - started), identity
+        return None, identity
 
-    async def from_service(self, number: str, forms: list[str], started: float) -> Lookup:
-        """The service's answer for a number the cache does not know (``forms``: from :meth:`now`)."""
-        answer = Lookup(number)
-        asked = dialable(next((f for f in forms if f.startswith("+")), forms[0]))
-        answer.entries, answer.late = await self._service_entries(match_key(asked, self.phonebook.region), asked, started)
-        answer.source = "service" if answer.entries else ""
-        answer.seconds = self.clock() - started
-        return answer
+    async def from_service(self, cached: Identity, started: float) -> Lookup:
+        """The service's answer for a number the cache does not know (``cached``: from :meth:`now`)."""
+        forms = spellings(cached.query, self.phonebook.region, self.strip_prefixes)
+        found, late = await self._service_answer(match_key(cached.number, self.phonebook.region), forms, started)
+        return Lookup(found.asked_as(cached.query) if found is not None else cached, late, self.clock() - started)
 
-    async def _service_entries(self, key: str, number: str, started: float) -> tuple[list[Entry], bool]:
+    async def _service_answer(self, key: str, forms: list[str], started: float) -> tuple[Identity | None, bool]:
         now = self.clock()
         if (memo := self._remembered.get(key)) is not None and memo[0] > now:
             return memo[1], False
         task = self._asking.get(key)
         if task is None:
-            task = asyncio.ensure_future(self.phonebook.ask_service(number))
+            assert self.ask_service is not None
+            task = asyncio.ensure_future(self.ask_service(forms))
             self._asking[key] = task
             task.add_done_callback(lambda t: self._settled(key, t))
         left = self.deadline - (now - started)
         if left <= 0:
-            return [], True
+            return None, True
         try:
             return await asyncio.wait_for(asyncio.shield(task), left), False
         except asyncio.TimeoutError:
-            return [], True
+            return None, True
         except Exception:  # noqa: BLE001 - the service failing is "unknown" to a PBX; logged once in _settled
-            return [], False
+            return None, False
 
-    def _settled(self, key: str, task: asyncio.Task[list[Entry]]) -> None:
+    def _settled(self, key: str, task: asyncio.Task[Identity | None]) -> None:
         self._asking.pop(key, None)
         if task.cancelled():
             return
         if (error := task.exception()) is not None:
             log.warning("N1 for an uncached number failed: %s", error.__class__.__name__)
             return
-        entries = task.result()
-        self._remembered[key] = (self.clock() + (REMEMBER_FOUND if entries else REMEMBER_UNKNOWN), entries)
+        found = task.result()
+        self._remembered[key] = (self.clock() + (REMEMBER_FOUND if found is not None else REMEMBER_UNKNOWN), found)
         if len(self._remembered) > 10_000:
             now = self.clock()
             self._remembered = {k: v for k, v in self._remembered.items() if v[0] > now}

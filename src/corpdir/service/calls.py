@@ -12,46 +12,66 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
-from corpdir.division_path import division_path
 from corpdir.phone import for_display, match_key
 from corpdir.service.backend import backend_of
-from corpdir.spec.phone_fields import CONTACT_PHONE_FIELDS, USER_PHONE_FIELDS
+from corpdir.service.identify import FIELD_LABELS, Identity, canonical, read_number
 
 if TYPE_CHECKING:
     from corpdir.service.directory import DirectoryService
     from corpdir.spec.calls import IncomingCall
 
-PHONE_LABELS = {"extensionNum": "extension", "phoneNum": "phone", "companyMobileNum": "company mobile",
-                "personalMobileNum": "personal mobile", "mobileNum": "mobile", "faxNum": "fax",
-                "companyDelegatedPhoneNum": "company phone", "divisionDelegatedPhoneNum": "division phone"}
 H1_PAGE = 20  # H1's largest page (spec section 8)
 
 
 @dataclass(frozen=True)
 class Caller:
-    """Who a number is, as the pop-up shows it."""
+    """Who a number is, as the pop-up shows it: the one answer (:class:`Identity`), the
+    number as the region writes it, the cached record of a person or contact (to open
+    it), and the last calls from the number."""
 
     number: str  # as the feed sent it
     formatted: str  # for the region
-    kind: str | None = None  # "user", "contact", or None: unknown number
-    record: Any = None  # the User or Contact
-    name: str = ""
-    kana: str = ""
-    affiliation: str = ""  # division path (people) or company and division (contacts)
-    matched_field: str = ""  # e.g. "mobile": which of their numbers rang
-    matched_number: str = ""
-    also: int = 0  # how many others share the number
+    identity: Identity
+    record: Any = None  # the User or Contact the answer names, when cached
     recent: list[IncomingCall] = field(default_factory=list)
 
     @property
     def known(self) -> bool:
-        return self.kind is not None
+        return self.identity.found
+
+    @property
+    def withheld(self) -> bool:
+        return self.identity.kind == "withheld"
+
+    @property
+    def kind(self) -> str | None:
+        """"user" or "contact" when the answer names a record (what opening it needs), else None."""
+        return {"person": "user", "contact": "contact"}.get(self.identity.kind) if self.record is not None else None
+
+    @property
+    def name(self) -> str:
+        return self.identity.who
+
+    @property
+    def kana(self) -> str:
+        return self.identity.kana if self.identity.kind in ("person", "contact") else ""
+
+    @property
+    def affiliation(self) -> str:
+        """A person's division path, a contact's company and division ('' where the name says it)."""
+        return self.identity.organisation() if self.identity.kind in ("person", "contact") else ""
+
+    @property
+    def matched_field(self) -> str:
+        return FIELD_LABELS.get(self.identity.field, self.identity.field)
+
+    @property
+    def matched_number(self) -> str:
+        return self.identity.stored
 
     @property
     def record_id(self) -> int | None:
-        if self.record is None:
-            return None
-        return self.record.userId if self.kind == "user" else self.record.contactId
+        return self.identity.id if self.kind is not None else None
 
 
 class CallsByCaller:
@@ -106,41 +126,15 @@ class CallDesk:
 
     def _caller(self, number: str, recent: int) -> Caller:
         store = backend_of(self.service).store
-        formatted = for_display(number, self.region) if number else "number withheld"
-        calls = self._recent(number, recent) if number else []
-        items = store.identify(number) if number else []
-        if not items:
-            return Caller(number, formatted, recent=calls)
-        item = items[0]
-        if item["phoneNumContactType"] == "USER":
-            cached = store.user(item["userId"])
-            kind, fields = "user", USER_PHONE_FIELDS
-        else:
-            cached = store.contact(item["contactId"])
-            kind, fields = "contact", CONTACT_PHONE_FIELDS
-        if cached is None:
-            return Caller(number, formatted, recent=calls)
-        record = cached.record
-        key = match_key(number, self.region)
-        matched = next((f for f in fields if getattr(record, f, None) and match_key(getattr(record, f), self.region) == key), "")
-        if kind == "user":
-            affiliation = self.division_path(record)
-            kana = record.fullnameKana or ""
-        else:
-            affiliation = " · ".join(x for x in (record.companyName, record.divisionName) if x)
-            kana = record.fullnameKana or ""
-        return Caller(number, formatted, kind, record, record.fullname or "", kana, affiliation,
-                      PHONE_LABELS.get(matched, matched), getattr(record, matched, "") if matched else item["phoneNum"],
-                      len(items) - 1, calls)
-
-    def division_path(self, user: Any) -> str:
-        """The user's first division as its path ('本社 › 営業部 › 1課'): divisions of the
-        same name under different parents are the normal case."""
-        refs = user.divisions or []
-        if not refs:
-            return ""
-        paths = backend_of(self.service).store.division_paths([refs[0].divisionId])
-        return division_path(paths.get(refs[0].divisionId) or [refs[0].divisionName])
+        identity = read_number(number, store.holders, self.region)
+        formatted = "number withheld" if identity.kind == "withheld" else for_display(identity.number or number, self.region)
+        calls = self._recent(identity.number, recent) if identity.number else []
+        cached = None
+        if identity.kind == "person":
+            cached = store.user(identity.id)
+        elif identity.kind == "contact":
+            cached = store.contact(identity.id)
+        return Caller(number, formatted, identity, cached.record if cached is not None else None, calls)
 
     async def record_for(self, who: dict[str, Any]) -> Any:
         """The cached User or Contact an identification item names (None: unknown)."""
@@ -179,13 +173,21 @@ class CallDesk:
                               note: str = "") -> IncomingCall:
         """H2: the desk's finished call (the cache gets the record the service returns)."""
         body: dict[str, Any] = {"answered": answered, "duration": duration, "calledAt": called_at.isoformat()}
-        if from_num:
-            body["fromNum"] = from_num
+        if number := await self.from_num(from_num):
+            body["fromNum"] = number
         if note:
             body["note"] = note
         record = await self.service.calls.create("incoming", body)
         await self.ready()
         return record
+
+    async def from_num(self, sent: str) -> str:
+        """The number a call record keeps for what the caller's side sent: the number the
+        directory stores for a known caller, else its one spelling, in digits
+        (:mod:`corpdir.service.identify`); '' for a withheld caller. However the feed spelt
+        it ('sip:...;user=phone', '%2B81...', an outside-line prefix), one caller is one number."""
+        identity = (await self.service.identification.cached([sent]))[0]
+        return canonical([identity.stored]) if identity.found else identity.number
 
     async def set_note(self, record_id: int, note: str) -> IncomingCall:
         """H3 with the note only (a message taken after the call was recorded)."""
@@ -206,9 +208,10 @@ class CallDesk:
 
     async def find_incoming(self, from_num: str, called_at: datetime) -> IncomingCall | None:
         """A record of this call already on the service (a write whose answer was lost)."""
+        number = await self.from_num(from_num)
         for record in await self.newest_incoming():
             same_time = record.calledAt is not None and abs((record.calledAt - called_at).total_seconds()) < 1
-            if same_time and (record.fromNum or "") == (from_num or ""):
+            if same_time and (record.fromNum or "") == number:
                 return record
         return None
 

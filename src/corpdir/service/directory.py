@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 from corpdir.cache.store import CacheStore
 from corpdir.service.backend import Backend
 from corpdir.service.call_log import CallLog
-from corpdir.service.callerid import Answer, CallerId
 from corpdir.service.contacts import Contacts
 from corpdir.service.divisions import Divisions
 from corpdir.service.image_cache import Images
+from corpdir.service.identify import Identity
 from corpdir.service.numbers import Identification
 from corpdir.service.people import People
 from corpdir.service.search import Search
@@ -48,7 +48,7 @@ class DirectoryService:
         self.calls = CallLog(self._backend)
         self.search = Search(self._backend)
         self.sync = Sync(self._backend)
-        self.identification = Identification(self._backend, self.people)
+        self.identification = Identification(self._backend, self.people, self.divisions, self.sync)  # whose number is this? for every surface
 
     @classmethod
     def open(cls, settings: ServiceSettings, **client_kwargs: object) -> DirectoryService:
@@ -127,24 +127,13 @@ class DirectoryService:
 
     # -- caller-ID ------------------------------------------------------------------------
     async def identify_cached(self, numbers: Iterable[str]) -> dict[str, list[dict[str, Any]]]:
-        """Who has each number, from the cache's phone index only (no request): for call rows
-        whose record names no one. One trip to the cache's thread for all the numbers."""
+        """Who has each number, from the cache only (no request), in N1's shape: for call
+        rows whose record names no one. One trip to the cache's thread for all the numbers."""
         wanted = list(dict.fromkeys(n for n in numbers if n))
+        answers = await self.identification.cached(wanted) if wanted else []
+        return {a.query: [a.item()] for a in answers if a.found}
 
-        def identify_all() -> dict[str, list[dict[str, Any]]]:
-            return {n: self._backend.store.identify(n) for n in wanted}
-
-        return await self._backend.cache.run(identify_all) if wanted else {}
-
-    async def lookup(self, numbers: Iterable[str]) -> list[Answer]:
-        async def identify(batch: list[str]) -> list[dict[str, Any]]:
-            result = await self.identification.identify_numbers(batch)
-            items = [i.model_dump(mode="json") for i in result.items]
-            return await cache.run(lambda: [store.complete_identification(i) for i in items])
-
-        store, cache = self._backend.store, self._backend.cache
-        caller = CallerId(store.identify, identify if self.offers("N1") else None,
-                          cache_age=await self.sync.age("users"),
-                          region=self.settings.region, stale_after=self.settings.stale_after)
-        return await caller.lookup(list(numbers), run=cache.run)
+    async def lookup(self, numbers: Iterable[str]) -> list[Identity]:
+        """Whose numbers these are (:mod:`corpdir.service.identify`): the cache, then N1."""
+        return await self.identification.lookup(numbers)
 

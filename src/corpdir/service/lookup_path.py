@@ -1,11 +1,12 @@
 """The facade's caller-ID path for one process (`corpdir lookup`): the cache file read
-directly, the API client built only for the first number the cache cannot answer.
+directly, the facade built only for the first number the cache cannot answer.
 
-This is the facade's lookup without the facade's weight: building a DirectoryService
-imports pydantic and the cache store, which a PBX pipe answered from the cache never
-needs (bench/cache_bench.py --process-only). The answers are the same as
-:meth:`DirectoryService.lookup`'s: both go through :class:`CallerId`, and both complete
-N1's items from the cache (:func:`corpdir.cache.numbers.complete`).
+Building a DirectoryService imports pydantic and the cache store, which a PBX pipe
+answered from the cache never needs (bench/cache_bench.py --process-only). The answers
+are the same as :meth:`DirectoryService.lookup`'s: the cache step is the same reader
+(:func:`corpdir.cache.numbers.read`) and the service step is the facade's own
+(:meth:`corpdir.service.identify.Identification.resolve`, which keeps what it fetched in
+the cache).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import functools
 from corpdir.cache import numbers
 from corpdir.cache.blobs import Codec
 from corpdir.paths import Profile, resolve_profile, service_value
-from corpdir.service.callerid import Answer, CallerId, cache_age, open_cache
+from corpdir.service.identify import Identifier, Identity
 
 TYPE_CHECKING = False  # not typing's (~14 M instructions of a lookup): docs/performance.md, "`corpdir lookup`"
 if TYPE_CHECKING:
@@ -36,50 +37,50 @@ def _settings_light(base_url: str | None) -> tuple[Profile, str, float]:
 
 
 class LookupPath:
-    """Answers from the cache right away; an event loop and the API client are started
-    only for the first number the cache cannot answer (then kept for the next ones)."""
+    """Answers from the cache right away; an event loop and the facade are started only
+    for the first number the cache cannot answer (then kept for the next ones)."""
 
     def __init__(self, base_url: str | None, *, offline: bool = False) -> None:
         self.base_url = base_url
-        profile, self.region, stale = _settings_light(base_url)
-        self._conn = conn = open_cache(profile.cache_path())
-        if conn is not None:
-            numbers.prime_region_rules(conn, self.region)
+        self.offline = offline
+        profile, region, stale = _settings_light(base_url)
+        self._conn = conn = numbers.open_reader(profile.cache_path(), region)
         # one codec for every number: it keeps the records' compression dictionaries ready
-        self._codec = Codec(conn) if conn is not None else None
-        cache_lookup = functools.partial(numbers.identify, conn, region=self.region, codec=self._codec) if conn is not None else None
-        self._client: Any = None
+        read = functools.partial(numbers.read, conn, region=region, codec=Codec(conn)) if conn is not None else None
+        age = numbers.synced_age(conn)
+        self.identifier = Identifier(read, fresh=age is not None and age <= stale, region=region)
+        self._service: Any = None
         self._loop: Any = None
-        self.caller = CallerId(cache_lookup, None if offline else self._identify, cache_age=cache_age(conn),
-                               region=self.region, stale_after=stale)
 
-    async def _identify(self, batch: list[str]) -> list[dict[str, Any]]:
-        if self._client is None:
+    def _facade(self) -> Any:
+        if self._service is None:
             from corpdir.config import load_settings
-            from corpdir.service.connect import open_client
+            from corpdir.service.directory import DirectoryService
 
             settings, _ = load_settings(base_url=self.base_url)
-            self._client = open_client(settings)
-        result = await self._client.identify_numbers(batch)
-        items = [item.model_dump(mode="json") for item in result.items]
-        if self._conn is None:
-            return items
-        return [numbers.complete(self._conn, item, self.region, self._codec) for item in items]
+            self._service = DirectoryService.open(settings)
+        return self._service
 
-    def __call__(self, queries: list[str]) -> list[Answer]:
-        answers = self.caller.cached(queries)
-        if ask := self.caller.to_ask(answers):
-            if self._loop is None:
-                import asyncio
+    def __call__(self, queries: list[str]) -> list[Identity]:
+        answers = self.identifier.cached(queries)
+        ask = [] if self.offline else self.identifier.to_ask(answers)
+        if not ask:
+            return answers
+        if self._loop is None:
+            import asyncio
 
-                self._loop = asyncio.new_event_loop()
-            self._loop.run_until_complete(self.caller.ask_service(ask))
-        return answers
+            self._loop = asyncio.new_event_loop()
+        try:
+            resolve = self._facade().identification.resolve
+        except Exception as exc:  # noqa: BLE001 - no usable service (a bad key or URL): said per number
+            return [Identity(a.query, number=a.number, error=str(exc)) if a in ask and not a.found else a for a in answers]
+        asked = dict(zip(map(id, ask), self._loop.run_until_complete(self.identifier.ask_service(ask, resolve))))
+        return [asked.get(id(a), a) for a in answers]
 
     def close(self) -> None:
         if self._loop is not None:
-            if self._client is not None:
-                self._loop.run_until_complete(self._client.aclose())
+            if self._service is not None:
+                self._loop.run_until_complete(self._service.close())
             self._loop.close()
         if self._conn is not None:
             self._conn.close()

@@ -7,8 +7,8 @@ phone's whole directory) run on a worker thread. What is derived from the cache 
 reading order, division paths) is rebuilt when another connection has committed, e.g.
 the gateway's own background sync.
 
-Numbers the cache does not know go to N1 through the API client (:meth:`Phonebook.ask_service`);
-the caller decides how long to wait.
+Caller-ID is not answered here but by :mod:`corpdir.service.identify` (the same answer as
+every other surface); the phonebook lends it its point connection (:meth:`Phonebook.read`).
 """
 
 from __future__ import annotations
@@ -19,12 +19,13 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Generic, Iterable, TypeVar
 
+from corpdir.cache import numbers
 from corpdir.cache import phonebook as reads
 from corpdir.cache.blobs import Codec
-from corpdir.cache.numbers import SHARED_FIELDS
 from corpdir.client.ratelimit import reserved
 from corpdir.division_path import division_path
 from corpdir.phone import match_key
+from corpdir.service.identify import Identity, read_number
 from corpdir.spec.phone_fields import CONTACT_PHONE_FIELDS, USER_PHONE_FIELDS
 
 if TYPE_CHECKING:
@@ -38,7 +39,6 @@ PHONE_LABELS = {
     "divisionDelegatedPhoneNum": "Division", "divisionPhoneNum": "Division",
 }
 T = TypeVar("T")
-MAX_HOLDERS = reads.MAX_HOLDERS  # a number's holders a caller-ID answer reads at most
 MOBILE_FIELDS = frozenset({"companyMobileNum", "mobileNum", "personalMobileNum"})
 
 
@@ -46,7 +46,7 @@ MOBILE_FIELDS = frozenset({"companyMobileNum", "mobileNum", "personalMobileNum"}
 class Entry:
     """One person or external contact as a phonebook shows it (text exactly as stored)."""
 
-    kind: str  # "user", "contact", or "division" (a caller-ID answer for a division's own number)
+    kind: str  # "user" or "contact"
     id: int | None
     name: str
     kana: str = ""
@@ -60,8 +60,6 @@ class Entry:
     url: str = ""
     position: str = ""
     employee_num: str = ""
-    matched: str = ""  # caller-ID: the phone field that holds the number asked about
-    source: str = "cache"  # or "service" (N1: fewer fields)
 
     @property
     def ref(self) -> str:
@@ -82,11 +80,14 @@ class _Divisions:
     def __init__(self, rows: Iterable[dict[str, Any]]) -> None:
         self._rows = {d["divisionId"]: d for d in rows}
         self._paths: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
-        self._numbers: dict[str, int] | None = None  # match key of a division's own number -> its id
 
     @classmethod
     def read(cls, conn: sqlite3.Connection) -> _Divisions:
         return cls(reads.divisions(conn))
+
+    def pairs(self, ids: list[int]) -> dict[int, list[tuple[str, str]]]:
+        """{id: path as (name, alphabet name) pairs} of the cached ``ids`` (caller-ID's shape)."""
+        return {i: list(zip(*self.path(i))) for i in ids if i in self._rows}
 
     def path(self, division_id: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
         if division_id not in self._paths:
@@ -101,27 +102,8 @@ class _Divisions:
             self._paths[division_id] = (tuple(reversed(names)), tuple(reversed(alphabet)))
         return self._paths[division_id]
 
-    def holder(self, key: str, region: str) -> Entry | None:
-        """The division whose own main number (divisionPhoneNum) has the match key ``key``
-        (the lowest id, as N1 picks), named by its path; the keys are worked out on the
-        first number asked after the divisions were read."""
-        if self._numbers is None:
-            self._numbers = {}
-            for rid in sorted(self._rows):
-                if (number := self._rows[rid].get("divisionPhoneNum")) and (own := match_key(number, region)):
-                    self._numbers.setdefault(own, rid)
-        rid = self._numbers.get(key)
-        if rid is None:
-            return None
-        data = self._rows[rid]
-        path, alphabet = self.path(rid)
-        return Entry("division", rid, data.get("divisionName") or "", data.get("divisionNameKana") or "",
-                     data.get("divisionNameAlphabet") or "", division=path, division_alphabet=alphabet,
-                     numbers=(("divisionPhoneNum", data["divisionPhoneNum"]),), url=data.get("divisionUrl") or "",
-                     matched="divisionPhoneNum")
 
-
-def _entry(kind: str, data: dict[str, Any], divisions: _Divisions, matched: str = "") -> Entry:
+def _entry(kind: str, data: dict[str, Any], divisions: _Divisions) -> Entry:
     fields = USER_PHONE_FIELDS if kind == "user" else CONTACT_PHONE_FIELDS
     numbers = tuple((f, data[f]) for f in fields if data.get(f))
     emails = tuple(e for e in (data.get("email1"), data.get("email2")) if e)
@@ -133,21 +115,12 @@ def _entry(kind: str, data: dict[str, Any], divisions: _Divisions, matched: str 
         return Entry("user", data.get("userId"), data.get("fullname") or "", data.get("fullnameKana") or "",
                      data.get("fullnameAlphabet") or "", "", "", path, alphabet, numbers, emails,
                      data.get("contactDetailsUrl") or data.get("webUrl") or "", data.get("position") or "",
-                     data.get("employeeNum") or "", matched)
+                     data.get("employeeNum") or "")
     division = (data["divisionName"],) if data.get("divisionName") else ()
     return Entry("contact", data.get("contactId"), data.get("fullname") or "", data.get("fullnameKana") or "",
                  data.get("fullnameAlphabet") or "", data.get("companyName") or "", data.get("companyNameKana") or "",
                  division, ("",) * len(division), numbers, emails, data.get("webUrl") or "",
-                 data.get("position") or "", "", matched)
-
-
-def _from_identification(item: dict[str, Any]) -> Entry:
-    """An N1 item (name, company, division names, no record) as an entry."""
-    kind = "user" if item.get("userId") else "contact"
-    division = tuple((item.get("divisionNames") or [])[:1])
-    return Entry(kind, item.get("userId") or item.get("contactId"), item.get("displayName") or "",
-                 company=item.get("companyName") or "", division=division, division_alphabet=("",) * len(division),
-                 numbers=((("phoneNum", item["phoneNum"]),) if item.get("phoneNum") else ()), source="service")
+                 data.get("position") or "", "")
 
 
 class _UntilCommit(Generic[T]):
@@ -195,29 +168,19 @@ class Phonebook:
         return reads.data_version(self._point)
 
     # -- caller-ID -----------------------------------------------------------------------
-    def who_has(self, number: str, limit: int = MAX_HOLDERS) -> list[Entry]:
-        """Everyone the cache knows with ``number`` (users first, at most ``limit``); on the
-        caller's thread. A plain-text answer names one caller: it reads one record."""
-        key = match_key(number, self.region)
-        if not key:
-            return []
-        divisions = self._current()
-        holders = [_entry(kind, data, divisions, field)
-                   for kind, _, field, _, data in reads.who_has(self._point, key, limit, self._point_codec)]
-        # N1's order: someone's own number, then a division's main number, then a company's
-        # or division's number written on contacts (many people answer those)
-        if all(e.matched in SHARED_FIELDS for e in holders) and (division := divisions.holder(key, self.region)):
-            holders = [division, *holders][:limit]
-        return holders
+    def read(self, forms: list[str], limit: int) -> Any:
+        """The cache's holders of a number (:func:`corpdir.cache.numbers.read`), on the
+        caller's thread: what :func:`corpdir.service.identify.read_number` answers from."""
+        return numbers.read(self._point, forms, self.region, self._point_codec, limit, self._current().pairs)
 
-    async def ask_service(self, number: str) -> list[Entry]:
-        """N1 for one number, paid from the rate budget's reserved share
-        (:meth:`DirectoryService.reserve_rate_share`); entries that hold it."""
+    async def ask_service(self, forms: list[str]) -> Identity | None:
+        """The service's answer for a number the cache does not know, asked in its
+        spellings ``forms`` (N1, and U3 for a person:
+        :meth:`corpdir.service.numbers.Identification.resolve`), paid from the rate
+        budget's reserved share (:meth:`DirectoryService.reserve_rate_share`)."""
         with reserved():
-            result = await self.service.identification.identify_numbers([number])
-        key = match_key(number, self.region)
-        return [_from_identification(i.model_dump(mode="json")) for i in result.items
-                if i.phoneNum and (i.userId or i.contactId or i.displayName) and match_key(i.phoneNum, self.region) == key]
+            found = await self.service.identification.resolve(forms)
+        return next((a for a in found if a is not None), None)
 
     def entry(self, kind: str, rid: int) -> Entry | None:
         """One user or shared contact by id (None: not cached, or a personal contact)."""
@@ -265,6 +228,25 @@ class Phonebook:
                 if entry.dialable_numbers():
                     out.append(entry)
             return out[:limit]
+
+        return await self._run(build)
+
+    async def shared_lines(self) -> list[Identity]:
+        """The answers for every division's own number and every company's or division's
+        number written on contacts, each once (LDAP gives each such line one entry, named
+        as every caller-ID answer names it, instead of one per contact that carries it)."""
+
+        def build() -> list[Identity]:
+            found = [d["divisionPhoneNum"] for d in reads.divisions(self._bulk) if d.get("divisionPhoneNum")]
+            found += [data[f] for data in reads.all_records(self._bulk, "contact", self._bulk_codec)
+                      for f in numbers.SHARED_FIELDS if data.get(f)]
+            lines: dict[str, Identity] = {}
+            for number in found:
+                key = match_key(number, self.region)
+                if key and key not in lines:
+                    lines[key] = read_number(number, lambda forms: numbers.read(self._bulk, forms, self.region,
+                                                                                self._bulk_codec, 1), self.region, ())
+            return [a for a in lines.values() if a.kind in ("company", "division")]
 
         return await self._run(build)
 

@@ -103,15 +103,15 @@ class DeskPhone:
         self.actions[message.action](ring)
 
     def _copy(self, ring: Ring) -> None:
-        if not ring.event.number:
+        if ring.caller.withheld:
             self.app.notify("The caller's number was withheld", severity="warning", timeout=3)
             return
         self.app.copy_to_clipboard(ring.event.number)
         self.app.notify(f"Copied {ring.caller.formatted}", timeout=2)
 
     def _open(self, ring: Ring) -> None:
-        if ring.caller.known:
-            self.open_record(ring.caller.kind, ring.caller.record)  # type: ignore[arg-type]
+        if ring.caller.kind is not None:
+            self.open_record(ring.caller.kind, ring.caller.record)
 
     def _call_back(self, ring: Ring) -> None:
         self.dial(ring.event.number)

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any, TextIO
 
+from corpdir.gateway.ldap.entries import directory
 from corpdir.gateway.ldap.ldif import ldif
 from corpdir.service.export import finish, open_private
 from corpdir.service.phonebook import Phonebook
@@ -23,20 +24,21 @@ async def run_ldif(service: Any, args: argparse.Namespace, out: TextIO, err: Tex
         return 2
     phonebook = Phonebook(service)
     try:
-        entries = await phonebook.entries()
+        entries = await directory(phonebook, args.base_dn)
     finally:
         phonebook.close()
     kind = {"users": "user", "contacts": "contact"}.get(args.kind or "")
-    entries = [e for e in entries if kind is None or e.kind == kind]
+    if kind is not None:
+        entries = {dn: attrs for dn, attrs in entries.items() if dn.startswith(f"uid={kind}-")}
     if not args.output:
-        out.writelines(ldif(entries, args.base_dn))
+        out.writelines(ldif(entries))
         return 0
     path = Path(args.output).expanduser()
     try:
         stream, part = open_private(path)
         ok = False
         try:
-            stream.writelines(ldif(entries, args.base_dn))
+            stream.writelines(ldif(entries))
             ok = True
         finally:
             finish(stream, part, path, ok=ok)

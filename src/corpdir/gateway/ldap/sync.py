@@ -1,6 +1,7 @@
 """Keep an LDAP tree in step with the cache by sending only what changed.
 
-The entries under the base DN whose RDN is one of ours (``uid=user-N``, ``uid=contact-N``)
+The entries under the base DN whose RDN is one of ours (``uid=user-N``, ``uid=contact-N``,
+and the shared lines' ``uid=division-N``, ``uid=company-NUMBER``)
 are read once; each one the cache no longer has is deleted, each new one added, and each
 that differs gets one modify replacing (or deleting) just the attributes that differ.
 Entries of other shapes under the base are left alone. ldap3 (pure Python) talks to the
@@ -15,7 +16,7 @@ from typing import Any
 
 from corpdir.gateway.ldap.entries import MANAGED
 
-OURS = re.compile(r"^uid=(user|contact)-\d+,", re.IGNORECASE)
+OURS = re.compile(r"^uid=(user|contact|division|company)-\d+,", re.IGNORECASE)
 
 
 @dataclass

@@ -24,7 +24,7 @@ from textual.widgets import Input, Static
 
 from corpdir.service.errors import CorpdirError
 from corpdir.phone import split_numbers
-from corpdir.service.callerid import NOT_A_NUMBER, Answer
+from corpdir.service.identify import NOT_A_NUMBER, Identity
 from corpdir.tui.screens.list_screen import ListScreen
 from corpdir.tui.text import literal
 from corpdir.tui.widgets.answer_detail import AnswerDetail, LookupRow
@@ -40,16 +40,15 @@ RESULT_COLUMNS = [
     Column("Number", lambda r: r.query, width=15),
     Column("Name", lambda r: r.name, min_width=8, ratio=3),
     Column("Organisation", fit=lambda r, width: r.organisation(width), min_width=12, ratio=4),
-    Column("Type", lambda r: TYPES.get(r.item.get("phoneNumContactType") or "", r.item.get("phoneNumContactType") or ""), width=7),
+    Column("Type", lambda r: r.kind, width=8),
     Column("From", lambda r: r.source, width=7),
 ]
-TYPES = {"USER": "user", "CONTACT": "contact", "SHARED_NUMBER": "shared"}  # shared: many people answer it
 RECENT_COLUMNS = [Column("Recent lookups", lambda n: n, min_width=6)]
 
 
-def answer_rows(answers: list[Answer]) -> list[LookupRow]:
+def answer_rows(answers: list[Identity]) -> list[LookupRow]:
     """One row per entry, in the order typed: who has the number, or why nobody does."""
-    return [LookupRow(a.query, a.items[0] if a.items else {}, a.source, None if a.items else a.error) for a in answers]
+    return [LookupRow(a) for a in answers]
 
 
 class NumbersInput(Input):

@@ -4,8 +4,8 @@ record below it (read in a worker)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.console import Group
 from rich.table import Table
@@ -15,7 +15,7 @@ from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from corpdir.service.callerid import NOT_A_NUMBER, organisation
+from corpdir.service.identify import FIELD_LABELS, NOT_A_NUMBER, Identity
 from corpdir.tui.labels import CONTACT_FIELDS, USER_FIELDS, shown_fields
 from corpdir.tui.text import Wrapped, joined, literal
 from corpdir.tui.widgets.record_fields import fields_table
@@ -28,28 +28,37 @@ SOURCES = {"cache": "the local cache", "service": "the service (N1)"}
 
 @dataclass(frozen=True)
 class LookupRow:
-    """One line of the results: a number asked and one person who has it (or none)."""
+    """One line of the results: a number asked and the answer (:class:`Identity`)."""
 
-    query: str
-    item: dict[str, Any] = field(default_factory=dict)
-    source: str = ""
-    error: str | None = None
+    answer: Identity
+
+    @property
+    def query(self) -> str:
+        return self.answer.query
+
+    @property
+    def source(self) -> str:
+        return "" if self.answer.source == "none" else self.answer.source
+
+    @property
+    def kind(self) -> str:
+        return "" if self.answer.kind == "unknown" else self.answer.kind
 
     @property
     def name(self) -> str:
-        if self.error == NOT_A_NUMBER:
+        if self.answer.error == NOT_A_NUMBER:
             return "not a number"
-        if self.error:
-            return f"error: {self.error}"
-        return self.item.get("displayName") or ("not found" if not self.item else "(no name)")
+        if self.answer.error and not self.answer.found:
+            return f"error: {self.answer.error}"
+        return self.answer.who or ("not found" if not self.answer.found else "(no name)")
 
     def organisation(self, width: int | None = None) -> str:
         """The company and divisions by path, as `corpdir lookup` prints them (within ``width``)."""
-        return organisation(self.item, width)
+        return self.answer.organisation(width)
 
     @property
     def number(self) -> str:
-        return self.item.get("phoneNum") or self.query
+        return self.answer.stored or self.answer.query
 
 
 class AnswerDetail(VerticalScroll, can_focus=True):
@@ -78,27 +87,29 @@ class AnswerDetail(VerticalScroll, can_focus=True):
             title.update(Text("Type numbers above and press Enter", style="dim"))
             fields.update("")
             return
-        title.update(literal(row.name, "bold" if row.item else "bold red" if row.error else "dim"))
+        answer = row.answer
+        title.update(literal(row.name, "bold" if answer.found else "bold red" if answer.error else "dim"))
         table = Table.grid(padding=(0, 1))
         table.add_column(style="bold", no_wrap=True)
         table.add_column(overflow="fold")
-        for label, value in (("Asked", row.query), ("Number", row.item.get("phoneNum")),
-                             ("Company", row.item.get("companyName")), ("Divisions", joined(row.item.get("divisionNames") or [])),
-                             ("Type", row.item.get("phoneNumContactType")), ("User ID", row.item.get("userId")),
-                             ("Contact ID", row.item.get("contactId")), ("Answered by", SOURCES.get(row.source, row.source))):
+        shared = f"shared by {answer.count}: {', '.join(answer.first)}{' …' if answer.count > len(answer.first) else ''}"
+        for label, value in (("Asked", answer.query), ("Number", answer.stored), ("Which", FIELD_LABELS.get(answer.field, answer.field)),
+                             ("Company", answer.company), ("Divisions", joined(list(answer.paths) or ([answer.division_path] if answer.division else []))),
+                             ("Type", row.kind), ("Holders", shared if answer.shared else ""),
+                             ("Record", answer.ref), ("Answered by", SOURCES.get(row.source, row.source))):
             if value not in (None, ""):
                 table.add_row(Text(label), Wrapped(value))
         fields.update(table)
-        if row.item.get("userId") or row.item.get("contactId"):
+        if answer.kind in ("person", "contact") and answer.id is not None:
             self.load_record(row)
 
     @work(group="answer-record", exclusive=True, exit_on_error=False)
     async def load_record(self, row: LookupRow) -> None:
-        if row.item.get("userId"):
-            cached = await self.service.people.user(row.item["userId"])
+        if row.answer.kind == "person":
+            cached = await self.service.people.user(row.answer.id)
             labels, heading = shown_fields(USER_FIELDS, embedded_demo=self.service.is_demo), "Directory record"
         else:
-            cached = await self.service.contacts.contact(row.item["contactId"])
+            cached = await self.service.contacts.contact(row.answer.id)
             labels, heading = CONTACT_FIELDS, "Contact record"
         if cached is None or self.answer != row:
             return

@@ -125,10 +125,12 @@ class RingCard(Vertical, can_focus=True):
                 identity.append(literal(caller.affiliation))
             number = Text.assemble(literal(caller.formatted), (f" ({caller.matched_field})" if caller.matched_field else "", "dim"))
             identity.append(number)
-            if caller.also:
-                identity.append(Text(f"+{caller.also} more with this number", style="dim italic"))
+            if caller.identity.shared:
+                identity.append(Text(f"shared by {caller.identity.count}", style="dim italic"))
         else:
-            identity = [Text("Unknown number", style="bold"), literal(caller.formatted)]
+            identity = [Text("Number withheld" if caller.withheld else "Unknown number", style="bold")]
+            if not caller.withheld:
+                identity.append(literal(caller.formatted))
             if event.display_name:
                 identity.append(Text.assemble(("sent as ", "dim"), literal(event.display_name)))
         self.query_one("#ring-identity", Static).update(Group(*identity))
@@ -164,11 +166,15 @@ class RingCard(Vertical, can_focus=True):
         return text
 
     def offers(self, action: str) -> bool:
-        """Open needs a known caller, save an unknown one."""
+        """Open needs a caller's record, save an unknown number, calling back a number at all."""
         if self.ring is None:
             return False
-        known = self.ring.caller.known
-        return not ((action == "save_contact" and known) or (action == "open" and not known))
+        caller = self.ring.caller
+        if action == "open":
+            return caller.kind is not None
+        if action == "save_contact":
+            return not caller.known and not caller.withheld
+        return not (action == "call_back" and caller.withheld)
 
     def _choose(self, action: str) -> None:
         if self.ring is not None:
@@ -193,6 +199,6 @@ class RingCard(Vertical, can_focus=True):
         self._choose("dismiss")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return self.offers(action) if action in ("open", "save_contact") else self.ring is not None
+        return self.offers(action) if action in ("open", "save_contact", "call_back") else self.ring is not None
 
 
