@@ -197,7 +197,7 @@ async def test_a_company_line_names_the_company_and_a_withheld_caller_is_withhel
     """The card says what every other surface says (corpdir.service.identify): a company's
     main line on many contacts is the company, "shared by N", nothing to save; a withheld
     caller is "Number withheld", with neither call back nor save."""
-    contacts = await service.contacts_window(None, limit=1000)  # the shared folders and the user's own
+    contacts = await service.contacts.window(None, limit=1000)  # the shared folders and the user's own
     by_line: dict[str, list] = {}
     for contact in contacts:
         if contact.companyDelegatedPhoneNum:

@@ -27,6 +27,7 @@ from urllib.parse import quote, unquote
 import pytest
 
 from corpdir.phone import digits
+from corpdir.service.backend import backend_of
 from corpdir.service.calls import CallDesk
 from gateway.conftest import RunningGateway
 from gateway.slapd import BASE_DN, LDAPSEARCH, ROOT_DN, ROOT_PW, SLAPD, Slapd
@@ -40,7 +41,7 @@ def _paths() -> dict[int, str]:
     async def read() -> dict[int, str]:
         service = make_service(make_server())
         try:
-            return await service_division_paths(service.client)
+            return await service_division_paths(backend_of(service).client)
         finally:
             await service.close()
 
@@ -55,7 +56,7 @@ def build_table() -> tuple[list[tuple[str, str, str, str]], dict[str, list[str]]
     async def oracle(numbers: list[str]) -> list[dict]:
         service = make_service(make_server())
         try:
-            return [(await service.client.identify_numbers([n])).items[0].model_dump(mode="json") for n in numbers]
+            return [(await backend_of(service).client.identify_numbers([n])).items[0].model_dump(mode="json") for n in numbers]
         finally:
             await service.close()
 
