@@ -213,7 +213,7 @@ async def test_a_company_line_names_the_company_and_a_withheld_caller_is_withhel
         assert f"shared by {len(by_line[line])}" in text and "Unknown number" not in text
         assert "save" not in text and "open" not in text  # no record to open, nobody to save
         for card in cards(app):
-            app.desk_phone._dismiss(card.ring)
+            app.desk_phone.session.dismiss(card.ring)
         await ring_in("anonymous")
         assert await wait_for(pilot, lambda: "Number withheld" in card_text(app))
         text = card_text(app)

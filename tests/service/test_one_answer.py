@@ -152,7 +152,7 @@ def test_corpdir_lookup_text_and_json_name_the_same_who_by_the_same_path(live, t
 def test_the_pop_up_caller_and_the_call_record_name_the_same_who(tmp_path):
     async def run() -> None:
         service = make_service()
-        await service.sync()
+        await service.sync.run()
         desk = CallDesk(service)
         try:
             for label, number, who, path in TABLE:
@@ -189,7 +189,7 @@ def test_the_lookup_screen_names_the_same_who(tmp_path):
 
     async def run() -> None:
         service = make_service()
-        await service.sync()
+        await service.sync.run()
         app = CorpdirApp(service, state=State(), sync_on_start=False)
         try:
             async with app.run_test(size=(150, 40)) as pilot:
