@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Coroutine
 
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from corpdir.tui.context import AppContext
@@ -31,5 +32,5 @@ class RecordWrites:
         """One write (or the read before a form) at a time on this screen."""
         self.host.run_worker(work, group=self.group, exclusive=True, exit_on_error=False)
 
-    def notify(self, message: str, *, severity: str = "information", timeout: float = 3) -> None:
-        self.host.notify(message, severity=severity, timeout=timeout)  # type: ignore[arg-type]
+    def notify(self, message: str, *, severity: SeverityLevel = "information", timeout: float = 3) -> None:
+        self.host.notify(message, severity=severity, timeout=timeout)
