@@ -94,14 +94,15 @@ class SearchableList(Vertical):
             self.count = count
 
     class Highlighted(Message):
-        """The cursor rests on a row."""
+        """The cursor is on a row (it moved, or the list shows its first rows)."""
 
         def __init__(self, row: Any) -> None:
             super().__init__()
             self.row = row
 
     class Opened(Highlighted):
-        """Enter (or a double click) on a row."""
+        """Enter (or a double click) on a row; a Highlighted too, so ``@on(Highlighted)``
+        handlers see it as well."""
 
     def __init__(self, columns: Sequence[Column], *, filters: Widget, placeholder: str, list_id: str,
                  empty_text: str, id: str | None = None) -> None:
