@@ -5,6 +5,7 @@ only for the widgets reusable on their own, which docs/screens.md lists."""
 import importlib
 import inspect
 import pkgutil
+import re
 from pathlib import Path
 
 from textual.screen import Screen
@@ -34,6 +35,24 @@ def test_each_screen_reads_its_styles_from_the_tcss_beside_it():
         if "CSS_PATH" in vars(screen):
             module = Path(inspect.getfile(screen))
             assert screen.CSS_PATH == module.with_suffix(".tcss").name and module.with_suffix(".tcss").exists(), screen
+            for selector in top_level_selectors(module.with_suffix(".tcss").read_text(encoding="utf-8")):
+                assert selector.split()[0].split(":")[0] == screen.__name__, (screen, selector)
+
+
+def top_level_selectors(css: str) -> list[str]:
+    """The selectors of a stylesheet's outermost rules (Textual loads a screen's CSS file
+    for the whole app: each must name its screen first)."""
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    selectors, depth, start = [], 0, 0
+    for i, char in enumerate(css):
+        if char == "{":
+            if depth == 0:
+                selectors += [s.strip() for s in css[start:i].split(",")]
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            start = i + 1
+    return selectors
 
 
 def test_a_widget_styles_itself_from_the_tcss_beside_it_unless_reusable_on_its_own():
