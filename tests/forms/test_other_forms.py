@@ -183,10 +183,9 @@ async def test_delete_user_confirmation_names_the_user(admin, recorder, app_for)
 
 
 async def test_writes_are_not_offered_read_only(admin, recorder, app_for):
-    app = app_for(admin)
+    app = app_for(admin, read_only=True)
     async with app.run_test(size=(100, 40)) as pilot:
         await select_row(pilot, app, "#users")
-        app.read_only = True
         await pilot.press("E")
         await pilot.press("delete")
         await pilot.pause()

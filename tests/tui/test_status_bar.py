@@ -23,7 +23,7 @@ async def test_a_sync_of_users_and_contacts_is_one_steady_line_with_both_counts(
             show = bar.update
             bar.update = lambda text, **options: (said.append(str(text)), show(text, **options))[1]
             await pilot.press("ctrl+s")
-            assert await wait_for(pilot, lambda: app.syncs_done == 1, tries=500)
+            assert await wait_for(pilot, lambda: app.sync.done == 1, tries=500)
             users, contacts = backend_of(service).store.count_users(), backend_of(service).store.count_contacts()
             assert users and contacts
             syncing = [text.partition("syncing ")[2] for text in said if "syncing " in text]

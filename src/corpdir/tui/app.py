@@ -14,8 +14,9 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Iterable
 
 from textual import on, work
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.binding import Binding
+from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
@@ -23,9 +24,11 @@ from corpdir.service.errors import ApiError, ConfigError, CorpdirError, ServerEr
 from corpdir.state import State
 from corpdir.text import printable
 from corpdir.tui import keymap
+from corpdir.tui.context import AppContext, SyncProgress
 from corpdir.tui.desk_phone import DeskPhone
 from corpdir.tui.readonly import action_writes
 from corpdir.tui.screens.list_screen import ListScreen
+from corpdir.tui.textual_compat import GatedApp
 from corpdir.tui.themes import DEFAULT_THEME, load_themes
 from corpdir.tui.widgets.ring_card import RingCard
 
@@ -57,7 +60,7 @@ def failure_title(error: CorpdirError) -> str:
     return "Not done"
 
 
-class CorpdirApp(App[None]):
+class CorpdirApp(GatedApp):
     TITLE = "corpdir"
     CSS_PATH = "app.tcss"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
@@ -75,17 +78,14 @@ class CorpdirApp(App[None]):
                  sync_on_start: bool = True, owns_service: bool = False, read_only: bool = False,
                  calls: CallsSettings | None = None) -> None:
         super().__init__()
-        self.read_only = read_only  # kiosk: nothing that writes is offered or run (corpdir.tui.readonly)
+        self.read_only = self.gated = read_only  # kiosk: nothing that writes is offered or run (corpdir.tui.readonly)
         self.service = service
         self.owns_service = owns_service
         self.ui = ui
         self.state = state or State()
         self.sync_on_start = sync_on_start
         self._sync_checked = False  # the start-up sync is considered once, after the first rows
-        self._syncs_running = 0  # a new sync cancels the one under way: both count until they end
-        self._start_sync_pending = sync_on_start  # until the start-up check has decided
-        self.sync_activity = ""  # what a sync under way has done, as the status bar says it
-        self.syncs_done = 0  # a screen that comes back after a sync reloads (ListScreen.on_screen_resume)
+        self.sync = SyncProgress(pending=sync_on_start)  # pending until the start-up check has decided
         self.sub_title = "DEMO · embedded demo tenant" if service.is_demo else service.label()
         if read_only:
             self.sub_title += " · read-only"
@@ -102,11 +102,12 @@ class CorpdirApp(App[None]):
         for mode, *_ in SCREENS_BY_KEY:
             self.add_mode(mode, partial(self._mode_screen, mode))
         self.desk_phone = DeskPhone(self, calls)  # the pop-up, dialing, people at hand (corpdir.tui.desk_phone)
+        self.context = AppContext(service, self.state, ui, calls, read_only, self.desk_phone, self.sync)
 
     def _mode_screen(self, mode: str) -> Screen:
         """Each mode's screen is ``corpdir.tui.screens.<mode>.<Mode>Screen``, imported when first opened."""
         module = importlib.import_module(f"corpdir.tui.screens.{mode}")
-        screen = getattr(module, f"{mode.title()}Screen")(self.service)
+        screen: ListScreen = getattr(module, f"{mode.title()}Screen")(self.context)
         # The width class (-narrow / -wide) now, as Textual would set it on the first resize:
         # set then, it restyles every widget of the screen a second time before the first paint.
         applies = max((b for b in self.HORIZONTAL_BREAKPOINTS if self.size.width >= b[0]), default=None)
@@ -153,12 +154,17 @@ class CorpdirApp(App[None]):
     def action_focus_ring(self) -> None:
         self.desk_phone.focus_first()
 
+    def _selected(self) -> Any:
+        """The row chosen on the list screen on show (None on any other screen)."""
+        return self.screen.selected if isinstance(self.screen, ListScreen) else None
+
     def action_call_selected(self) -> None:
         """F5 on any screen: call the selected call's number, person's or contact's first number."""
         from corpdir.tui.labels import first_phone
+        from corpdir.tui.widgets.call_detail import CallRow
 
-        selected = getattr(self.screen, "selected", None)
-        self.desk_phone.dial(getattr(selected, "number", None) if hasattr(selected, "direction") else first_phone(selected))
+        selected = self._selected()
+        self.desk_phone.dial(selected.number if isinstance(selected, CallRow) else first_phone(selected))
 
     def action_people_at_hand(self) -> None:
         self.desk_phone.show_people()
@@ -166,7 +172,7 @@ class CorpdirApp(App[None]):
     def action_favourite(self) -> None:
         """``*`` on a list: the selected person or contact (a call's, on the Calls screen)
         becomes a favourite, or stops being one."""
-        self.desk_phone.toggle_favourite(getattr(self.screen, "selected", None))
+        self.desk_phone.toggle_favourite(self._selected())
 
     async def on_unmount(self) -> None:
         await self.desk_phone.stop()
@@ -189,22 +195,13 @@ class CorpdirApp(App[None]):
         super().copy_to_clipboard(printable(text))
 
     # -- kiosk (read-only) ----------------------------------------------------------------
-    def _check_action_state(self, action: str, default_namespace: Any) -> bool | None:
-        """Hide every binding that writes in read-only mode (footer, palette, keys)."""
-        if self.read_only:
-            target, name, _ = self._parse_action(action, default_namespace)
-            if action_writes(target, name):
-                return False
-        return super()._check_action_state(action, default_namespace)
+    def refuses(self, namespace: DOMNode, action_name: str) -> bool:
+        """In read-only mode every action that writes is hidden (footer, palette, keys) and
+        refused, however it was invoked."""
+        return action_writes(namespace, action_name)
 
-    async def run_action(self, action: Any, default_namespace: Any = None, namespaces: Any = None) -> bool:
-        """In read-only mode an action that writes is refused, however it was invoked."""
-        if self.read_only:
-            target, name, _ = self._parse_action(action, self if default_namespace is None else default_namespace, namespaces)
-            if action_writes(target, name):
-                self.notify("Not available here: this terminal is read-only.", severity="warning", timeout=3)
-                return True
-        return await super().run_action(action, default_namespace, namespaces)
+    def refused(self, action_name: str) -> None:
+        self.notify("Not available here: this terminal is read-only.", severity="warning", timeout=3)
 
     def action_suspend_process(self) -> None:
         if self.read_only:  # a kiosk never drops to the shell that started it
@@ -234,30 +231,25 @@ class CorpdirApp(App[None]):
                 yield SystemCommand(binding.description, keys, partial(screen.run_action, binding.action))
 
     # -- sync ---------------------------------------------------------------------------------
-    @property
-    def syncing(self) -> bool:
-        """A sync is under way, or the start-up one is still being considered: an empty list
-        then says "syncing", not "0 people" (a fresh cache fills when the sync is done)."""
-        return bool(self._syncs_running) or self._start_sync_pending
+    def _list_screens(self) -> list[ListScreen]:
+        return [screen for screen in self.screen_stack if isinstance(screen, ListScreen)]
 
     def _sync_state_changed(self) -> None:
         """Lists that say how many rows they hold say it again (syncing, or the count)."""
-        for screen in self.screen_stack:
-            show = getattr(screen, "show_count", None)
-            if show is not None:
-                show()
+        for screen in self._list_screens():
+            screen.show_count()
 
     async def start_sync_if_stale(self) -> None:
         try:
             age = await self.service.sync.age("users")
         except BaseException:
-            self._start_sync_pending = False
+            self.sync.pending = False
             self._sync_state_changed()
             raise
         if age is None or age > self.service.settings.stale_after:
             self.run_sync(False)
         else:
-            self._start_sync_pending = False
+            self.sync.pending = False
             self._sync_state_changed()
 
     def action_sync(self) -> None:
@@ -273,32 +265,30 @@ class CorpdirApp(App[None]):
             counts[resource] = (done, total)
             self._say_sync(sync_activity(counts))
 
-        self._syncs_running += 1
-        self._start_sync_pending = False
+        self.sync.running += 1
+        self.sync.pending = False
         self._sync_state_changed()
         try:
             summary = await self.service.sync.run(full=full, progress=progress)
         except BaseException:
-            self._syncs_running -= 1
+            self.sync.running -= 1
             self._sync_state_changed()  # an empty list says it is empty again, not "syncing"
             raise
         finally:
             self._say_sync("")
-        self._syncs_running -= 1  # the lists say their new counts as they reload below
-        self.syncs_done += 1
+        self.sync.running -= 1  # the lists say their new counts as they reload below
+        self.sync.done += 1
         total = summary.total()
         self.notify(f"Synced: {total.added} added, {total.changed} changed, {total.removed} removed", timeout=3)
-        for screen in self.screen_stack:
-            refresh = getattr(screen, "action_refresh", None)
-            if refresh is not None:
-                refresh()
+        for screen in self._list_screens():
+            screen.action_refresh()
 
     def _say_sync(self, text: str) -> None:
         """What the sync under way has done ("" once it is over): the status bar of the
         screen on show says it now, those of other screens when they next paint."""
         from corpdir.tui.widgets.status_bar import StatusBar
 
-        self.sync_activity = text
+        self.sync.activity = text
         for screen in self.screen_stack[-1:]:
             for bar in screen.query(StatusBar):
                 bar.refresh_text()

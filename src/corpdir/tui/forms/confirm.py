@@ -14,13 +14,7 @@ from corpdir.tui.text import literal
 class ConfirmScreen(ModalScreen[bool]):
     """Dismissed with True (y / the first button) or False (n / Escape)."""
 
-    DEFAULT_CSS = """
-    ConfirmScreen { align: center middle; }
-    ConfirmScreen > Vertical { width: 64; max-width: 100%; height: auto; border: thick $warning; background: $surface; padding: 1 2; }
-    ConfirmScreen #confirm-text { height: auto; margin-bottom: 1; }
-    ConfirmScreen Horizontal { height: auto; align: center middle; }
-    ConfirmScreen Button { margin: 0 1; }
-    """
+    CSS_PATH = "confirm.tcss"
     BINDINGS = [
         Binding("y", "answer(True)", "Yes", id="confirm.yes"),
         Binding("n,escape", "answer(False)", "No", id="confirm.no"),

@@ -50,12 +50,7 @@ class FilteredTree(DirectoryTree):
 
 
 class FilePicker(ModalScreen[Path | None]):
-    DEFAULT_CSS = """
-    FilePicker { align: center middle; }
-    FilePicker > Vertical { width: 90%; height: 90%; border: round $primary; background: $surface; }
-    FilePicker #picker-error { color: $error; height: auto; }
-    FilePicker DirectoryTree { height: 1fr; }
-    """
+    CSS_PATH = "file_picker.tcss"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="picker.cancel")]
 
     def __init__(self, title: str, *, start: Path | None = None, suffixes: tuple[str, ...] = ()) -> None:

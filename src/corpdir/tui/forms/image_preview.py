@@ -15,11 +15,7 @@ from corpdir.tui.widgets.photo import PhotoView
 
 
 class ImagePreview(ModalScreen[bool]):
-    DEFAULT_CSS = """
-    ImagePreview { align: center middle; }
-    ImagePreview > Vertical { width: auto; height: auto; max-height: 100%; border: round $primary; background: $surface; padding: 0 1; }
-    ImagePreview #preview-question, ImagePreview #preview-keys { height: auto; width: 60; }
-    """
+    CSS_PATH = "image_preview.tcss"
     BINDINGS = [
         Binding("y,enter", "answer(True)", "Upload", id="preview.yes"),
         Binding("n,escape", "answer(False)", "Cancel", id="preview.no"),

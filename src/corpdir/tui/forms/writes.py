@@ -13,6 +13,7 @@ from textual.screen import Screen
 from corpdir.service.errors import CorpdirError
 from corpdir.service.images import NotAnImage, read_jpeg
 from corpdir.service.messages import explain
+from corpdir.tui.context import context_of
 from corpdir.tui.forms.choices import load_choices
 from corpdir.tui.forms.confirm import ConfirmScreen
 from corpdir.tui.forms.file_picker import FilePicker
@@ -22,14 +23,11 @@ from corpdir.tui.forms.model_form import FormSpec, ModelForm
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".gif", ".webp", ".bmp", ".tif", ".tiff")
 
 
-def read_only(screen: Screen) -> bool:
-    return bool(getattr(screen.app, "read_only", False))
-
-
 def open_form(screen: Screen, spec: FormSpec, record: Any, save: Callable[[dict], Awaitable[Any]],
               done: Callable[[Any], Any] | None = None) -> None:
     """Push the form; ``done(result)`` runs after a successful save."""
-    if read_only(screen):
+    context = context_of(screen)
+    if context.read_only:
         screen.notify("This terminal is read-only: nothing can be changed here", severity="warning", timeout=3)
         return
 
@@ -37,10 +35,9 @@ def open_form(screen: Screen, spec: FormSpec, record: Any, save: Callable[[dict]
         if result is not None and done is not None:
             done(result)
 
-    service = getattr(screen, "service", None) or getattr(screen.app, "service", None)
-    variant = getattr(service, "variant", "C")
-    choices = (lambda picker: load_choices(service, picker)) if service is not None else None
-    screen.app.push_screen(ModelForm(spec, record, save, variant=variant, choices=choices), finished)
+    service = context.service
+    form = ModelForm(spec, record, save, variant=service.variant, choices=lambda picker: load_choices(service, picker))
+    screen.app.push_screen(form, finished)
 
 
 def confirm(screen: Screen, question: str, then: Callable[[], Any], yes: str = "Delete") -> None:

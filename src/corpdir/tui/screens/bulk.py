@@ -26,7 +26,7 @@ from corpdir.tui.text import literal
 from corpdir.tui.widgets.key_bar import KeyBar
 
 if TYPE_CHECKING:
-    from corpdir.service.directory import DirectoryService
+    from corpdir.tui.context import AppContext
 
 
 # what each kind of row is, in the user's words (the operations behind them, U11 and L1, are not theirs)
@@ -34,25 +34,17 @@ KINDS = {"destinations": "Destinations of people", "spots": "Spots of location t
 
 
 class BulkScreen(ModalScreen[None]):
-    DEFAULT_CSS = """
-    BulkScreen { align: center middle; }
-    BulkScreen > VerticalScroll { width: 100%; max-width: 110; height: 1fr; border: round $primary; background: $surface; padding: 0 1; }
-    BulkScreen Horizontal { height: auto; }
-    BulkScreen #bulk-kind { width: 30; }
-    BulkScreen #bulk-path { width: 1fr; }
-    BulkScreen #bulk-errors { color: $error; height: auto; }
-    BulkScreen #bulk-result { height: auto; }
-    BulkScreen #bulk-preview { height: auto; }
-    """
+    CSS_PATH = "bulk.tcss"
     BINDINGS = [
         Binding("ctrl+s", "send", "Send", priority=True, id="bulk.send"),
         Binding("ctrl+o", "browse", "Browse", id="bulk.browse"),
         Binding("escape", "close", "Close", id="bulk.close"),
     ]
 
-    def __init__(self, service: DirectoryService, kind: str = "destinations") -> None:
+    def __init__(self, context: AppContext, kind: str = "destinations") -> None:
         super().__init__()
-        self.service = service
+        self.context = context
+        self.service = context.service
         self.kind = kind
         self.parsed: ParsedCsv | None = None
         self.sending = False
@@ -133,7 +125,7 @@ class BulkScreen(ModalScreen[None]):
         if not self.parsed.ok:
             self.notify("Nothing sent: fix the rows listed first", severity="error", timeout=4)
             return
-        if getattr(self.app, "read_only", False):
+        if self.context.read_only:
             self.notify("This terminal is read-only: nothing can be changed here", severity="warning", timeout=3)
             return
         self.sending = True

@@ -25,6 +25,8 @@ from textual.widgets import Static, Tab, Tabs
 
 from corpdir.service.errors import CorpdirError
 from corpdir.spec.calls import IncomingCall, OutgoingCall
+from corpdir.tui.context import AppContext
+from corpdir.tui.record_writes.call_records import CallRecordWrites
 from corpdir.tui.screens.list_screen import ListScreen
 from corpdir.tui.text import literal
 from corpdir.tui.widgets.call_detail import CallDetail, CallRow, local_time, minutes
@@ -93,41 +95,44 @@ class CallsScreen(ListScreen):
     ]
     WRITES = frozenset({"new_call", "edit", "save_contact"})
 
-    LIST = "#calls"
-
-    def __init__(self, service: DirectoryService) -> None:
-        super().__init__(service)
+    def __init__(self, context: AppContext) -> None:
+        super().__init__(context)
         self.view = CallView()
         self.selected: CallRow | None = None
         self._refreshed: set[str] = set()
+        self.tabs = Tabs(Tab("Incoming (i)", id="incoming"), Tab("Outgoing (o)", id="outgoing"), id="direction")
+        self.caption = Static(id="caption")
+        self.call_list = VirtualList(CALL_COLUMNS, empty_text="No calls.", id="calls")
+        self.detail = CallDetail(id="detail")
+        self.writes = CallRecordWrites(self, context, saved=lambda: self.load(self.view))
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
         with Horizontal(id="calls-body"):
             with Vertical(id="middle"):
-                yield Tabs(Tab("Incoming (i)", id="incoming"), Tab("Outgoing (o)", id="outgoing"), id="direction")
-                yield Static(id="caption")
-                yield VirtualList(CALL_COLUMNS, empty_text="No calls.", id="calls")
-            yield CallDetail(id="detail")
-        yield StatusBar(self.service, id="status")
+                yield self.tabs
+                yield self.caption
+                yield self.call_list
+            yield self.detail
+        yield StatusBar(self.context, id="status")
         yield KeyBar()
 
     def on_mount(self) -> None:
         if not (self.service.offers("H1") or self.service.offers("H4")):
-            self.query_one("#calls", VirtualList).empty_text = (
+            self.call_list.empty_text = (
                 "This service does not offer call histories (H1/H4): only the cache, if any, is shown.")
-        self._show()
-        self.query_one("#calls", VirtualList).focus()
+        self.show_rows()
+        self.call_list.focus()
 
     # -- what the list shows -----------------------------------------------------------------
-    def _show(self, refresh_api: bool = False) -> None:
+    def show_rows(self, refresh_api: bool = False) -> None:
         if refresh_api:
             self._refreshed.discard(self.view.direction)
         self.load(self.view)
 
     @work(group="calls-load", exclusive=True, exit_on_error=False)
     async def load(self, view: CallView) -> None:
-        calls = self.query_one("#calls", VirtualList)
+        calls = self.call_list
         calls.source = ListSource(await self.rows(view))
         if view.direction in self._refreshed or not self.service.offers(CODES[view.direction]):
             return
@@ -146,55 +151,55 @@ class CallsScreen(ListScreen):
         rows = await call_rows(self.service, view.direction, records)
         if view.direction != "incoming":
             return rows
-        pending = await self.app.desk_phone.desk.to_return()  # type: ignore[attr-defined]
+        pending = await self.context.desk_phone.desk.to_return()
         marked = [replace(r, call_back=True) if r.record.incomingCallHistoryId in pending else r for r in rows]
         return [r for r in marked if r.call_back] + [r for r in marked if not r.call_back]
 
     @on(VirtualList.Loaded, "#calls")
     def _count_known(self, event: VirtualList.Loaded) -> None:
-        self.query_one("#caption", Static).update(literal(self.view.caption(event.count), "dim"), layout=False)  # one line: no re-layout
+        self.caption.update(literal(self.view.caption(event.count), "dim"), layout=False)  # one line: no re-layout
 
     # -- events ------------------------------------------------------------------------------
     @on(Tabs.TabActivated, "#direction")
     def _tab_chosen(self, event: Tabs.TabActivated) -> None:
         if event.tab.id and event.tab.id != self.view.direction:
             self.view = replace(self.view, direction=event.tab.id)
-            self._show()
+            self.show_rows()
 
     @on(VirtualList.Highlighted, "#calls")
     def _call_highlighted(self, event: VirtualList.Highlighted) -> None:
         if event.row != self.selected:
             self.selected = event.row
-            self.query_one(CallDetail).call = event.row
+            self.detail.call = event.row
 
     @on(VirtualList.Selected, "#calls")
     def _call_opened(self, event: VirtualList.Selected) -> None:
-        self.open_details(self.query_one(CallDetail), lambda: CallDetail(event.row))
+        self.open_details(self.detail, lambda: CallDetail(event.row))
 
     # -- actions -----------------------------------------------------------------------------
     def action_direction(self, direction: str) -> None:
-        self.query_one("#direction", Tabs).active = direction  # TabActivated reloads
-        self.query_one("#calls", VirtualList).focus()
+        self.tabs.active = direction  # TabActivated reloads
+        self.call_list.focus()
 
     def action_cycle_answered(self) -> None:
         following = ANSWERED_CYCLE[(ANSWERED_CYCLE.index(self.view.answered) + 1) % len(ANSWERED_CYCLE)]
         self.view = replace(self.view, answered=following)
-        self._show()
+        self.show_rows()
 
     def action_reverse_order(self) -> None:
         self.view = replace(self.view, newest_first=not self.view.newest_first)
-        self._show()
+        self.show_rows()
 
     def action_copy_number(self) -> None:
         self.copy(self.selected.number if self.selected else None, "number")
 
     def action_call_back(self) -> None:
-        self.app.desk_phone.dial(self.selected.number if self.selected else "")  # type: ignore[attr-defined]
+        self.context.desk_phone.dial(self.selected.number if self.selected else "")
 
     @work(group="calls-open", exclusive=True, exit_on_error=False)
     async def action_open_who(self) -> None:
         """The caller's (or called) person or contact, full screen."""
-        phone = self.app.desk_phone  # type: ignore[attr-defined]
+        phone = self.context.desk_phone
         record = await phone.desk.record_for(self.selected.who) if self.selected else None
         if record is None:
             self.notify("No one in the directory has this number: S saves it as a new contact", timeout=4)
@@ -218,25 +223,11 @@ class CallsScreen(ListScreen):
         self.app.push_screen(CallsChart(self.service))
 
     # -- writes ------------------------------------------------------------------------------
-    def _after_write(self, record: Any) -> None:
-        self.notify("Call record saved", timeout=3)
-        self.load(self.view)
-
     def action_new_call(self) -> None:
-        from corpdir.tui.forms.specs import call_form
-        from corpdir.tui.forms.writes import open_form
-
-        direction = self.view.direction
-        open_form(self, call_form(direction, None), None, lambda body: self.service.calls.create(direction, body),
-                  self._after_write)
+        self.writes.new(self.view.direction)
 
     def action_edit(self) -> None:
         if self.selected is None:
             self.notify("Choose a call first", severity="warning", timeout=2)
-            return
-        from corpdir.tui.forms.specs import call_form
-        from corpdir.tui.forms.writes import open_form
-
-        row = self.selected
-        open_form(self, call_form(row.direction, row.record), row.record,
-                  lambda changes: self.service.calls.edit(row.direction, row.record, changes=changes), self._after_write)
+        else:
+            self.writes.edit(self.selected)

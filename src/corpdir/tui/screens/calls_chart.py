@@ -22,12 +22,7 @@ DAYS = 30
 
 
 class CallsChart(ModalScreen[None]):
-    DEFAULT_CSS = """
-    CallsChart { align: center middle; }
-    CallsChart > Vertical { width: 95%; height: 90%; border: round $accent; background: $surface; }
-    CallsChart #chart-caption { height: 1; color: $text-muted; padding: 0 1; }
-    CallsChart PlotextPlot { height: 1fr; }
-    """
+    CSS_PATH = "calls_chart.tcss"
     BINDINGS = [Binding("escape,q,t", "app.pop_screen", "Close", id="chart.close")]
 
     def __init__(self, service: DirectoryService) -> None:

@@ -1,9 +1,10 @@
 """External contacts: the address books (shared and personal folders), the contacts of
 the chosen one, a filter bar with every X1 filter, and the chosen contact's details with
-its business card.
+its business card; the writes of contacts, their card images and personal folders (none
+on a read-only terminal) through :class:`ContactWrites` and :class:`FolderWrites`.
 
 Browsing reads windows of rows from the cache, then refreshes the folder from X1.
-Searching is the façade's (:meth:`Search.contacts <corpdir.service.search.Search.contacts>`): the cache's folded
+Searching is the façade's (:meth:`DirectoryService.search_contacts`): the cache's folded
 index answers as you type, then X1 (freeWords and the filters, within the chosen folder)
 when typing pauses. A filter that does not parse (a date) is shown as an error beside the
 field and nothing is sent.
@@ -12,30 +13,29 @@ field and nothing is sent.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.widgets import Checkbox, Input, Select, Static
+from textual.containers import Horizontal
+from textual.widgets import Input
 
 from corpdir.service.errors import CorpdirError
 from corpdir.spec.contact import Contact
+from corpdir.tui.context import AppContext
 from corpdir.tui.labels import first_phone
+from corpdir.tui.record_writes.contacts import ContactWrites
+from corpdir.tui.record_writes.folders import FolderWrites
 from corpdir.tui.screens.contacts_browse import ContactBrowse
-from corpdir.tui.screens.contacts_writes import ContactsWrites
+from corpdir.tui.screens.list_screen import ListScreen
 from corpdir.tui.widgets.contact_detail import ContactDetail
 from corpdir.tui.widgets.contact_filters import ContactFilters
 from corpdir.tui.widgets.folder_tree import FolderTree
 from corpdir.tui.widgets.key_bar import KeyBar
-from corpdir.tui.widgets.search_box import SearchBox
+from corpdir.tui.widgets.searchable_list import SearchableList, empty_text, fit_caption
 from corpdir.tui.widgets.status_bar import StatusBar
 from corpdir.tui.widgets.title_bar import TitleBar
-from corpdir.tui.widgets.virtual_list import Column, RankedRows, VirtualList
-
-if TYPE_CHECKING:
-    from corpdir.service.directory import DirectoryService
+from corpdir.tui.widgets.virtual_list import Column, RankedRows
 
 CONTACT_COLUMNS = [
     Column("Name", lambda c: c.fullname, min_width=8, ratio=3),
@@ -45,7 +45,7 @@ CONTACT_COLUMNS = [
 ]
 
 
-class ContactsScreen(ContactsWrites):
+class ContactsScreen(ListScreen):
     CSS_PATH = "contacts.tcss"
     BINDINGS = [
         Binding("slash", "focus_search", "Search", id="contacts.search", priority=True),
@@ -66,49 +66,60 @@ class ContactsScreen(ContactsWrites):
         Binding("x", "export", "Export list", show=False, id="contacts.export"),
     ]
 
-    LIST = "#contacts"
+    WRITES = frozenset({"new_contact", "edit", "delete", "from_card", "card_replace", "card_delete", "new_folder",
+                        "edit_folder"})
 
-    def __init__(self, service: DirectoryService) -> None:
-        super().__init__(service)
+    def __init__(self, context: AppContext) -> None:
+        super().__init__(context)
         self.browse = ContactBrowse()
         self.selected: Contact | None = None
+        self.folders = FolderTree(self.service, id="folders")
+        self.filters = ContactFilters(id="filters")
+        self.contacts = SearchableList(CONTACT_COLUMNS, filters=self.filters, list_id="contacts", id="middle",
+                                       placeholder="Search name, kana, company, number…  (/)",
+                                       empty_text="No contacts here.")
+        self.detail = ContactDetail(self.service, id="detail")
+        self.contact_writes = ContactWrites(self, context, saved=self._contact_saved, deleted=self._contact_deleted,
+                                            card_changed=self._card_changed, card_sent=self.action_refresh)
+        self.folder_writes = FolderWrites(self, context, changed=self._folders_changed)
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
         with Horizontal(id="contacts-body"):
-            yield FolderTree(self.service, id="folders")
-            with Vertical(id="middle"):
-                yield SearchBox(placeholder="Search name, kana, company, number…  (/)", id="search")
-                yield ContactFilters(id="filters")
-                yield Static(id="filter-summary")
-                yield Static(id="caption")
-                yield VirtualList(CONTACT_COLUMNS, empty_text="No contacts here.", id="contacts")
-            yield ContactDetail(self.service, id="detail")
-        yield StatusBar(self.service, id="status")
+            yield self.folders
+            yield self.contacts
+            yield self.detail
+        yield StatusBar(self.context, id="status")
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self._show()
-        self.query_one("#contacts", VirtualList).focus()
+        self.show_rows()
+        self.contacts.focus_list()
 
     # -- what the list shows -----------------------------------------------------------------
-    def _show(self, refresh_api: bool = False) -> None:
-        contacts = self.query_one("#contacts", VirtualList)
+    def show_rows(self, refresh_api: bool = False) -> None:
         if self.browse.searching:
             self.run_search(self.browse)
         else:
-            contacts.source = self.service.contacts.of_folder(self.browse.scope.directory, self.browse.scope.folder_num)
+            self.contacts.source = self.service.contacts.of_folder(self.browse.scope.directory, self.browse.scope.folder_num)
             if refresh_api and self.browse.scope.directory and self.service.offers("X1"):
                 self.refresh_scope(self.browse)
 
-    @on(VirtualList.Loaded, "#contacts")
-    def _count_known(self, event: VirtualList.Loaded) -> None:
+    @on(SearchableList.Counted)
+    def _count_known(self) -> None:
         self.show_count()
 
-    def empty_text(self, syncing: bool) -> str:
-        if not self.service.offers("X1"):
-            return "This service does not offer external contacts."
-        return super().empty_text(syncing)
+    def show_count(self) -> None:
+        """The caption (what the list shows, how many) and what an empty list says; a
+        service without X1 has no contacts to show at all."""
+        syncing = self.context.sync.syncing
+        empty = empty_text(self.browse, syncing=syncing, offline=self.service.online is False) \
+            if self.service.offers("X1") else "This service does not offer external contacts."
+        self.contacts.show_count(
+            lambda count, more, width: fit_caption(self.browse.caption(count, more=more, syncing=syncing), width), empty)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.show_count)  # the caption fitted to the new width
 
     @work(group="contacts-refresh", exclusive=True, exit_on_error=False)
     async def refresh_scope(self, browse: ContactBrowse) -> None:
@@ -118,19 +129,18 @@ class ContactsScreen(ContactsWrites):
             self.notify(f"Could not refresh {browse.scope.name}: {exc}", severity="warning", timeout=4)
             return
         if browse == self.browse:
-            self.query_one("#contacts", VirtualList).reload()
+            self.contacts.reload()
 
     @work(group="contacts-search", exclusive=True, exit_on_error=False)
     async def run_search(self, browse: ContactBrowse) -> None:
         """The façade's answers, each shown as it comes (the next keystroke cancels this)."""
-        contacts = self.query_one("#contacts", VirtualList)
         answers = self.service.search.contacts(browse.text, dict(browse.filters), directory=browse.scope.directory,
                                                folder_num=browse.scope.folder_num)
         async for answer in answers:
             if browse != self.browse:
                 return
-            contacts.source = RankedRows(answer.ids, self.service.contacts.by_id, lambda c: c.contactId, answer.known,
-                                         answer.more)
+            self.contacts.source = RankedRows(answer.ids, self.service.contacts.by_id, lambda c: c.contactId,
+                                              answer.known, answer.more)
             if answer.unfiltered:
                 self.notify("This service cannot filter contacts (no X1); showing the search of the cache", timeout=4)
             if answer.error is not None:
@@ -141,50 +151,119 @@ class ContactsScreen(ContactsWrites):
     @on(FolderTree.ScopeSelected)
     def _scope_chosen(self, event: FolderTree.ScopeSelected) -> None:
         self.browse = replace(self.browse, scope=event.scope)
-        self._show(refresh_api=True)
-        self.query_one("#contacts", VirtualList).focus()
+        self.show_rows(refresh_api=True)
+        self.contacts.focus_list()
 
     @on(FolderTree.LoadFailed)
     def _folders_failed(self, event: FolderTree.LoadFailed) -> None:
         self.notify(f"Folders could not be refreshed: {event.error}", severity="warning", timeout=4)
 
-    @on(Input.Changed, "#filters Input")
-    @on(Select.Changed, "#filters Select")
-    @on(Checkbox.Changed, "#filters Checkbox")
+    @on(SearchableList.SearchChanged)
+    def _search_typed(self, event: SearchableList.SearchChanged) -> None:
+        self.browse = replace(self.browse, text=event.text)
+        self.show_rows()
+
+    @on(SearchableList.FiltersChanged)
     def _filters_changed(self) -> None:
-        filters, errors = self.query_one(ContactFilters).values()
+        filters, errors = self.filters.values()
         if errors:
             return  # a half-typed date: the error shows beside the fields, nothing is sent
         if filters != self.browse.filters:
             self.browse = replace(self.browse, filters=filters)
-            self.show_filter_summary()
-            self._show()
+            self.contacts.show_filters(self.filters, bool(filters))
+            self.show_rows()
 
     @on(Input.Submitted, "#filters Input")
     def _filters_submitted(self) -> None:
-        self.query_one("#contacts", VirtualList).focus()
+        self.contacts.focus_list()
 
-    @on(VirtualList.Highlighted, "#contacts")
-    def _contact_highlighted(self, event: VirtualList.Highlighted) -> None:
+    @on(SearchableList.Highlighted)
+    def _contact_highlighted(self, event: SearchableList.Highlighted) -> None:
         if self.selected is None or event.row.contactId != self.selected.contactId or event.row != self.selected:
             self.selected = contact = event.row
-            detail = self.query_one(ContactDetail)
-            self.show_details_soon(lambda: setattr(detail, "contact", contact))
+            self.show_details_soon(lambda: setattr(self.detail, "contact", contact))
 
-    @on(VirtualList.Selected, "#contacts")
-    def _contact_opened(self, event: VirtualList.Selected) -> None:
-        self.open_details(self.query_one(ContactDetail), lambda: ContactDetail(self.service, event.row))
+    @on(SearchableList.Opened)
+    def _contact_opened(self, event: SearchableList.Opened) -> None:
+        self.open_details(self.detail, lambda: ContactDetail(self.service, event.row))
 
     # -- actions -----------------------------------------------------------------------------
+    def action_focus_search(self) -> None:
+        self.contacts.focus_search()
+
+    def action_clear_search(self) -> None:
+        """Esc: the search and every filter cleared at once (the list follows as they
+        change), back to the list."""
+        self.contacts.clear(self.filters if self.browse.filters else None)
+
+    def action_jump_row(self) -> None:
+        self.contacts.jump_to_row()
+
     def action_toggle_filters(self) -> None:
-        filters = self.query_one(ContactFilters)
-        filters.toggle_class("-shown")
-        if filters.has_class("-shown"):
-            filters.query_one(Input).focus()
+        self.filters.toggle_class("-shown")
+        if self.filters.has_class("-shown"):
+            self.filters.query_one(Input).focus()
         else:
-            self.query_one("#contacts", VirtualList).focus()
+            self.contacts.focus_list()
 
     def action_export(self) -> None:
         from corpdir.tui.screens.export import ExportScreen
 
-        self.app.push_screen(ExportScreen(self.service, "contacts", self.query_one("#contacts", VirtualList).source))
+        self.app.push_screen(ExportScreen(self.service, "contacts", self.contacts.source))
+
+    # -- writes ------------------------------------------------------------------------------
+    def _folder(self) -> tuple[str, int] | None:
+        """The folder shown, where a new contact goes."""
+        scope = self.browse.scope
+        return (scope.directory, scope.folder_num) if scope.directory and scope.folder_num is not None else None
+
+    def action_new_contact(self) -> None:
+        self.contact_writes.new(self._folder())
+
+    def action_edit(self) -> None:
+        if self.selected is None:
+            self.notify("Choose a contact first", severity="warning", timeout=2)
+        else:
+            self.contact_writes.edit(self.selected)
+
+    def action_delete(self) -> None:
+        if self.selected is not None:
+            self.contact_writes.delete(self.selected)
+
+    def action_from_card(self) -> None:
+        self.contact_writes.from_card(self._folder())
+
+    def action_card_replace(self) -> None:
+        if self.selected is not None:
+            self.contact_writes.replace_card(self.selected)
+
+    def action_card_delete(self) -> None:
+        if self.selected is not None:
+            self.contact_writes.delete_card(self.selected)
+
+    def action_new_folder(self) -> None:
+        self.folder_writes.new()
+
+    def action_edit_folder(self) -> None:
+        self.folder_writes.edit(self.browse.scope)
+
+    def _contact_saved(self, contact: Contact) -> None:
+        self.selected = contact
+        self.detail.contact = contact
+        self._folders_changed()
+
+    def _folders_changed(self) -> None:
+        """The list and the folder tree (with its counts) read again."""
+        self.contacts.reload()
+        self.folders.load()
+
+    def _contact_deleted(self, contact: Contact) -> None:
+        self.contacts.forget(contact.contactId)
+        self.selected = None
+        self.detail.contact = None
+        self.folders.load()  # the folder's count follows
+
+    def _card_changed(self, contact: Contact) -> None:
+        """The pane shows the card as it is now (if it still shows that contact)."""
+        if self.detail.contact is not None and self.detail.contact.contactId == contact.contactId:
+            self.detail.contact = self.detail.contact

@@ -15,7 +15,7 @@ from corpdir.tui.widgets.title_bar import TitleBar
 
 class DetailScreen(Screen):
     BINDINGS = [Binding("escape,q", "app.pop_screen", "Back", id="detail.back")]
-    DEFAULT_CSS = "DetailScreen > .detail { height: 1fr; padding: 0 1; }"
+    CSS_PATH = "detail_screen.tcss"
 
     def __init__(self, detail: Widget) -> None:
         super().__init__()

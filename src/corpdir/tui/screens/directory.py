@@ -1,8 +1,9 @@
-"""The directory: division tree, the people of the chosen division (or a search), and
-the chosen person's details.
+"""The Directory: the division tree, the people of the chosen division (or a search), and
+the chosen person's details; the writes of people and divisions (none on a read-only
+terminal) through :class:`UserWrites` and :class:`DivisionWrites`.
 
 Browsing reads windows of rows from the cache (any size of company), then refreshes the
-division from the API. Searching is the façade's (:meth:`Search.people <corpdir.service.search.Search.people>`):
+division from the API. Searching is the façade's (:meth:`DirectoryService.search_people`):
 the cache answers as you type, then U1 (freeWords + filters) when typing pauses.
 """
 
@@ -14,24 +15,27 @@ from typing import TYPE_CHECKING
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.widgets import Input, Select, Static
+from textual.containers import Horizontal
+from textual.widgets import Select
 
 from corpdir.division_path import cells
 from corpdir.service.errors import CorpdirError
+from corpdir.spec.division import Division
 from corpdir.spec.user import User
 from corpdir.text import printable
+from corpdir.tui.context import AppContext
+from corpdir.tui.record_writes.divisions import DivisionWrites
+from corpdir.tui.record_writes.users import UserWrites
 from corpdir.tui.screens.directory_browse import ORDERS, Browse
-from corpdir.tui.screens.directory_writes import DirectoryWrites
-from corpdir.tui.screens.list_screen import fit_caption
+from corpdir.tui.screens.list_screen import ListScreen
 from corpdir.tui.widgets.division_tree import DivisionTree
 from corpdir.tui.widgets.key_bar import KeyBar
-from corpdir.tui.widgets.search_box import SearchBox
+from corpdir.tui.widgets.searchable_list import SearchableList, empty_text, fit_caption
 from corpdir.tui.widgets.status_bar import StatusBar
 from corpdir.tui.widgets.title_bar import TitleBar
 from corpdir.tui.widgets.user_detail import UserDetail
 from corpdir.tui.widgets.user_filters import UserFilters
-from corpdir.tui.widgets.virtual_list import Column, RankedRows, VirtualList
+from corpdir.tui.widgets.virtual_list import Column, RankedRows
 
 if TYPE_CHECKING:
     from corpdir.service.directory import DirectoryService
@@ -65,7 +69,7 @@ def user_columns(service: DirectoryService) -> list[Column]:
     ]
 
 
-class DirectoryScreen(DirectoryWrites):
+class DirectoryScreen(ListScreen):
     CSS_PATH = "directory.tcss"
     BINDINGS = [
         Binding("slash", "focus_search", "Search", id="directory.search", priority=True),
@@ -92,56 +96,72 @@ class DirectoryScreen(DirectoryWrites):
         Binding("x", "export", "Export list", show=False, id="directory.export"),
     ]
 
-    LIST = "#users"
+    WRITES = frozenset({"new_user", "edit", "edit_profile", "delete", "photo_replace", "photo_delete", "new_division",
+                        "edit_division", "delete_division", "bulk"})
 
-    def __init__(self, service: DirectoryService) -> None:
-        super().__init__(service)
+    def __init__(self, context: AppContext) -> None:
+        super().__init__(context)
         self.browse = Browse()
         self.selected: User | None = None
         self.manages_users = False  # until the cache says otherwise (learn_key_rights)
+        self.division_tree = DivisionTree(self.service, id="tree")
+        self.filters = UserFilters(id="filters")
+        self.people = SearchableList(user_columns(self.service), filters=self.filters, list_id="users", id="middle",
+                                     placeholder="Search name, kana, number, e-mail…  (/)", empty_text="No one here yet.")
+        self.detail = UserDetail(self.service, id="detail")
+        self.user_writes = UserWrites(self, context, saved=self._user_saved, deleted=self._user_deleted,
+                                      photo_changed=self._photo_changed)
+        self.division_writes = DivisionWrites(self, context, changed=self._divisions_changed,
+                                              deleted=self._division_deleted)
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
         with Horizontal(id="directory-body"):
-            yield DivisionTree(self.service, id="tree")
-            with Vertical(id="middle"):
-                yield SearchBox(placeholder="Search name, kana, number, e-mail…  (/)", id="search")
-                yield UserFilters(id="filters")
-                yield Static(id="filter-summary")
-                yield Static(id="caption")
-                yield VirtualList(user_columns(self.service), empty_text="No one here yet.", id="users")
-            yield UserDetail(self.service, id="detail")
-        yield StatusBar(self.service, id="status")
+            yield self.division_tree
+            yield self.people
+            yield self.detail
+        yield StatusBar(self.context, id="status")
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self._show()
-        self.query_one("#users", VirtualList).focus()
+        self.show_rows()
+        self.people.focus_list()
 
     # -- what the list shows -----------------------------------------------------------------
-    def _show(self, refresh_api: bool = False) -> None:
-        users = self.query_one("#users", VirtualList)
+    def show_rows(self, refresh_api: bool = False) -> None:
         if self.browse.searching:
             self.run_search(self.browse)
         else:
             division = self.browse.division.divisionId if self.browse.division else None
-            users.source = self.service.people.of_division(division, include_sub=self.browse.include_sub,
-                                                        order_by=self.browse.order_by, descending=self.browse.descending)
+            self.people.source = self.service.people.of_division(division, include_sub=self.browse.include_sub,
+                                                              order_by=self.browse.order_by,
+                                                              descending=self.browse.descending)
             if refresh_api and self.browse.division is not None:
                 self.refresh_division(self.browse)
 
-    @on(VirtualList.Loaded, "#users")
-    def _count_known(self, event: VirtualList.Loaded) -> None:
+    @on(SearchableList.Counted)
+    def _count_known(self, event: SearchableList.Counted) -> None:
         self.show_count()
         if not event.count:
             self.rows_shown()
+
+    def show_count(self) -> None:
+        """The caption (what the list shows, how many) and what an empty list says. Called
+        when the list knows its count, when the screen's width changes and when a sync
+        starts or ends."""
+        syncing = self.context.sync.syncing
+        self.people.show_count(lambda count, more, width: self.caption(count, more, syncing, width),
+                               empty_text(self.browse, syncing=syncing, offline=self.service.online is False))
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.show_count)  # the caption fitted to the new width
 
     def caption(self, count: int, more: bool, syncing: bool, width: int) -> str:
         """The caption with the division named by its path, shortened from the left to the
         room the count and order leave ('…品質保証部 › 1課 · 12 people · by name ↑')."""
         browse = self.browse
         if browse.division is None or browse.text.strip():
-            return super().caption(count, more, syncing, width)
+            return fit_caption(browse.caption(count, more=more, syncing=syncing), width)
         rest = cells(browse.caption(count, more=more, syncing=syncing, where=""))
         where = self.service.divisions.path(browse.division, max(width - rest, 8))
         return fit_caption(browse.caption(count, more=more, syncing=syncing, where=where), width)
@@ -150,10 +170,10 @@ class DirectoryScreen(DirectoryWrites):
         """The list again (after a sync, Ctrl+R), and the tree's member counts with it (a
         first sync brings the people the counts were read without)."""
         super().action_refresh()
-        self.query_one(DivisionTree).refresh_counts()
+        self.division_tree.refresh_counts()
 
     def after_first_rows(self) -> None:
-        self.query_one(DivisionTree).refresh_from_service()
+        self.division_tree.refresh_from_service()
         self.learn_key_rights()
 
     @work(group="directory-refresh", exclusive=True, exit_on_error=False)
@@ -165,19 +185,18 @@ class DirectoryScreen(DirectoryWrites):
                         timeout=4)
             return
         if browse == self.browse:
-            self.query_one("#users", VirtualList).reload()
+            self.people.reload()
 
     @work(group="directory-search", exclusive=True, exit_on_error=False)
     async def run_search(self, browse: Browse) -> None:
         """The façade's answers, each shown as it comes (the next keystroke cancels this)."""
-        users = self.query_one("#users", VirtualList)
         answers = self.service.search.people(
             browse.text, dict(browse.filters), division_id=browse.division.divisionId if browse.division else None,
             include_sub=browse.include_sub, order_by=browse.order_by, descending=browse.descending)
         async for answer in answers:
             if browse != self.browse:
                 return
-            users.source = self._ranked(answer)
+            self.people.source = self._ranked(answer)
             if answer.error is not None:
                 self.notify(f"Search on the service failed, showing the cache: {answer.error}", severity="warning",
                             timeout=4)
@@ -189,60 +208,73 @@ class DirectoryScreen(DirectoryWrites):
     @on(DivisionTree.DivisionSelected)
     def _division_chosen(self, event: DivisionTree.DivisionSelected) -> None:
         self.browse = replace(self.browse, division=event.division)
-        self._show(refresh_api=True)
+        self.show_rows(refresh_api=True)
 
     @on(DivisionTree.LoadFailed)
     def _tree_failed(self, event: DivisionTree.LoadFailed) -> None:
         self.notify(f"Divisions could not be loaded: {event.error}", severity="warning", timeout=4)
 
-    @on(Input.Changed, "#filters Input")
-    @on(Select.Changed, "#filters Select")
-    def _filters_changed(self) -> None:
-        self.browse = replace(self.browse, filters=self.query_one(UserFilters).values())
-        self.show_filter_summary()
-        self._show()
+    @on(SearchableList.SearchChanged)
+    def _search_typed(self, event: SearchableList.SearchChanged) -> None:
+        self.browse = replace(self.browse, text=event.text)
+        self.show_rows()
 
-    @on(VirtualList.Highlighted, "#users")
-    def _user_highlighted(self, event: VirtualList.Highlighted) -> None:
+    @on(SearchableList.FiltersChanged)
+    def _filters_changed(self) -> None:
+        self.browse = replace(self.browse, filters=self.filters.values())
+        self.people.show_filters(self.filters, bool(self.browse.filters))
+        self.show_rows()
+
+    @on(SearchableList.Highlighted)
+    def _user_highlighted(self, event: SearchableList.Highlighted) -> None:
         self.rows_shown()
         if self.selected is None or event.row.userId != self.selected.userId:
             self.selected = user = event.row
-            detail = self.query_one(UserDetail)
-            self.show_details_soon(lambda: setattr(detail, "user", user))
+            self.show_details_soon(lambda: setattr(self.detail, "user", user))
 
-    @on(VirtualList.Selected, "#users")
-    def _user_opened(self, event: VirtualList.Selected) -> None:
-        self.open_details(self.query_one(UserDetail), lambda: UserDetail(self.service, user=event.row))
+    @on(SearchableList.Opened)
+    def _user_opened(self, event: SearchableList.Opened) -> None:
+        self.open_details(self.detail, lambda: UserDetail(self.service, user=event.row))
 
     # -- actions -----------------------------------------------------------------------------
+    def action_focus_search(self) -> None:
+        self.people.focus_search()
+
+    def action_clear_search(self) -> None:
+        """Esc: the search and every filter cleared at once (the list follows as they
+        change), back to the list."""
+        self.people.clear(self.filters if self.browse.filters else None)
+
+    def action_jump_row(self) -> None:
+        self.people.jump_to_row()
+
     def action_toggle_filters(self) -> None:
         """Show or hide the filter bar; login ID only for a key that may filter by it (as
         last learnt, and learnt again: a sync since may have brought what the key sees)."""
-        filters = self.query_one(UserFilters)
-        if filters.toggle(login_ids=self.manages_users):
-            self.call_after_refresh(lambda: filters.query_one(Select).focus())
+        if self.filters.toggle(login_ids=self.manages_users):
+            self.call_after_refresh(lambda: self.filters.query_one(Select).focus())
         self.learn_key_rights()
 
     @work(group="directory-rights", exclusive=True, exit_on_error=False)
     async def learn_key_rights(self) -> None:
-        """Whether the key manages users (:meth:`People.manages_users <corpdir.service.people.People.manages_users>`): the
+        """Whether the key manages users (:meth:`DirectoryService.manages_users`): the
         filter bar offers login ID only then (the service refuses it to others, 403)."""
         self.manages_users = await self.service.people.manages_users()
-        self.query_one(UserFilters).offer_login_ids(self.manages_users)
+        self.filters.offer_login_ids(self.manages_users)
 
     def action_toggle_subdivisions(self) -> None:
         self.browse = replace(self.browse, include_sub=not self.browse.include_sub)
         self.notify("Including sub-divisions" if self.browse.include_sub else "This division only", timeout=2)
-        self._show(refresh_api=True)
+        self.show_rows(refresh_api=True)
 
     def action_cycle_order(self) -> None:
         following = ORDERS[(ORDERS.index(self.browse.order_by) + 1) % len(ORDERS)]
         self.browse = replace(self.browse, order_by=following)
-        self._show()
+        self.show_rows()
 
     def action_reverse_order(self) -> None:
         self.browse = replace(self.browse, descending=not self.browse.descending)
-        self._show()
+        self.show_rows()
 
     def action_show_photo(self) -> None:
         if self.selected is not None:
@@ -253,4 +285,93 @@ class DirectoryScreen(DirectoryWrites):
     def action_export(self) -> None:
         from corpdir.tui.screens.export import ExportScreen
 
-        self.app.push_screen(ExportScreen(self.service, "users", self.query_one("#users", VirtualList).source))
+        self.app.push_screen(ExportScreen(self.service, "users", self.people.source))
+
+    def action_bulk(self) -> None:
+        from corpdir.tui.screens.bulk import BulkScreen
+
+        self.app.push_screen(BulkScreen(self.context))
+
+    # -- writes: people ----------------------------------------------------------------------
+    def action_new_user(self) -> None:
+        self.user_writes.new(self.browse.division)
+
+    def action_edit(self) -> None:
+        """E: the division under the cursor when the tree has focus, else the person."""
+        if self.division_tree.has_focus:
+            self.action_edit_division()
+        elif self.selected is None:
+            self.notify("Choose a person first", severity="warning", timeout=2)
+        else:
+            self.user_writes.edit(self.selected)
+
+    def action_edit_profile(self) -> None:
+        if self.selected is not None:
+            self.user_writes.edit_profile(self.selected)
+
+    def action_delete(self) -> None:
+        if self.division_tree.has_focus:
+            self.action_delete_division()
+        elif self.selected is not None:
+            self.user_writes.delete(self.selected)
+
+    def action_photo_replace(self) -> None:
+        if self.selected is not None:
+            self.user_writes.replace_photo(self.selected)
+
+    def action_photo_delete(self) -> None:
+        if self.selected is not None:
+            self.user_writes.delete_photo(self.selected)
+
+    def _user_saved(self, user: User) -> None:
+        self.selected = user
+        self.detail.user = user
+        self.people.reload()
+        self.division_tree.refresh_counts()  # a new person counts in their divisions
+
+    def _user_deleted(self, user: User) -> None:
+        self.people.forget(user.userId)
+        self.selected = None
+        self.detail.user = None
+        self.division_tree.refresh_counts()
+
+    def _photo_changed(self, user: User) -> None:
+        """The pane shows the photo as it is now (if it still shows that person)."""
+        if self.detail.user is not None and self.detail.user.userId == user.userId:
+            self.detail.user = self.detail.user
+
+    # -- writes: divisions -------------------------------------------------------------------
+    def _tree_division(self) -> Division | None:
+        node = self.division_tree.cursor_node
+        return node.data if node is not None and isinstance(node.data, Division) else None
+
+    def _chosen_division(self) -> Division | None:
+        """The division under the tree's cursor, else the one shown; None (and a word to
+        the user) when there is neither."""
+        division = self._tree_division() or self.browse.division
+        if division is None:
+            self.notify("Choose a division in the tree first", severity="warning", timeout=2)
+        return division
+
+    def action_new_division(self) -> None:
+        self.division_writes.new(self._tree_division())
+
+    def action_edit_division(self) -> None:
+        if (division := self._chosen_division()) is not None:
+            self.division_writes.edit(division)
+
+    def action_delete_division(self) -> None:
+        if (division := self._chosen_division()) is not None:
+            self.division_writes.delete(division)
+
+    def _divisions_changed(self, moved: Division | None) -> None:
+        """The tree read again, keeping the user's place; a moved division's new parent
+        opens, so the cursor can follow it there."""
+        parent = moved.parentDivisionId if moved is not None else None
+        self.division_tree.reload_keeping_place(open_also=[parent] if parent else [])
+
+    def _division_deleted(self, division: Division) -> None:
+        if self.browse.division is not None and self.browse.division.divisionId == division.divisionId:
+            self.browse = replace(self.browse, division=None)
+            self.show_rows()
+        self._divisions_changed(None)

@@ -23,11 +23,7 @@ if TYPE_CHECKING:
 
 
 class ExportScreen(ModalScreen[Path | None]):
-    DEFAULT_CSS = """
-    ExportScreen { align: center middle; }
-    ExportScreen > Vertical { width: 80%; height: auto; border: round $primary; background: $surface; padding: 0 1; }
-    ExportScreen #export-status { height: auto; }
-    """
+    CSS_PATH = "export.tcss"
     BINDINGS = [Binding("escape", "close", "Close", id="export.close")]
 
     def __init__(self, service: DirectoryService, kind: str, source: Any) -> None:

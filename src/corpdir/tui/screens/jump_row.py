@@ -32,11 +32,7 @@ def row_for(character: str) -> str | None:
 class JumpToRow(ModalScreen[str | None]):
     """One key: where to jump in a list ordered by name."""
 
-    DEFAULT_CSS = """
-    JumpToRow { align: center middle; }
-    JumpToRow > Static { width: auto; max-width: 90%; height: auto; border: round $accent; padding: 0 1;
-                         background: $surface; }
-    """
+    CSS_PATH = "jump_row.tcss"
 
     def compose(self) -> ComposeResult:
         kana = "  ".join(f"{d} {k}" for d, k in zip(DIGITS, KANA_ROWS))

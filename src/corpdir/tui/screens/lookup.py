@@ -14,8 +14,6 @@ beside their answers; choosing one looks it up again.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -25,6 +23,7 @@ from textual.widgets import Input, Static
 from corpdir.service.errors import CorpdirError
 from corpdir.phone import split_numbers
 from corpdir.service.identify import NOT_A_NUMBER, Identity
+from corpdir.tui.context import AppContext
 from corpdir.tui.screens.list_screen import ListScreen
 from corpdir.tui.text import literal
 from corpdir.tui.widgets.answer_detail import AnswerDetail, LookupRow
@@ -32,9 +31,6 @@ from corpdir.tui.widgets.key_bar import KeyBar
 from corpdir.tui.widgets.status_bar import StatusBar
 from corpdir.tui.widgets.title_bar import TitleBar
 from corpdir.tui.widgets.virtual_list import Column, ListSource, VirtualList
-
-if TYPE_CHECKING:
-    from corpdir.service.directory import DirectoryService
 
 RESULT_COLUMNS = [
     Column("Number", lambda r: r.query, width=15),
@@ -54,7 +50,7 @@ def answer_rows(answers: list[Identity]) -> list[LookupRow]:
 class NumbersInput(Input):
     """An Input that keeps every line of a paste (joined by ", ") instead of the first only."""
 
-    def _on_paste(self, event: events.Paste) -> None:
+    def on_paste(self, event: events.Paste) -> None:
         # Textual then runs Input's own handler (first line only) unless the default is prevented.
         if "\n" in event.text.strip():
             event.prevent_default()
@@ -71,10 +67,8 @@ class LookupScreen(ListScreen):
         Binding("escape", "clear", "Clear", show=False, id="lookup.clear"),
     ]
 
-    LIST = "#results"
-
-    def __init__(self, service: DirectoryService) -> None:
-        super().__init__(service)
+    def __init__(self, context: AppContext) -> None:
+        super().__init__(context)
         self.selected: LookupRow | None = None
 
     def compose(self) -> ComposeResult:
@@ -85,7 +79,7 @@ class LookupScreen(ListScreen):
             yield VirtualList(RECENT_COLUMNS, empty_text="None yet.", id="recent")
             yield VirtualList(RESULT_COLUMNS, empty_text="Nothing looked up yet.", id="results")
             yield AnswerDetail(self.service, id="detail")
-        yield StatusBar(self.service, id="status")
+        yield StatusBar(self.context, id="status")
         yield KeyBar()
 
     def on_mount(self) -> None:

@@ -22,12 +22,7 @@ if TYPE_CHECKING:
 
 
 class PeopleAtHandScreen(ModalScreen[None]):
-    DEFAULT_CSS = """
-    PeopleAtHandScreen { align: center middle; }
-    PeopleAtHandScreen > Vertical { width: 72; max-width: 95%; height: 80%; border: round $accent; background: $surface; }
-    PeopleAtHandScreen #people-help { height: 1; color: $text-muted; padding: 0 1; }
-    PeopleAtHandScreen OptionList { height: 1fr; border: none; }
-    """
+    CSS_PATH = "people_at_hand.tcss"
     BINDINGS = [
         Binding("escape,q,f8", "app.pop_screen", "Close", id="people.close"),
         Binding("b", "call", "Call", id="people.call"),

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 class PhotoScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,q,p", "app.pop_screen", "Close", id="photo.close")]
-    DEFAULT_CSS = "PhotoScreen { align: center middle; } PhotoScreen PhotoView { border: round $primary; }"
+    CSS_PATH = "photo_screen.tcss"
 
     def __init__(self, service: DirectoryService, user: User) -> None:
         super().__init__()

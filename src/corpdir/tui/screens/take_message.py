@@ -15,11 +15,7 @@ from corpdir.tui.text import literal
 
 
 class TakeMessage(ModalScreen[str | None]):
-    DEFAULT_CSS = """
-    TakeMessage { align: center middle; }
-    TakeMessage > Vertical { width: 64; height: auto; border: round $accent; background: $surface; padding: 0 1; }
-    TakeMessage #message-count { color: $text-muted; height: 1; }
-    """
+    CSS_PATH = "take_message.tcss"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="message.cancel")]
 
     def __init__(self, who: str, note: str = "") -> None:

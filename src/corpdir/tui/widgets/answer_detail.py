@@ -18,6 +18,7 @@ from textual.widgets import Static
 from corpdir.service.identify import FIELD_LABELS, NOT_A_NUMBER, Identity
 from corpdir.tui.labels import CONTACT_FIELDS, USER_FIELDS, shown_fields
 from corpdir.tui.text import Wrapped, joined, literal
+from corpdir.tui.widgets import tcss_beside
 from corpdir.tui.widgets.record_fields import fields_table
 
 if TYPE_CHECKING:
@@ -62,7 +63,7 @@ class LookupRow:
 
 
 class AnswerDetail(VerticalScroll, can_focus=True):
-    DEFAULT_CSS = "AnswerDetail > Static { height: auto; } AnswerDetail > #answer-record { margin-top: 1; }"
+    DEFAULT_CSS = tcss_beside(__file__)
     answer: reactive[LookupRow | None] = reactive(None, always_update=True)
 
     def __init__(self, service: DirectoryService, answer: LookupRow | None = None, *, id: str | None = None,

@@ -15,6 +15,7 @@ from textual.widgets import Static
 
 from corpdir.spec.calls import IncomingCall, OutgoingCall
 from corpdir.tui.text import joined, literal
+from corpdir.tui.widgets import tcss_beside
 
 WHO_SOURCES = {"record": "named by the service's call record", "cache": "from the directory cache's phone index",
                "": "no one in the directory has this number"}
@@ -76,7 +77,7 @@ class CallRow:
 
 
 class CallDetail(VerticalScroll, can_focus=True):
-    DEFAULT_CSS = "CallDetail > Static { height: auto; }"
+    DEFAULT_CSS = tcss_beside(__file__)
     call: reactive[CallRow | None] = reactive(None, always_update=True)
 
     def __init__(self, call: CallRow | None = None, *, id: str | None = None, classes: str | None = None) -> None:

@@ -20,6 +20,7 @@ from corpdir.service.errors import CorpdirError
 from corpdir.spec.contact import Contact
 from corpdir.tui.labels import CONTACT_FIELDS
 from corpdir.tui.text import joined, literal
+from corpdir.tui.widgets import tcss_beside
 from corpdir.tui.widgets.photo import PhotoView
 from corpdir.tui.widgets.record_fields import fields_table
 
@@ -30,11 +31,7 @@ CARD_CELLS = (40, 12)
 
 
 class ContactDetail(VerticalScroll, can_focus=True):
-    DEFAULT_CSS = """
-    ContactDetail #contact-name, ContactDetail #contact-subtitle { height: auto; }
-    ContactDetail #contact-card { margin-top: 1; height: auto; }
-    ContactDetail #contact-fields { height: auto; margin-top: 1; }
-    """
+    DEFAULT_CSS = tcss_beside(__file__)
     contact: reactive[Contact | None] = reactive(None, always_update=True)
 
     def __init__(self, service: DirectoryService, contact: Contact | None = None, *, id: str | None = None,

@@ -5,7 +5,7 @@ A pane built of auto-height Statics (fields, collaborations, profile) re-lays ou
 whole screen each time one is updated, and again when their sizes settle: 60-70 ms per
 highlighted person here, enough to delay the next keystroke's search results. This widget
 renders its renderables once per width into strips and paints the visible ones; a new
-person repaints this widget only (see :mod:`corpdir.tui.widgets.scroll_range`).
+person repaints this widget only (see :func:`corpdir.tui.textual_compat.set_scroll_range`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from corpdir.tui.widgets.scroll_range import set_scroll_range
+from corpdir.tui.textual_compat import set_scroll_range
 
 
 class RenderedLines(ScrollView, can_focus=False):

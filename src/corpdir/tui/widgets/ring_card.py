@@ -19,7 +19,9 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Static
 
+from corpdir.tui.context import context_of
 from corpdir.tui.text import literal
+from corpdir.tui.widgets import tcss_beside
 from corpdir.tui.widgets.photo import PhotoView
 
 if TYPE_CHECKING:
@@ -44,17 +46,7 @@ def duration_text(seconds: int | None) -> str:
 
 
 class RingCard(Vertical, can_focus=True):
-    DEFAULT_CSS = """
-    RingCard { height: auto; width: 1fr; max-width: 60; border: round $warning; background: $surface; padding: 0 1; }
-    RingCard:focus { border: double $accent; }
-    RingCard.-ended { border: round $panel-lighten-2; }
-    RingCard #ring-head { height: 1; color: $text-muted; }
-    RingCard #ring-who { height: auto; }
-    RingCard #ring-photo { margin-right: 1; }
-    RingCard #ring-identity { width: 1fr; height: auto; }
-    RingCard #ring-more { height: auto; }
-    RingCard #ring-keys { height: auto; color: $text-muted; }
-    """
+    DEFAULT_CSS = tcss_beside(__file__)
     BINDINGS = [Binding(key, action, label, show=False, id=f"ring.{action}") for key, action, label in KEYS] + [
         Binding("escape,delete", "dismiss", "Dismiss", show=False, id="ring.dismiss_alt")]
     WRITES = frozenset({"take_message", "save_contact"})
@@ -152,7 +144,7 @@ class RingCard(Vertical, can_focus=True):
 
     def keys_text(self) -> Text:
         """The keys this card offers now: a kiosk shows no write, a known caller no 'save'."""
-        read_only = bool(getattr(self.app, "read_only", False))
+        read_only = context_of(self).read_only
         text = Text()
         for key, action, label in KEYS:
             if read_only and action in self.WRITES:

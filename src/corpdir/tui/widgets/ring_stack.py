@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from textual.containers import Vertical
 
+from corpdir.tui.widgets import tcss_beside
 from corpdir.tui.widgets.ring_card import RingCard
 
 if TYPE_CHECKING:
@@ -23,9 +24,7 @@ MAX_SHOWN = 3  # side by side: three fit 120 columns, two stay readable at 80
 
 
 class RingStack(Vertical):
-    DEFAULT_CSS = """
-    RingStack { dock: top; margin-top: 1; layout: horizontal; width: 100%; height: auto; max-height: 50%; background: $background; }
-    """
+    DEFAULT_CSS = tcss_beside(__file__)
 
     def compose(self):  # noqa: ANN201
         for slot in range(MAX_SHOWN):

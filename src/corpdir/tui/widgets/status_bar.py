@@ -11,9 +11,10 @@ from textual import work
 from textual.widgets import Static
 
 from corpdir.text import printable
+from corpdir.tui.widgets import tcss_beside
 
 if TYPE_CHECKING:
-    from corpdir.service.directory import DirectoryService
+    from corpdir.tui.context import AppContext
 
 
 def describe_age(seconds: float | None) -> str:
@@ -37,12 +38,12 @@ def sync_activity(counts: dict[str, tuple[int, int | None]]) -> str:
 
 
 class StatusBar(Static):
-    DEFAULT_CSS = """
-    StatusBar { height: 1; background: $panel; color: $text; padding: 0 1; }
-    """
-    def __init__(self, service: DirectoryService, *, id: str | None = None) -> None:
+    DEFAULT_CSS = tcss_beside(__file__)
+
+    def __init__(self, context: AppContext, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.service = service
+        self.context = context
+        self.service = context.service
         self._age: float | None = None
 
     def on_mount(self) -> None:
@@ -64,9 +65,8 @@ class StatusBar(Static):
             text.append("● online", style="bold green")
         else:
             text.append("○ connecting", style="yellow")
-        phone = getattr(self.app, "desk_phone", None)
         # a feed's error can quote what a PBX sent: shown literally, one line
-        phone_status = printable(phone.status_text()) if phone is not None else ""
+        phone_status = printable(self.context.desk_phone.status_text())
         phone_down = "reconnecting" in phone_status
         if phone_down:  # first, where a narrow terminal does not cut it off
             text.append("  ·  " + phone_status, style="bold yellow")
@@ -78,6 +78,6 @@ class StatusBar(Static):
             text.append("  ·  DEMO", style="bold magenta")
         if phone_status and not phone_down:
             text.append("  ·  " + phone_status)
-        if activity := getattr(self.app, "sync_activity", ""):
+        if activity := self.context.sync.activity:
             text.append("  ·  " + activity, style="italic")
         self.update(text, layout=False)  # one line, sampled every second: never a re-layout

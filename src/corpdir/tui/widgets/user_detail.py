@@ -24,6 +24,7 @@ from corpdir.spec.profile import Profile
 from corpdir.spec.user import User
 from corpdir.tui.labels import USER_FIELDS, shown_fields
 from corpdir.tui.text import Wrapped, joined, literal
+from corpdir.tui.widgets import tcss_beside
 from corpdir.tui.widgets.photo import PhotoView
 from corpdir.tui.widgets.record_fields import fields_table
 from corpdir.tui.widgets.rendered_lines import RenderedLines
@@ -80,12 +81,7 @@ class UserDetail(Vertical, can_focus=True):
     scrollbars never come and go (always there, or never), which would re-lay out too."""
 
     # The pane's own layout, so it looks the same in the directory and full screen (80x24).
-    DEFAULT_CSS = """
-    UserDetail #user-heading { height: 8; }
-    UserDetail #user-photo { margin-right: 1; }
-    UserDetail #user-title { width: 1fr; height: 8; overflow-y: hidden; }
-    UserDetail #user-body { height: 1fr; overflow-y: scroll; }
-    """
+    DEFAULT_CSS = tcss_beside(__file__)
     BINDINGS = [
         Binding("up", "scroll_body(-1)", "Scroll up", show=False),
         Binding("down", "scroll_body(1)", "Scroll down", show=False),

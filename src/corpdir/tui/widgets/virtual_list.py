@@ -24,7 +24,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from corpdir.tui.text import cell
-from corpdir.tui.widgets.scroll_range import set_scroll_range
+from corpdir.tui.textual_compat import set_scroll_range
 
 T = TypeVar("T")
 PAGE = 100
@@ -222,7 +222,7 @@ class VirtualList(ScrollView, can_focus=True):
     @property
     def has_more(self) -> bool:
         """Whether the source has more rows to take (paged in as the user scrolls)."""
-        return getattr(self._source, "more", None) is not None
+        return isinstance(self._source, RankedRows) and self._source.more is not None
 
     def _grow_at(self, index: int) -> None:
         """The last row is painted: take the source's next rows, once at a time."""

@@ -1,0 +1,77 @@
+"""The private parts of Textual corpdir relies on, all in this module.
+
+Textual offers no public way to do three things the desk needs:
+
+- hide a binding from the footer, the key bar and the palette by the action it names, on
+  every screen at once (the read-only kiosk): ``App._check_action_state``, which
+  ``Screen.active_bindings`` asks about each binding;
+- know which node and action an action string names, as the app will run it:
+  ``App._parse_action``;
+- update a scrolling widget's scrollbars after its content grew or shrank, without the
+  re-layout of the whole screen that setting ``virtual_size`` costs (20-60 ms with a
+  detail pane of fields): ``Widget._scroll_update``.
+
+Each is used only through this module, and ``tests/tui/test_textual_compat.py`` checks
+that they still exist with the signatures and effects used here, so a Textual upgrade
+that changes them fails there, by name, rather than somewhere in a screen.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from textual.app import App
+from textual.dom import DOMNode
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+
+
+def parse_action(app: App[Any], action: Any, default_namespace: DOMNode,
+                 namespaces: Mapping[str, DOMNode] | None = None) -> tuple[DOMNode, str, tuple[object, ...]]:
+    """The node an action runs on, its name and its parameters (``"app.switch_mode('x')"``
+    -> the app, ``switch_mode``, ``('x',)``)."""
+    return app._parse_action(action, default_namespace, namespaces)
+
+
+def set_scroll_range(view: ScrollView, size: Size) -> None:
+    """Give ``view`` a new virtual size, repainting it rather than re-laying out its screen.
+
+    ``virtual_size`` is a reactive with ``layout=True``: setting it re-lays out the whole
+    screen, on every keystroke of a search or every move through a list. A widget of fixed
+    size whose content length changes only needs its own scrollbars updated, which re-lays
+    out only when a scrollbar appears or goes."""
+    if size != view.virtual_size:
+        view.set_reactive(ScrollView.virtual_size, size)
+        view._scroll_update(size)
+
+
+class GatedApp(App[None]):
+    """An app that may refuse actions by name: a refused action's binding is not shown
+    (footer, key bar, palette), and it does not run however it is invoked (key, palette,
+    click). While ``gated`` is set, :meth:`refuses` says which; :meth:`refused` tells the
+    user. Unset, no action is parsed twice."""
+
+    gated = False
+
+    def refuses(self, namespace: DOMNode, action_name: str) -> bool:
+        return False
+
+    def refused(self, action_name: str) -> None:
+        """An action that :meth:`refuses` was asked for."""
+
+    def _check_action_state(self, action: str, default_namespace: DOMNode) -> bool | None:
+        if self.gated:
+            target, name, _ = parse_action(self, action, default_namespace)
+            if self.refuses(target, name):
+                return False
+        return super()._check_action_state(action, default_namespace)
+
+    async def run_action(self, action: Any, default_namespace: DOMNode | None = None,
+                         namespaces: Mapping[str, DOMNode] | None = None) -> bool:
+        if self.gated:
+            target, name, _ = parse_action(self, action, self if default_namespace is None else default_namespace,
+                                           namespaces)
+            if self.refuses(target, name):
+                self.refused(name)
+                return True
+        return await super().run_action(action, default_namespace, namespaces)

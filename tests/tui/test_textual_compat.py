@@ -1,0 +1,109 @@
+"""The private parts of Textual that corpdir.tui.textual_compat uses still exist, with the
+signatures and effects the module relies on. A Textual upgrade that renames or changes
+one fails here, by name, rather than as a kiosk that offers writes again or a list whose
+scrollbar no longer follows its rows."""
+
+import inspect
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.screen import Screen
+from textual.widget import Widget
+
+from corpdir.tui.textual_compat import GatedApp, parse_action, set_scroll_range
+
+
+def parameters(function) -> list[str]:
+    return list(inspect.signature(function).parameters)
+
+
+def test_the_private_names_used_keep_their_signatures():
+    assert parameters(App._parse_action) == ["self", "action", "default_namespace", "namespaces"]
+    assert parameters(App._check_action_state) == ["self", "action", "default_namespace"]
+    assert parameters(Widget._scroll_update) == ["self", "virtual_size"]
+
+
+class Desk(Screen):
+    BINDINGS = [Binding("w", "write", "Write"), Binding("r", "read", "Read")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ran: list[str] = []
+
+    def action_write(self) -> None:
+        self.ran.append("write")
+
+    def action_read(self) -> None:
+        self.ran.append("read")
+
+
+class Kiosk(GatedApp):
+    def __init__(self, gated: bool) -> None:
+        super().__init__()
+        self.gated = gated
+        self.told: list[str] = []
+
+    def on_mount(self) -> None:
+        self.push_screen(Desk())
+
+    def refuses(self, namespace, action_name: str) -> bool:
+        return action_name == "write"
+
+    def refused(self, action_name: str) -> None:
+        self.told.append(action_name)
+
+
+async def test_parse_action_names_the_node_the_action_and_its_parameters():
+    app = Kiosk(gated=False)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert parse_action(app, "app.switch_mode('calls')", screen) == (app, "switch_mode", ("calls",))
+        assert parse_action(app, "read", screen) == (screen, "read", ())
+
+
+async def test_a_gated_app_hides_and_refuses_what_it_refuses_and_nothing_else():
+    app = Kiosk(gated=True)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        shown = app.screen.active_bindings
+        assert "r" in shown and "w" not in shown
+        await pilot.press("w", "r")
+        await pilot.pause()
+        assert app.screen.ran == ["read"]
+        assert app.told == ["write"]  # the key: refused, and the user told
+        assert await app.run_action("write", app.screen) and app.screen.ran == ["read"]
+        assert app.told == ["write", "write"]
+
+
+async def test_an_open_app_offers_every_action():
+    app = Kiosk(gated=False)
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert {"r", "w"} <= set(app.screen.active_bindings)
+        await pilot.press("w")
+        await pilot.pause()
+        assert app.screen.ran == ["write"] and app.told == []
+
+
+class Lines(ScrollView):
+    pass
+
+
+class ListApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield Lines()
+
+
+async def test_set_scroll_range_updates_the_scrollbar_to_the_new_length():
+    app = ListApp()
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        view = app.query_one(Lines)
+        set_scroll_range(view, Size(30, 100))
+        assert view.virtual_size == Size(30, 100)
+        assert view.show_vertical_scrollbar and view.vertical_scrollbar.window_virtual_size == 100
+        set_scroll_range(view, Size(30, 3))
+        assert view.virtual_size == Size(30, 3) and not view.show_vertical_scrollbar
