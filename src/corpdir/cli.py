@@ -13,6 +13,8 @@ import gc
 import sys
 from importlib import import_module
 
+from corpdir.paths import SettingsError, config_path
+
 TYPE_CHECKING = False  # not typing's (~14 M instructions of a lookup): docs/performance.md, "`corpdir lookup`"
 if TYPE_CHECKING:
     import argparse
@@ -79,12 +81,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
-    if args.command is None:
-        from corpdir.commands import tui
-
-        return int(tui.run(args) or 0)
-    module = import_module(f"corpdir.commands.{args.command.replace('-', '_')}")
-    return int(module.run(args) or 0)
+    module = import_module(f"corpdir.commands.{(args.command or 'tui').replace('-', '_')}")
+    try:
+        return int(module.run(args) or 0)
+    except SettingsError as exc:
+        print(f"corpdir: the configuration is not usable ({config_path()}, CORPDIR_*):\n{exc}", file=sys.stderr)
+        return 2
 
 
 def run() -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from corpdir.config import CallsConfigError, load_calls_settings
+from corpdir.config import SettingsError, load_settings
 
 
 def write_config(text: str) -> Path:
@@ -42,7 +42,7 @@ interval = 30
 kind = "action_uri"
 url = "http://192.0.2.10/servlet?key=number={number}&outgoing_uri=desk"
 """)
-    calls = load_calls_settings()
+    calls = load_settings().calls
     assert [(f.name, f.kind) for f in calls.feeds] == [("soft phone", "baresip"), ("pbx", "ami"), ("history", "history")]
     assert calls.feeds[0].port == 4555 and calls.feeds[2].interval == 30 and calls.recent_calls == 5
     assert calls.feeds[2].records is False  # the history feed never writes what it read
@@ -59,8 +59,8 @@ url = "http://192.0.2.10/servlet?key=number={number}&outgoing_uri=desk"
 ])
 def test_a_mistake_names_the_field_and_the_rule(table, said):
     write_config(table)
-    with pytest.raises(CallsConfigError) as caught:
-        load_calls_settings()
+    with pytest.raises(SettingsError) as caught:
+        load_settings()
     assert said in str(caught.value)
 
 

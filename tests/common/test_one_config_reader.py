@@ -1,5 +1,5 @@
 """One config reader: `corpdir lookup`'s fast path (corpdir.paths, no pydantic) and the
-settings object the TUI builds (corpdir.config.ServiceSettings) name the same service,
+settings object the TUI builds (corpdir.config.ServiceConfig) name the same service,
 the same key and so the same cache file, however the configuration is written.
 
 They used to disagree: a key file saved with a BOM, or CORPDIR_API_KEY set to blanks,
@@ -69,8 +69,7 @@ def configure(tmp_path: Path, monkeypatch, config: str | None, env: dict[str, st
 def both(flag: str | None) -> tuple[paths.Profile, paths.Profile]:
     """(lookup's profile, the TUI's profile) for this command-line flag."""
     fast = paths.resolve_profile(flag)
-    settings, _ = load_settings(base_url=flag)
-    return fast, settings.profile()
+    return fast, load_settings(service={"base_url": flag}).service.profile()
 
 
 @pytest.mark.parametrize("config", CONFIGS)
@@ -112,8 +111,7 @@ def test_lookup_finds_the_cache_the_tui_filled_with_a_bom_key_file_and_a_blank_k
     base = "http://127.0.0.1:9/v1"  # nothing listens: only the cache can answer
     configure(tmp_path, monkeypatch, f'[service]\nbase_url = "{base}"\napi_key_file = "{{key file}}"\n',
               {"CORPDIR_API_KEY": "  "}, b"\xef\xbb\xbfdesk-key\r\n")
-    settings, _ = load_settings()
-    store = CacheStore(settings.profile().cache_path())  # where the TUI keeps its cache
+    store = CacheStore(load_settings().service.profile().cache_path())  # where the TUI keeps its cache
     store.put_users([{"userId": 1, "fullname": "受付 花子", "phoneNum": "03-5555-0101"}])
     store.close()
     result = subprocess.run([sys.executable, "-m", "corpdir.cli", "lookup", "--offline", "0355550101"],

@@ -4,7 +4,7 @@ shows named people at once, and the shipped file is what the generator gives tod
 from __future__ import annotations
 
 from corpdir.cache.demo_seed import SEED_FILE
-from corpdir.config import ServiceSettings
+from corpdir.config import ServiceConfig
 from corpdir.service.demo_ready import build
 from corpdir.service.directory import DirectoryService
 
@@ -15,7 +15,7 @@ def test_the_shipped_file_is_what_a_sync_of_the_embedded_demo_stores_now():
 
 
 async def test_a_fresh_demo_cache_has_named_people_before_any_request():
-    service = DirectoryService.open(ServiceSettings())
+    service = DirectoryService.open(ServiceConfig())
     try:
         assert service._client is None  # nothing asked of the (not yet started) embedded service
         first = await service.users_window(None, limit=3)
@@ -30,7 +30,7 @@ async def test_a_fresh_demo_cache_has_named_people_before_any_request():
 
 
 async def test_another_demo_tenant_is_not_seeded():
-    service = DirectoryService.open(ServiceSettings(demo_seed=2))
+    service = DirectoryService.open(ServiceConfig(demo_seed=2))
     try:
         assert await service.count_users(None) == 0
     finally:

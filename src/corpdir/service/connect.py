@@ -15,14 +15,14 @@ from corpdir.paths import DEMO_API_KEY, EMBEDDED_DEMO_URL, data_dir
 
 if TYPE_CHECKING:
     from corpdir.client import DirectoryClient
-    from corpdir.config import ServiceSettings
+    from corpdir.config import ServiceConfig
 
 
 def demo_data_dir() -> Any:
     return data_dir() / "demo"
 
 
-def embedded_app(settings: ServiceSettings) -> Any:
+def embedded_app(settings: ServiceConfig) -> Any:
     """The reference server on the demo tenant (generated on first use)."""
     from corpdir.server.app import create_app
     from corpdir.server.settings import ServerSettings
@@ -38,7 +38,7 @@ class EmbeddedTransport(httpx.ASGITransport):
     thread), not before: starting the server (FastAPI, the tenant's storage) takes longer
     than painting the first screen from the cache, so the TUI paints first."""
 
-    def __init__(self, settings: ServiceSettings) -> None:
+    def __init__(self, settings: ServiceConfig) -> None:
         super().__init__(app=None)  # type: ignore[arg-type]  # set on the first request
         self.settings = settings
         self._lock: Any = None
@@ -54,7 +54,7 @@ class EmbeddedTransport(httpx.ASGITransport):
         return await super().handle_async_request(request)
 
 
-def open_client(settings: ServiceSettings, **kwargs: Any) -> DirectoryClient:
+def open_client(settings: ServiceConfig, **kwargs: Any) -> DirectoryClient:
     """A DirectoryClient for ``settings`` (``kwargs`` go to the client, e.g. on_rate_limit)."""
     from corpdir.client import DirectoryClient
 

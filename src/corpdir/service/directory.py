@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # the first screen shows people and divisions: the other mode
     from corpdir.spec.folder import Folder, PersonalFolder
     from corpdir.spec.profile import Profile
     from corpdir.client import DirectoryClient
-    from corpdir.config import ServiceSettings
+    from corpdir.config import ServiceConfig
 
 T = TypeVar("T")
 PHOTO_CACHE_SIZE = 64
@@ -47,7 +47,7 @@ class SearchResult:
 
 
 class DirectoryService:
-    def __init__(self, client: DirectoryClient | None, store: CacheStore, settings: ServiceSettings, *,
+    def __init__(self, client: DirectoryClient | None, store: CacheStore, settings: ServiceConfig, *,
                  clock: Callable[[], float] = time.time, connect: Callable[[], DirectoryClient] | None = None) -> None:
         """``client``, or ``connect`` to build it on first use (see :attr:`client`)."""
         if client is None and connect is None:
@@ -66,7 +66,7 @@ class DirectoryService:
         self._reserved_share = 0.0
 
     @classmethod
-    def open(cls, settings: ServiceSettings, **client_kwargs: Any) -> DirectoryService:
+    def open(cls, settings: ServiceConfig, **client_kwargs: Any) -> DirectoryService:
         """The store for ``settings`` now, the client (embedded demo when no base URL) on first use."""
 
         def connect() -> DirectoryClient:

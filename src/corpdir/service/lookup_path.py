@@ -14,7 +14,7 @@ import functools
 
 from corpdir.cache import numbers
 from corpdir.cache.blobs import Codec
-from corpdir.paths import Profile, resolve_profile, service_value
+from corpdir.paths import Profile, lookup_settings, resolve_profile
 from corpdir.service.callerid import Answer, CallerId, cache_age, open_cache
 
 TYPE_CHECKING = False  # not typing's (~14 M instructions of a lookup): docs/performance.md, "`corpdir lookup`"
@@ -24,15 +24,13 @@ if TYPE_CHECKING:
 
 def _settings_light(base_url: str | None) -> tuple[Profile, str, float]:
     """(profile, region, stale_after) without building the full settings when possible."""
-    region = service_value("region", "JP")
-    stale = float(service_value("stale_after", 15 * 60))
-    profile = resolve_profile(base_url)
+    values = lookup_settings()
+    profile = resolve_profile(base_url, values)
     if profile is None:  # the key is in the keyring: only the full settings can read it
         from corpdir.config import load_settings
 
-        settings, _ = load_settings(base_url=base_url)
-        profile = settings.profile()
-    return profile, region, stale
+        profile = load_settings(service={"base_url": base_url}).service.profile()
+    return profile, values["region"], values["stale_after"]
 
 
 class LookupPath:
@@ -58,8 +56,7 @@ class LookupPath:
             from corpdir.config import load_settings
             from corpdir.service.connect import open_client
 
-            settings, _ = load_settings(base_url=self.base_url)
-            self._client = open_client(settings)
+            self._client = open_client(load_settings(service={"base_url": self.base_url}).service)
         result = await self._client.identify_numbers(batch)
         items = [item.model_dump(mode="json") for item in result.items]
         if self._conn is None:

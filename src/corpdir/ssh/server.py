@@ -26,6 +26,7 @@ from typing import Any, Mapping, Sequence
 import asyncssh
 import platformdirs
 
+from corpdir.config import service_env_names
 from corpdir.ssh.authorized import AuthorizedKey, KeyRing, SessionProfile, key_id
 from corpdir.ssh.hostkey import load_or_create_host_key
 from corpdir.ssh.session import PtyChild
@@ -36,16 +37,15 @@ log = logging.getLogger("corpdir.ssh")
 # Puts the client's terminal back when the server ends an app the hard way (idle, shutdown).
 TERMINAL_RESET = (b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?2004l\x1b[?1004l"
                   b"\x1b[?1049l\x1b[?25h\x1b[0m\r\n")
-# Variables of the server's environment a profile's session must not inherit.
-SERVICE_ENV = ("CORPDIR_BASE_URL", "CORPDIR_API_KEY", "CORPDIR_API_KEY_FILE", "CORPDIR_KEYRING_SERVICE",
-               "CORPDIR_KEYRING_USERNAME", "CORPDIR_VARIANT", "CORPDIR_REGION", "CORPDIR_ROUTING_FILE",
-               "CORPDIR_READ_ONLY")
+# Variables of the server's environment a profile's session must not inherit: every
+# setting of the [service] section (a profile is the whole service configuration).
+SERVICE_ENV = service_env_names()
 NEVER_INHERITED = ("SSH_AUTH_SOCK", "SSH_AGENT_PID", "SSH_CONNECTION", "SSH_CLIENT", "SSH_TTY", "DISPLAY",
                    "COLUMNS", "LINES")
 
 
 @dataclass
-class ServerConfig:
+class ServerOptions:
     keys: KeyRing
     host_key: Path
     host: str = "127.0.0.1"
@@ -118,7 +118,7 @@ def _peer(conn: asyncssh.SSHServerConnection) -> str:
 class DirectoryServer:
     """Start with ``await server.start()``; ``await server.close()`` ends every session."""
 
-    def __init__(self, config: ServerConfig) -> None:
+    def __init__(self, config: ServerOptions) -> None:
         self.config = config
         self.sessions: set[TuiSession] = set()
         self.unauthenticated = 0  # connections that have not finished logging in

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
     from corpdir.calls.hub import CallHub
     from corpdir.calls.recorder import CallRecorder
-    from corpdir.config import CallsSettings
+    from corpdir.config import CallsConfig
     from corpdir.tui.app import CorpdirApp
 
 _NOT_ID = re.compile(r"[^A-Za-z0-9_-]")
@@ -43,15 +43,15 @@ class Ring:
 
 
 class DeskPhone:
-    def __init__(self, app: CorpdirApp, settings: CallsSettings | None) -> None:
+    def __init__(self, app: CorpdirApp, settings: CallsConfig | None) -> None:
         """``settings`` None: no feeds, no ring socket, no dialer (the pop-up never shows),
         but favourites, recent people and the tel: fallback still work."""
-        from corpdir.config import CallsSettings
+        from corpdir.config import CallsConfig
         from corpdir.service.people_at_hand import PeopleAtHand
 
         self.app = app
         self.enabled = settings is not None
-        self.settings = settings or CallsSettings.model_construct(feeds=[], dialer=None, ring_socket=False, recent_calls=3)
+        self.settings = settings or CallsConfig.model_construct(feeds=[], dialer=None, ring_socket=False, recent_calls=3)
         self.desk = CallDesk(app.service)
         self.people = PeopleAtHand(app.state, app.service.settings.profile().cache_path().stem)
         self.rings: list[Ring] = []
