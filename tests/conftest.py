@@ -1,14 +1,16 @@
 """Every test runs with its own config, data, cache and state folders: nothing reads or
 writes the real home directory, and no test sees another's settings."""
 
+import os
+
 import pytest
 
 
 @pytest.fixture(autouse=True)
 def _isolated_dirs(tmp_path, monkeypatch):
+    for name in [name for name in os.environ if name.startswith("CORPDIR_")]:  # every section reads some
+        monkeypatch.delenv(name)
     monkeypatch.setenv("CORPDIR_CONFIG", str(tmp_path / "config" / "config.toml"))
     monkeypatch.setenv("CORPDIR_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("CORPDIR_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("CORPDIR_STATE_DIR", str(tmp_path / "state"))
-    for name in ("CORPDIR_BASE_URL", "CORPDIR_API_KEY", "CORPDIR_API_KEY_FILE", "CORPDIR_REGION"):
-        monkeypatch.delenv(name, raising=False)

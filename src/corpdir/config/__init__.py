@@ -80,8 +80,10 @@ class Settings(BaseSettings):
         """Flags, then the environment, then the file, read when the settings are built (so
         ``CORPDIR_CONFIG`` set by a test or a wrapper script is honoured)."""
         tables = read_config()
-        file_values: dict[str, Any] = {name: dict(tables[name]) for name in ENV_SECTIONS if isinstance(tables.get(name), dict)}
-        if isinstance(tables.get("keymap"), dict):
+        if wrong := [name for name in Settings.model_fields if not isinstance(tables.get(name, {}), dict)]:
+            raise SettingsError("\n".join(f"[{name}]: must be a table, not {tables[name]!r}" for name in wrong))
+        file_values: dict[str, Any] = {name: tables[name] for name in ENV_SECTIONS if name in tables}
+        if "keymap" in tables:
             file_values["keymap"] = dotted(tables["keymap"])
         service = service_values(ServiceConfig.model_fields, tables.get("service", {}))
         return (init_settings, _SectionsFromEnvironment(settings_cls),
