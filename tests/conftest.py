@@ -2,6 +2,7 @@
 writes the real home directory, and no test sees another's settings."""
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -14,3 +15,16 @@ def _isolated_dirs(tmp_path, monkeypatch):
     monkeypatch.setenv("CORPDIR_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("CORPDIR_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("CORPDIR_STATE_DIR", str(tmp_path / "state"))
+
+
+@pytest.fixture
+def write_config():
+    """Writes this test's config.toml (the file CORPDIR_CONFIG names) and returns its path."""
+
+    def write(text: str) -> Path:
+        path = Path(os.environ["CORPDIR_CONFIG"])
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    return write

@@ -36,15 +36,8 @@ app.lookup = "ctrl+l"
 [calls]
 recent_calls = 5
 ring_socket = false
-[[calls.feeds]]
-name = "soft phone"
-kind = "baresip"
-port = 4555
-[calls.dialer]
-kind = "ami"
-username = "corpdir"
-secret = "dial-secret"
-channel = "PJSIP/201"
+feeds = [{ name = "soft phone", kind = "baresip", port = 4555 }]
+dialer = { kind = "ami", username = "corpdir", secret = "dial-secret", channel = "PJSIP/201" }
 
 [gateway]
 port = 8080
@@ -59,14 +52,7 @@ idle_timeout = 0
 """
 
 
-def write_config(text: str) -> Path:
-    path = Path(os.environ["CORPDIR_CONFIG"])
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def test_a_file_with_every_section_loads_into_the_one_object():
+def test_a_file_with_every_section_loads_into_the_one_object(write_config):
     write_config(EVERY_SECTION)
     settings = load_settings()
     service = settings.service
@@ -99,7 +85,8 @@ def test_no_file_gives_the_embedded_demo_and_every_default():
     ("CORPDIR_SSH_PORT", "2022", lambda s: s.ssh.port == 2022),
     ("CORPDIR_REGION", "GB", lambda s: s.service.region == "GB"),
 ])
-def test_an_environment_variable_overrides_its_sections_key_and_leaves_the_rest(monkeypatch, variable, value, read):
+def test_an_environment_variable_overrides_its_sections_key_and_leaves_the_rest(write_config, monkeypatch, variable, value,
+                                                                              read):
     write_config(EVERY_SECTION)
     monkeypatch.setenv(variable, value)
     settings = load_settings()
@@ -107,7 +94,7 @@ def test_an_environment_variable_overrides_its_sections_key_and_leaves_the_rest(
     assert settings.gateway.deadline_ms == 250 and settings.calls.feeds[0].port == 4555  # the file's other keys stay
 
 
-def test_flags_override_the_environment_and_a_blank_flag_says_nothing(monkeypatch):
+def test_flags_override_the_environment_and_a_blank_flag_says_nothing(write_config, monkeypatch):
     write_config(EVERY_SECTION)
     monkeypatch.setenv("CORPDIR_GATEWAY_PORT", "9090")
     monkeypatch.setenv("CORPDIR_BASE_URL", "https://env.example/v1")
@@ -126,7 +113,7 @@ def test_flags_override_the_environment_and_a_blank_flag_says_nothing(monkeypatc
     ("[ssh]\nmax_sessions = 0\n", {}, "[ssh] max_sessions: Input should be greater than or equal to 1"),
     ("gateway = 3\n", {}, "[gateway]: must be a table, not 3"),
 ])
-def test_a_bad_value_names_the_section_the_key_and_the_rule(monkeypatch, config, env, said):
+def test_a_bad_value_names_the_section_the_key_and_the_rule(write_config, monkeypatch, config, env, said):
     write_config(config)
     for name, value in env.items():
         monkeypatch.setenv(name, value)
@@ -135,7 +122,7 @@ def test_a_bad_value_names_the_section_the_key_and_the_rule(monkeypatch, config,
     assert said in str(caught.value)
 
 
-def test_every_mistake_is_named_at_once():
+def test_every_mistake_is_named_at_once(write_config):
     write_config('[gateway]\nport = -1\n[ssh]\nport = "x"\n[[calls.feeds]]\nname = "p"\nkind = "ami"\n')
     with pytest.raises(SettingsError) as caught:
         load_settings()
@@ -144,7 +131,7 @@ def test_every_mistake_is_named_at_once():
     assert any(line.startswith("[gateway] port:") for line in lines) and any(line.startswith("[ssh] port:") for line in lines)
 
 
-def test_a_command_refuses_a_bad_section_with_status_2_and_no_traceback():
+def test_a_command_refuses_a_bad_section_with_status_2_and_no_traceback(write_config):
     write_config("[gateway]\ndeadline_ms = 0\n")
     done = subprocess.run([sys.executable, "-m", "corpdir.cli", "gateway", "--port", "0"], capture_output=True, text=True,
                           env=os.environ.copy(), stdin=subprocess.DEVNULL, timeout=120)
@@ -152,7 +139,7 @@ def test_a_command_refuses_a_bad_section_with_status_2_and_no_traceback():
     assert "[gateway] deadline_ms: Input should be greater than 0" in done.stderr and "Traceback" not in done.stderr
 
 
-def test_the_ssh_server_takes_its_files_from_the_ssh_section(tmp_path):
+def test_the_ssh_server_takes_its_files_from_the_ssh_section(write_config, tmp_path):
     """With the host key and authorized keys named in [ssh] (and a port taken), the server
     gets as far as listening: the section was read, no flag was needed."""
     import socket
@@ -192,6 +179,6 @@ def test_the_documented_examples_are_found():
 
 
 @pytest.mark.parametrize(("where", "example"), documented_config_examples())
-def test_every_documented_config_example_loads(where, example):
+def test_every_documented_config_example_loads(write_config, where, example):
     write_config(example)
     load_settings()
