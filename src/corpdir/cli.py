@@ -13,8 +13,6 @@ import gc
 import sys
 from importlib import import_module
 
-from corpdir.paths import SettingsError, config_path
-
 TYPE_CHECKING = False  # not typing's (~14 M instructions of a lookup): docs/performance.md, "`corpdir lookup`"
 if TYPE_CHECKING:
     import argparse
@@ -84,7 +82,11 @@ def main(argv: list[str] | None = None) -> int:
     module = import_module(f"corpdir.commands.{(args.command or 'tui').replace('-', '_')}")
     try:
         return int(module.run(args) or 0)
-    except SettingsError as exc:
+    except ValueError as exc:  # corpdir.paths is imported here, not at the top: `corpdir lookup` starts without it
+        from corpdir.paths import SettingsError, config_path
+
+        if not isinstance(exc, SettingsError):
+            raise
         print(f"corpdir: the configuration is not usable ({config_path()}, CORPDIR_*):\n{exc}", file=sys.stderr)
         return 2
 
