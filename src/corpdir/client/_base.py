@@ -42,19 +42,8 @@ from corpdir.client.ratelimit import BucketSnapshot, Clock, Listener, Sleep, Tok
 from corpdir.client.retry import RetryPolicy
 from corpdir.client.routing import RoutingProfile, scalar_text
 from corpdir.config.service import ConnectionConfig
-from corpdir.spec import (
-    BY_NAME,
-    OPERATIONS,
-    ErrorDetail,
-    Operation,
-    Page,
-    RequestModel,
-    SpecViolation,
-    Variant,
-    get_variant,
-    validate_body,
-    validate_query,
-)
+from corpdir.spec import (BY_NAME, OPERATIONS, ErrorDetail, Operation, Page, RequestModel, SpecViolation, Variant,
+                          get_variant, validate_body, validate_query)
 from corpdir.spec.edits import CannotClear, diff
 
 log = logging.getLogger("corpdir.client")
@@ -100,8 +89,7 @@ class BaseClient:
         if routing is None:
             routing = RoutingProfile.from_toml(s.routing_file) if s.routing_file else RoutingProfile.default()
         self.routing = routing
-        self.retry = retry or RetryPolicy(max_retries=s.max_retries, initial_delay=s.retry_initial_delay,
-                                          max_delay=s.retry_max_delay, max_retry_after=s.max_retry_after)
+        self.retry = retry or RetryPolicy.of(s)
         self._sleep: Sleep = sleep or asyncio.sleep
         self._clock: Clock = clock or time.monotonic
         self._concurrency = concurrency or s.concurrency
@@ -373,7 +361,6 @@ class BaseClient:
     async def _pause(self, op: Operation, attempt: int, delay: float, why: str) -> None:
         log.info("%s: %s, retry %d in %.2fs", op.code, why, attempt + 1, delay)
         await self._sleep(delay)
-
 
     # ================================================================================
     # Listing everything
