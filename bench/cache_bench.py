@@ -1,4 +1,4 @@
-"""Cache benchmarks (issue 5): search per keystroke, caller-ID in-process and as a whole
+"""Cache benchmarks: search per keystroke, caller-ID in-process and as a whole
 process, over a cache of 100k users + 100k contacts built from the demo generator.
 
     python bench/cache_bench.py [--size 100000] [--rebuild] [--process-only] [--against SRC]

@@ -1,4 +1,4 @@
-"""Cache write rate and size (issue 17, items 1 and 2): users and contacts of the demo
+"""Cache write rate and size: users and contacts of the demo
 generator written as a sync writes them (pages of 100, each in one transaction with its
 indexes, or several pages in one when they waited for the cache: ``--pages-per-write``,
 by default both one and the sync's most), then the file's size after VACUUM, per record

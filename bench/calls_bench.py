@@ -1,4 +1,4 @@
-"""Call pop-up benchmarks (issue 14): figures, not timed tests.
+"""Call pop-up benchmarks: figures, not timed tests.
 
     python bench/calls_bench.py [--runs 100] [--sip-runs 15] [--size 100000] [--only event|sip]
 
@@ -131,7 +131,7 @@ async def bench_event(db: Path, runs: int) -> None:
     async with app.run_test(size=(COLUMNS, LINES)) as pilot:
         for _ in range(500):
             await pilot.pause(0.01)
-            if app.screen.query("#users") and app.desk_phone.hub is not None:
+            if app.screen.query("#users") and app.desk_phone.session.hub is not None:
                 break
         print(f"    cache: {service.store.count_users()} users")
         rng = random.Random(14)
@@ -141,7 +141,7 @@ async def bench_event(db: Path, runs: int) -> None:
         for i, number in enumerate(numbers(service.store, rng, runs, callers)):
             call_id = f"bench-{i}"
             started, cpu_started = time.perf_counter(), time.process_time()
-            app.desk_phone.on_event(CallEvent("bench", call_id, CallState.RINGING, number))
+            app.desk_phone.session.on_event(CallEvent("bench", call_id, CallState.RINGING, number))
             if not await wait_until(lambda: call_id in painted):
                 print(f"    {call_id}: never painted")
                 continue
@@ -150,8 +150,8 @@ async def bench_event(db: Path, runs: int) -> None:
             t0 = time.perf_counter()
             await service.cache.run(desk._caller, number, 3)
             base.append(time.perf_counter() - t0)
-            for ring in list(app.desk_phone.rings):  # dismissed: the next call is a new card
-                app.desk_phone._dismiss(ring)
+            for ring in app.desk_phone.session.rings:  # dismissed: the next call is a new card
+                app.desk_phone.session.dismiss(ring)
             await pilot.pause(0.1)  # the screen has settled (the band hidden again) before the next call
     await service.close()
     print(f"(a) feed event to pop-up painted, {len(times)} calls over the {db.name} cache")
@@ -228,7 +228,7 @@ async def bench_sip(db: Path, runs: int) -> None:
         async with app.run_test(size=(COLUMNS, LINES)) as pilot:
             for _ in range(1000):
                 await pilot.pause(0.01)
-                status = app.desk_phone.hub.status.get("soft phone") if app.desk_phone.hub else None
+                status = app.desk_phone.session.hub.status.get("soft phone") if app.desk_phone.session.hub else None
                 if status is not None and status.state == "connected":
                     break
             for i, number in enumerate(numbers(service.store, rng, runs, user_numbers(service.store, 50))):
@@ -238,8 +238,8 @@ async def bench_sip(db: Path, runs: int) -> None:
                 if took is not None:
                     times.append(took)
                 await send_command("127.0.0.1", phone.ctrl_port, "hangup", "")
-                for ring in list(app.desk_phone.rings):
-                    app.desk_phone._dismiss(ring)
+                for ring in app.desk_phone.session.rings:
+                    app.desk_phone.session.dismiss(ring)
                 await pilot.pause(0.05)
         await service.close()
         print(f"(b) SIPp INVITE sent to pop-up painted through baresip, {len(times)} calls")

@@ -1,4 +1,4 @@
-"""Export benchmark (issue 17.4): `corpdir export users --format vcard|csv --from cache -o FILE`
+"""Export benchmark: `corpdir export users --format vcard|csv --from cache -o FILE`
 as a whole process over a warm cache of 100k users, its seconds and peak RSS.
 
     python bench/export_bench.py [--size 100000] [--runs 3] [--rebuild]

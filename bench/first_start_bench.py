@@ -1,4 +1,4 @@
-"""First start from an empty home (issue 17, item 5): the real `corpdir` under a 120x36
+"""First start from an empty home: the real `corpdir` under a 120x36
 pseudo-terminal, with empty data, cache and state directories each run (as on a fresh
 install), from spawn to the first frame that shows a named row of the demo tenant.
 

@@ -1,10 +1,10 @@
-"""Gateway benchmarks (issue 15), over a cache of 100k users + 100k contacts (built as
+"""Gateway benchmarks, over a cache of 100k users + 100k contacts (built as
 bench/cache_bench.py builds it):
 
 - caller-name lookups over HTTP on loopback at 1, 8 and 64 concurrent clients: requests/s,
   p50, p99 (goal: p99 < 5 ms at 8 clients); baselines in the same run: each server's
-  /health (its HTTP floor, nothing looked up), and the same app on uvicorn (the server the
-  gateway used before its own, httptools and uvloop);
+  /health (its HTTP floor, nothing looked up), and the same app on uvicorn (a general ASGI
+  server, against the gateway's own on httptools and uvloop);
 - the same numbers looked up in OpenLDAP slapd (the same entries, loaded by slapadd,
   telephoneNumber and mobile indexed) by as many concurrent LDAP clients, with
   Yealink's number filter;

@@ -1,4 +1,4 @@
-"""Search over the 100k users + 100k contacts cache (issue 17, item 3): the committed query
+"""Search over the 100k users + 100k contacts cache: the committed query
 set (bench/search_queries.txt), each query asked afresh (no narrowing of a previous
 answer), people and contacts together, 50 hits, as the directory's search box asks.
 

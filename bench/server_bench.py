@@ -2,7 +2,7 @@
 
     python bench/server_bench.py [--users 100000] [--contacts 100000] [--runs 50]
 
-Issue 3's cases: U1 page of 100 with a freeWords filter (a 3+ character word, and a
+The cases a directory asks most: U1 page of 100 with a freeWords filter (a 3+ character word, and a
 2-character one, both answered by the index), X1 page of 500 with a companyName filter,
 N1 with 5 numbers; a few more around them (a 1-character word, a common word, a short
 companyName). Each prints median and p95 (ms) of the whole request (wall, and the CPU

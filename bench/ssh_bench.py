@@ -1,4 +1,4 @@
-"""SSH server benchmark (issue 8): figures, not a timed test.
+"""SSH server benchmark: figures, not a timed test.
 
     python bench/ssh_bench.py [--counts 1,5,20] [--size 500]
 

@@ -1,4 +1,4 @@
-"""Sync benchmark (issue 5): `corpdir sync` of a 100k-user (+ contacts) tenant from the
+"""Sync benchmark: `corpdir sync` of a 100k-user (+ contacts) tenant from the
 reference server on 127.0.0.1 with its default token bucket (60 burst, 10/s).
 
     python bench/sync_bench.py [--size 100000]     # 100k users and (generator default) 100k contacts

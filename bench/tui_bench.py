@@ -1,4 +1,4 @@
-"""TUI benchmarks (issue 6): figures, not timed tests.
+"""TUI benchmarks: figures, not timed tests.
 
     python bench/tui_bench.py [--runs 10] [--size 100000] [--only start|keys|rss]
 

@@ -40,7 +40,7 @@ async def feed_ready(pilot: Any, name: str) -> bool:
     from tui_helpers import wait_for
 
     def ready() -> bool:
-        phone = pilot.app.desk_phone
-        return phone.hub is not None and phone.hub.status.get(name) is not None and phone.hub.status[name].state == "connected"
+        hub = pilot.app.desk_phone.session.hub
+        return hub is not None and hub.status.get(name) is not None and hub.status[name].state == "connected"
 
     return await wait_for(pilot, ready, tries=500)

@@ -1,4 +1,4 @@
-"""'By name' is phone-book order: by reading, in gojūon order (issue 13, item 5)."""
+"""'By name' is phone-book order: by reading, in gojūon order, as a receptionist looks a name up."""
 
 import pytest
 

@@ -37,7 +37,7 @@ async def test_yealink_gets_pop_the_caller_and_the_call_is_recorded(service, dem
             assert await wait_for(pilot, lambda: "On the line" in card_text(app))
             assert (await phone.get(yealink_url(port, "terminated", number))).status_code == 200
             assert await wait_for(pilot, lambda: "Call ended" in card_text(app))
-        recorder = app.desk_phone.recorder
+        recorder = app.desk_phone.session.recorder
         assert await wait_for(pilot, lambda: recorder.entries and not recorder.queued, tries=500)
     assert [r.answered for r in await service.refresh_calls("incoming") if r.fromNum == number] == [True]
 

@@ -41,8 +41,8 @@ async def test_the_desks_call_pops_up_and_is_recorded_with_the_transcripts_durat
         assert card.ring.caller.record.userId == demo_user.userId
         assert demo_user.fullname in card_text(app) and "line 201" in card_text(app)
         assert "answered, 0:42" in card_text(app)
-        assert app.desk_phone.hub.status["pbx"].skipped == 1  # the DialBegin without DestUniqueid
-        recorder = app.desk_phone.recorder
+        assert app.desk_phone.session.hub.status["pbx"].skipped == 1  # the DialBegin without DestUniqueid
+        recorder = app.desk_phone.session.recorder
         assert await wait_for(pilot, lambda: recorder.entries and not recorder.queued, tries=500)
     [record] = [r for r in await service.refresh_calls("incoming") if r.fromNum == digits(demo_user.phoneNum)]
     assert record.answered is True and record.duration == 42
@@ -67,8 +67,8 @@ async def test_a_dropped_manager_connection_is_said_and_reconnected(service, ast
 async def test_wrong_secret_is_a_reconnecting_feed_not_a_crash(service, asterisk):
     app = desk_app(service, feeds=[ami_feed(asterisk, secret="wrong")])
     async with app.run_test(size=(120, 36)) as pilot:
-        assert await wait_for(pilot, lambda: app.desk_phone.hub.status["pbx"].state == "reconnecting", tries=500)
-        assert "login refused" in app.desk_phone.hub.status["pbx"].error
+        assert await wait_for(pilot, lambda: app.desk_phone.session.hub.status["pbx"].state == "reconnecting", tries=500)
+        assert "login refused" in app.desk_phone.session.hub.status["pbx"].error
         app.screen.query_one("StatusBar").refresh_text()
         await pilot.pause()
         assert "pbx: reconnecting" in screen_text(app)

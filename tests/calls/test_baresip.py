@@ -41,7 +41,7 @@ async def test_a_sip_call_pops_the_caller_and_is_recorded_with_its_duration(serv
         assert await wait_for(pilot, lambda: "On the line" in card_text(app), tries=500)
         assert await caller.wait() == 0  # SIPp: answered, talked, hung up, BYE answered
         assert await wait_for(pilot, lambda: "Call ended" in card_text(app), tries=500)
-        recorder = app.desk_phone.recorder
+        recorder = app.desk_phone.session.recorder
         assert await wait_for(pilot, lambda: recorder.entries and not recorder.queued, tries=500)
     records = await service.refresh_calls("incoming")
     mine = [r for r in records if r.fromNum == number]
@@ -79,7 +79,7 @@ async def test_a_soft_phone_that_stops_is_on_the_status_bar_retried_ever_slower_
     async with app.run_test(size=(80, 24)) as pilot:  # the narrowest bar: the news must not be cut off
         assert await feed_ready(pilot, "soft phone")
         assert await wait_for(pilot, lambda: "phone: soft phone" in screen_text(app))
-        status = app.desk_phone.hub.status
+        status = app.desk_phone.session.hub.status
         baresip.stop()
         waits: list[float] = []
 

@@ -26,8 +26,8 @@ async def test_a_record_written_elsewhere_pops_up_at_the_next_poll_without_a_429
     app = desk_app(desk, feeds=[{"kind": "history", "name": "history", "interval": 0.2}])
     try:
         async with app.run_test(size=(120, 36)) as pilot:
-            assert await feed_ready(pilot, "history"), app.desk_phone.hub.status
-            feed = app.desk_phone.hub.feeds[0]
+            assert await feed_ready(pilot, "history"), app.desk_phone.session.hub.status
+            feed = app.desk_phone.session.hub.feeds[0]
             assert feed.interval == 1.0  # 0.2 s asked; 5 % of 20 tokens/s allows one poll a second
             for _ in range(20):  # another client of the same user spends the same bucket
                 await other.refresh_calls("incoming", limit=20)

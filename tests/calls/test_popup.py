@@ -126,7 +126,7 @@ async def test_a_kiosk_card_offers_nothing_that_writes(service, demo_user):
         await pilot.press("m", "s")
         await pilot.pause()
         assert app.screen.__class__.__name__ not in ("TakeMessage", "ModelForm")
-        assert app.desk_phone.recorder is None  # nothing is ever written from a kiosk
+        assert app.desk_phone.session.recorder is None  # nothing is ever written from a kiosk
 
 
 async def test_a_malformed_ring_is_skipped_and_the_next_one_shows(service, demo_user, caplog):
@@ -143,7 +143,7 @@ async def test_a_malformed_ring_is_skipped_and_the_next_one_shows(service, demo_
                 return sock.recv(100)
 
         assert (await asyncio.to_thread(send_garbage)).startswith(b"error: not JSON")
-        assert app.desk_phone.hub.status["ring"].skipped == 1
+        assert app.desk_phone.session.hub.status["ring"].skipped == 1
         assert "call feed ring: skipped a malformed event" in caplog.text and "{not json" in caplog.text
         await ring_in(demo_user.phoneNum)
         assert await wait_for(pilot, lambda: demo_user.fullname in card_text(app))

@@ -38,7 +38,7 @@ async def people(pilot, count: int) -> list[Any]:
 
 
 def ring(pilot, call_id: str, number: str, name: str = "", state: CallState = CallState.RINGING, **extra: Any) -> None:
-    pilot.app.desk_phone.on_event(CallEvent("soft phone", call_id, state, number, name, "201", RANG, **extra))
+    pilot.app.desk_phone.session.on_event(CallEvent("soft phone", call_id, state, number, name, "201", RANG, **extra))
 
 
 async def one_ring(pilot) -> None:

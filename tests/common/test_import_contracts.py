@@ -42,6 +42,24 @@ def test_the_code_keeps_every_contract():
     ("text.py", "import corpdir.service", "The shared modules"),
     ("calls/hub.py", "import corpdir.cache.store", "Front ends reach the client and the cache only through the service"),
     ("calls/events.py", "import textual.app", "The call feeds and dialers never import Textual"),
+    ("calls/session.py", "import textual.widgets", "The call feeds and dialers never import Textual"),
+    ("calls/session.py", "import corpdir.tui.widgets.ring_card", "The call feeds and dialers never import Textual"),
+    # the calls sit between the front ends and the service
+    ("calls/__init__.py", "import corpdir.gateway", "Dependencies point down"),
+    ("service/__init__.py", "import corpdir.calls", "Dependencies point down"),
+    # the server is a sibling of the cache and the client, reached by name only twice
+    ("cache/blobs.py", "import corpdir.server", "Dependencies point down"),
+    ("server/__init__.py", "import corpdir.gateway", "The server imports only the spec"),
+    ("service/__init__.py", "import corpdir.server.demo", "The server is imported by name in two places only"),
+    ("service/errors.py", "import corpdir.server", "The server is imported by name in two places only"),
+    ("gateway/__init__.py", "import corpdir.server", "The server is imported by name in two places only"),
+    ("commands/lookup.py", "import corpdir.server.app", "The server is imported by name in two places only"),
+    ("cli.py", "import corpdir.cache", "Front ends reach the client and the cache only through the service"),
+    # the shared modules import only each other (config's one named edge excepted)
+    ("phone.py", "import corpdir.client", "The shared modules"),
+    ("paths.py", "import corpdir.spec", "The shared modules"),
+    ("division_path.py", "import corpdir.cache", "The shared modules"),
+    ("config/__init__.py", "import corpdir.client.errors", "The shared modules"),
 ])
 def test_a_planted_breach_breaks_its_contract(tmp_path, module, line, contract):
     shutil.copytree(ROOT / "src", tmp_path / "src", ignore=shutil.ignore_patterns("__pycache__"))

@@ -1,4 +1,4 @@
-"""How a form greets and helps the user (issue 13, items 12-15): the cursor after the
+"""How a form greets and helps the user: the cursor after the
 first field's text, a failed save that names the fields and goes to the first, no
 "keep" hint for a password a new user never had, divisions by path with no gutter beside them."""
 

@@ -1,4 +1,4 @@
-"""What the user wrote shows at once (issue 13, items 3 and 17): a deleted record leaves
+"""What the user wrote shows at once: a deleted record leaves
 the list, its count and the pane; the division tree keeps the user's place after a
 division is created, moved (to an open or a closed division) or deleted."""
 

@@ -1,5 +1,5 @@
-"""Divisions and folders are chosen by name in a picker, never typed as ids (issue 13,
-item 12): type to filter (names, readings, paths), the matches shown with their paths,
+"""Divisions and folders are chosen by name in a picker, never typed as ids:
+type to filter (names, readings, paths), the matches shown with their paths,
 Enter chooses, Esc leaves the field as it was; what is saved is the chosen one's id."""
 
 from corpdir.tui.forms.choice_picker import ChoicePicker

@@ -1,4 +1,4 @@
-"""`corpdir server` as a real process on 127.0.0.1 (issue 12, items 11 and 12): the data
+"""`corpdir server` as a real process on 127.0.0.1: the data
 directory is private, and the IP allow-list cannot be bypassed with X-Forwarded-For."""
 
 from __future__ import annotations

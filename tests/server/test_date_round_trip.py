@@ -1,6 +1,6 @@
 """Every date-time the service accepts is read back by the project's client as the same
-instant (issue 12, item 5): a year-120 time was stored as '120-01-09T...', which is not
-ISO 8601, and every later `corpdir sync` of that record failed.
+instant: a year-120 time stored as '120-01-09T...' would not be ISO 8601, and every
+later `corpdir sync` of that record would fail.
 
 The service keeps times in UTC to the millisecond (docs/server.md), so "the same" is the
 instant sent with its sub-millisecond digits dropped.

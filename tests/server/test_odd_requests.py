@@ -1,5 +1,5 @@
-"""Well-formed but odd requests (issue 12, items 1-4, 7, 8, 10, 13) answer 4xx with the
-error object, never 500: each test is the issue's reproduction, over HTTP (ASGI)."""
+"""Well-formed but odd requests answer 4xx with the error object, never 500: each test
+is a request a client could send by mistake, over HTTP (ASGI)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""/openapi.json states the rules the server enforces (issue 12, item 9), generated from
+"""/openapi.json states the rules the server enforces, generated from
 corpdir.spec in the served variant's form; and the odd requests schemathesis found answer
 as the schema says."""
 

@@ -1,4 +1,4 @@
-"""A bounded schemathesis pass over the in-process service (issue 12, item 9): generated
+"""A bounded schemathesis pass over the in-process service: generated
 requests for every operation of /openapi.json answer as it says, never 5xx. The full run
 (thousands of cases, all phases) is the command in docs/server.md."""
 

@@ -233,7 +233,7 @@ def test_text_length_limit(code: str, path: str, max_len: int) -> None:
 
 
 def test_fullname_boundary_and_blank() -> None:
-    """The issue's own example, spelled out."""
+    """fullname at its limit, one past it, and blanks only: the three answers a form shows."""
     assert accepts("U2", {"fullname": "x" * 50}).fullname == "x" * 50
     rejects("U2", {"fullname": "x" * 51}, "fullname", "TOO_LONG")
     exc = rejects("U2", {"fullname": "   "}, "fullname", "BLANK")

@@ -94,7 +94,7 @@ def test_edit_field_per_stored_user_type(user_type: UserType, field: str) -> Non
         accepts("U4", data, context=context)
 
 
-def test_issue_examples() -> None:
+def test_a_facility_gets_no_roles_and_a_registration_only_user_no_password() -> None:
     rejects("U2", {"userType": "FACILITY", "roles": ["ADMIN_USER"]}, "roles", "NOT_SETTABLE_FOR_USER_TYPE")
     ctx = {"user_type": "REGISTRATION_ONLY_USER"}
     rejects("U4", {"password": "new-pass"}, "password", "NOT_SETTABLE_FOR_USER_TYPE", context=ctx)

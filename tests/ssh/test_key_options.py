@@ -1,6 +1,6 @@
 """authorized_keys options are honoured as sshd would (or the server refuses to start), and
-connections that have not logged in are capped (issue 12, items 21 and 22). A real asyncssh
-client logs in over 127.0.0.1."""
+connections that have not logged in are capped, so a flood of half-open logins cannot
+starve real users. A real asyncssh client logs in over 127.0.0.1."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Sessions fork from a warm template process (issue 17, item 6) with the isolation of a
+"""Sessions fork from a warm template process (a first screen sooner) with the isolation of a
 fresh process: own PTY, session and process group, own environment, ended with the
 connection; and when the template is gone, sessions still start (fresh processes)."""
 

@@ -1,4 +1,4 @@
-"""Lists that are complete and current (issue 13, items 1 and 3): a filter shows every
+"""Lists that are complete and current: a filter shows every
 match as the user scrolls, and what the user deleted leaves the lists at once."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Divisions by path on the Directory screen (issue 13, item 9): the demo has a 1課 under
+"""Divisions by path on the Directory screen: the demo has a 1課 under
 第一営業部 and another under 第二営業部, and a receptionist must tell them apart. The list
 names each by its path, shortened from the left to fit its column ('…第一営業部 › 1課'),
 at 80x24 and 120x36; the detail pane names every division of the person by its full path."""

@@ -1,4 +1,4 @@
-"""Filters in sight (issue 13, item 4): the filters in force are named under the bar (what
+"""Filters in sight: the filters in force are named under the bar (what
 each filters on and its value, also with the bar closed), and one key, Esc, clears every
 filter and the search at once, on the Directory and the Contacts screen alike."""
 

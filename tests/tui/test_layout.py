@@ -1,4 +1,4 @@
-"""Layout (issue 13, item 16), at 120x36 and 80x24: the division tree's width follows its
+"""Layout at 120x36 and 80x24: the division tree's width follows its
 labels within limits and never cuts a count mid-bracket, the list's name column gets its
 share at 120 columns, the header and caption never cut the column title or the sort
 label, and e-mail addresses and URLs in the detail pane break only at their parts."""

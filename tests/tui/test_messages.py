@@ -1,4 +1,4 @@
-"""Messages say what happened (issue 13, item 19): a search that finds no one says so, the
+"""Messages say what happened: a search that finds no one says so, the
 first sync says "syncing" until the rows are there (not "0 people"), and a connection
 that failed is not titled as a refusal of the service."""
 

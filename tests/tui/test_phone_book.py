@@ -1,4 +1,4 @@
-"""Japanese order and names on the list screens (issue 13, items 5 and 18): a key jumps to
+"""Japanese order and names on the list screens: a key jumps to
 a kana row or a letter in a list by name; a search says it is ranked; contact details
 name the folder and put names and numbers before the card image."""
 

@@ -135,7 +135,7 @@ async def _ws_refusal(session: aiohttp.ClientSession, url: str, **headers) -> in
 
 
 async def test_the_app_is_reached_only_through_the_printed_address_from_its_own_page(served):
-    """A page elsewhere in the user's browser cannot drive the app (issue 12, item 20)."""
+    """A page elsewhere in the user's browser cannot drive the app."""
     origin = origin_of(served)
     socket_url = served.replace("http:", "ws:") + "/ws?width=80&height=24"
     async with aiohttp.ClientSession() as session:

@@ -2,7 +2,7 @@
 
 On a fresh install the demo cache is empty and the embedded service has not generated
 its tenant yet (seconds of work). The people and divisions of the default demo tenant
-(500 users, seed 1) are shipped ready-made (built by ``corpdir.service.demo_ready``) and
+(500 users, seed 1) are shipped ready-made (built by ``bench/make_demo_seed.py``) and
 written into the empty cache before the first paint, with the cache's bulk writer
 (~0.1 s). Nothing is marked synced: the start-up sync still runs, finds them unchanged,
 and brings the rest (contacts, folders, calls).

@@ -1,6 +1,6 @@
 """Writing users and contacts with their indexes, a page at a time.
 
-Issue 17: a sync must be paced by the service's rate limit, not by indexing. A page is
+A sync must be paced by the service's rate limit, not by indexing. A page is
 written in one transaction with every index row built in bulk: the record rows, the
 B-tree terms (sorted, so inserts walk the tree once), the trigram documents and the
 phone keys, each as one ``executemany``; no triggers. A record that comes back

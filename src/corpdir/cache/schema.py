@@ -1,8 +1,8 @@
 """The cache's SQLite schema, versioned with PRAGMA user_version and migrated on open.
 
 Records are stored as the service returned them, with a few columns pulled out for
-ordering and filtering, and the time each was fetched. Since v6 (issue 17: a cache
-written at the pace of the service and a fifth of the size):
+ordering and filtering, and the time each was fetched. Since v6 (so that a cache is
+written at the pace of the service, at a fifth of the size):
 - users and contacts keep their JSON compressed with a per-cache dictionary (``blobs``;
   Zstandard since v7, deflate in v6),
   and their search terms as one string (``terms``, see ``indexing``);

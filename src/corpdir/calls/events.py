@@ -104,6 +104,3 @@ class CallTracker:
         if duration is None:
             duration = round((event.at - opened.answered_at).total_seconds()) if opened.answered_at else 0
         return replace(event, answered=answered, duration=max(0, duration), rang_at=opened.rang_at)
-
-    def ringing(self) -> list[CallEvent]:
-        return [first for _, first in self._open.values()]

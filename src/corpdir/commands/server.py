@@ -56,8 +56,7 @@ def run(args: argparse.Namespace) -> int:
     sock = _listen(args.host, args.port)
     if sock is None:
         return 2
-    from corpdir.server.app import create_app
-    from corpdir.server.settings import RateLimitSettings, ServerSettings
+    from corpdir.server import RateLimitSettings, ServerSettings, create_app
 
     settings = ServerSettings(
         data=args.data, variant=args.variant, demo=bool(args.demo), demo_size=args.size, demo_seed=args.seed,

@@ -151,6 +151,15 @@ class CallDesk:
             return None
         return cached.record if cached is not None else None
 
+    async def new_contact_folder(self) -> tuple[str, int] | None:
+        """Where a caller saved as a contact goes: the user's first personal folder, else
+        the first shared one (directory, folder number); None when there is neither."""
+        personal = await self.service.personal_folders()
+        if personal:
+            return ("PERSONAL", personal[0].folderNum)
+        folders = await self.service.folders()
+        return (folders[0].folderId.directory, folders[0].folderId.folderNum) if folders else None
+
     async def to_return(self) -> set[int]:
         """Ids of the missed calls in the cache not yet called back (see :func:`calls_to_return`)."""
         incoming = await self.service.calls("incoming")

@@ -24,8 +24,7 @@ def demo_data_dir() -> Any:
 
 def embedded_app(settings: ServiceConfig) -> Any:
     """The reference server on the demo tenant (generated on first use)."""
-    from corpdir.server.app import create_app
-    from corpdir.server.settings import ServerSettings
+    from corpdir.server import ServerSettings, create_app  # the one import of the server outside `corpdir server`
 
     folder = demo_data_dir()
     folder.mkdir(parents=True, exist_ok=True)

@@ -164,15 +164,16 @@ class DirectoryService:
     async def refresh_child_divisions(self, parent: Division | None) -> list[Division]:
         """D1 firstLayer for the top, else the parent's childDivisionIds (50 per request)."""
         if parent is None:
-            found = [d async for d in self._iter("D1", {"firstLayer": True} if self.variant == "C" else {})]
-            if self.variant != "C":
+            first_layer = self._variant().offers("firstLayer")
+            found = [d async for d in self._iter("D1", {"firstLayer": True} if first_layer else {})]
+            if not first_layer:
                 found = [d for d in found if not d.parentDivisionId]
         else:
             ids = list(parent.childDivisionIds or [])
             found = []
             for start in range(0, len(ids), 50):
                 found += [d async for d in self._iter("D1", {"divisionIds": ids[start:start + 50]})]
-            if not ids and self.variant != "C":  # variants A/B carry no childDivisionIds
+            if not ids and not self._variant().offers("childDivisionIds"):  # the parent cannot name its children
                 found = [d async for d in self._iter("D1", {}) if d.parentDivisionId == parent.divisionId]
         await self.cache.run(self.store.put_divisions, found)
         return await self.child_divisions(None if parent is None else parent.divisionId)
@@ -281,7 +282,7 @@ class DirectoryService:
     async def refresh_users(self, division_id: int, include_sub: bool = False) -> int:
         """U1 for a division's members, into the cache; returns how many came."""
         query: dict[str, Any] = {"divisionIds": [division_id]}
-        if include_sub and self.variant == "C":
+        if include_sub and self._variant().offers("includeSubDepartment"):
             query["includeSubDepartment"] = True
         users = [u async for u in self._iter("U1", query)]
         await self.cache.run(self.store.put_users, users)
@@ -332,7 +333,7 @@ class DirectoryService:
         query.update(orderBy=order_by, orderDirection="desc" if descending else "asc")
         if division_id is not None:
             query["divisionIds"] = [division_id]
-            if include_sub and self.variant == "C":
+            if include_sub and self._variant().offers("includeSubDepartment"):
                 query["includeSubDepartment"] = True
 
         async def remote(words: list[str]) -> AsyncIterator[Any]:
@@ -343,20 +344,6 @@ class DirectoryService:
         return live_search(text, filtered=bool(filters), key=lambda u: u.userId,
                            local=lambda t: self.search_users(t, limit=SEARCH_HITS, first=FIRST_ROWS),
                            remote=remote, max_words=max_items(UserQuery, "freeWords"))
-
-    async def search_users_remote(self, words: Iterable[str] = (), *, limit: int = 100, **filters: Any) -> list[User]:
-        """U1 with freeWords and filters (userType, employeeNum, phoneNum, email1, loginIds,
-        orderBy, orderDirection, divisionIds ...); the answer also refreshes the cache."""
-        from corpdir.spec.constraints import max_items
-        from corpdir.spec.user import UserQuery
-
-        query = {k: v for k, v in filters.items() if v not in (None, "", [])}
-        words = [w for w in words if w][:max_items(UserQuery, "freeWords")]
-        if words:
-            query["freeWords"] = words
-        users = await self._take("U1", query, limit)
-        await self.cache.run(self.store.put_users, users)
-        return users
 
     async def user(self, user_id: int) -> Cached[User] | None:
         return await self.cache.run(self.store.user, user_id)

@@ -62,9 +62,6 @@ class PeopleAtHand:
     def recent(self) -> list[PersonRef]:
         return self._load("recent")
 
-    def is_favourite(self, ref: PersonRef) -> bool:
-        return any(f.key == ref.key for f in self.favourites())
-
     def toggle_favourite(self, ref: PersonRef) -> bool:
         """Add or remove; True when it is a favourite now."""
         favourites = self.favourites()

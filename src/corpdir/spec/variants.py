@@ -77,6 +77,12 @@ class Variant:
     def has(self, operation_code: str) -> bool:
         return operation_code in self.operations
 
+    def offers(self, rule: str) -> bool:
+        """Whether a field or filter only some variants have (a key of ``_PRESENCE``, e.g.
+        "firstLayer", "includeSubDepartment", "groupware") exists in this one: callers ask
+        this, never the variant's name."""
+        return _PRESENCE[rule](self)
+
     # -- what /openapi.json says of the rules below (the same data, as JSON Schema) ---------
     def json_schema(self, rule: str, schema: dict[str, Any]) -> dict[str, Any]:
         """``schema`` (of a field marked ``varies(rule)`` / ``exists_in_variant(rule)``)
@@ -185,6 +191,7 @@ _PRESENCE: Mapping[str, Callable[[Variant], bool]] = {
     "includeSubDepartment": lambda v: "includeSubDepartment" in v.u1_filters,
     "divisionCodes": lambda v: "divisionCodes" in v.d1_filters,
     "firstLayer": lambda v: "firstLayer" in v.d1_filters,
+    "childDivisionIds": lambda v: v.child_division_ids,
 }
 
 

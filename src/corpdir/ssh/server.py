@@ -52,7 +52,7 @@ class ServerOptions:
     max_sessions: int = 20
     # connections not yet logged in at once; more are dropped at once (sshd's MaxStartups).
     # None: max_sessions, so that as many clients as may have sessions can all open at once
-    # (with a fixed 10, the 11th to 20th of 20 desks opening together were dropped)
+    # (a fixed 10 would drop the 11th to 20th of 20 desks opening together)
     max_startups: int | None = None
     login_timeout: float = 30.0
     child_argv: Sequence[str] = (sys.executable, "-m", "corpdir.cli")

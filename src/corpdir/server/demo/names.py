@@ -156,7 +156,6 @@ BRANCH_CITIES = CITIES[1:18]
 # --- the demo company ------------------------------------------------------------------
 
 COMPANY_NAME = "コーポ電機株式会社"
-COMPANY_NAME_KANA = "コーポデンキ"
 EMAIL_DOMAIN = "corpo-denki.example"  # .example is reserved (RFC 2606): no real mail can go there
 INTRANET = "https://intra.corpo-denki.example"
 
@@ -229,7 +228,6 @@ DIRECTOR = Rank("取締役", "Director", 9, 950_000_000)
 DIVISION_HEAD = Rank("本部長", "Executive General Manager", 9, 900_000_000)
 BRANCH_HEAD = Rank("支社長", "Branch Manager", 8, 880_000_000)
 DEPT_HEAD = Rank("部長", "General Manager", 8, 800_000_000)
-DEPUTY = Rank("次長", "Deputy General Manager", 7, 700_000_000)
 SECTION_HEAD = Rank("課長", "Manager", 7, 600_000_000)
 CHIEF = Rank("係長", "Assistant Manager", 6, 500_000_000)
 LEAD = Rank("主任", "Supervisor", 5, 400_000_000)

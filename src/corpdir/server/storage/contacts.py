@@ -180,9 +180,6 @@ class ContactStore(PhoneIndex):
                 raise not_found(f"contact {contact_id}")
             self._store_contact(conn, contact_id, {**loads(row[0]), **fields}, self.now_iso())
 
-    def touch_contact(self, conn: sqlite3.Connection, contact_id: int) -> None:
-        conn.execute("UPDATE contacts SET updated_at = ? WHERE id = ?", (self.now_iso(), contact_id))
-
     def _store_contact(self, conn: sqlite3.Connection, contact_id: int, data: dict[str, Any], now: str) -> None:
         data = stored_fields(data)
         conn.execute(

@@ -20,11 +20,6 @@ class FolderStore:
             row = conn.execute("SELECT owner_id FROM personal_folders WHERE folder_num = ?", (folder_num,)).fetchone()
             return (row is not None, row[0] if row else None)
 
-    def create_shared_folder(self, name: str, folder_num: int | None = None) -> int:
-        with self.db.write() as conn:
-            cur = conn.execute("INSERT INTO shared_folders (folder_num, name) VALUES (?, ?)", (folder_num, name))
-            return int(cur.lastrowid)
-
     def list_folders(self, q: Any, owner_id: int, shared_editable: bool) -> tuple[list[dict[str, Any]], bool]:
         """F1: shared folders first, then the caller's personal ones, each by folderNum."""
         parts, params = [], []

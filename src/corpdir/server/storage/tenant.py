@@ -49,11 +49,6 @@ class TenantStore(PhoneIndex):
         value = self.get_meta("location_contract_date")
         return date.fromisoformat(value) if value else None
 
-    def add_adapter(self, kind: str, name: str, adapter_id: int | None = None) -> int:
-        table = {"cucm": "cucm_adapters", "alpha": "alpha_adapters"}[kind]
-        with self.db.write() as conn:
-            return int(conn.execute(f"INSERT INTO {table} (id, name) VALUES (?, ?)", (adapter_id, name)).lastrowid)
-
     def is_empty(self) -> bool:
         with self.db.read() as conn:
             return conn.execute("SELECT 1 FROM users LIMIT 1").fetchone() is None

@@ -43,13 +43,6 @@ class UserStore(PhoneIndex):
     db: Database
 
     # -- reading ------------------------------------------------------------------------
-    def user_ids_exist(self, conn: sqlite3.Connection, ids: Iterable[int]) -> set[int]:
-        ids = list(ids)
-        if not ids:
-            return set()
-        marks = ",".join("?" * len(ids))
-        return {r[0] for r in conn.execute(f"SELECT id FROM users WHERE id IN ({marks})", ids)}
-
     def get_user(self, user_id: int) -> dict[str, Any] | None:
         found = self.get_users([user_id])
         return found[0] if found else None
@@ -90,11 +83,6 @@ class UserStore(PhoneIndex):
                 record["tenantAlphaAdapterSettings"] = {"tenantAlphaAdapterSettingsId": aid, "alphaAdapterName": alpha[aid]}
             out.append(record)
         return out
-
-    def user_type_of(self, user_id: int) -> str | None:
-        with self.db.read() as conn:
-            row = conn.execute("SELECT user_type FROM users WHERE id = ?", (user_id,)).fetchone()
-        return row[0] if row else None
 
     def list_user_ids(self, q: Any) -> tuple[list[int], bool]:
         """One page of U1: the ids in order, and whether more follow."""

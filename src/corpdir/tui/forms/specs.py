@@ -11,6 +11,7 @@ from corpdir.spec import ErrorDetail
 from corpdir.spec.contact import BusinessCardForm
 from corpdir.spec.enums import UserType
 from corpdir.spec.usertype import not_settable_fields
+from corpdir.spec.variants import get_variant
 from corpdir.tui.forms.choices import Picker
 from corpdir.tui.forms.model_form import FormSpec
 from corpdir.tui.forms.writes import IMAGE_SUFFIXES
@@ -37,11 +38,10 @@ def _user_type(values: dict[str, Any], stored: str | None) -> str:
 
 
 def user_form(user: Any | None, variant: str = "C") -> FormSpec:
-    """U2 (``user`` None) or U4. Fields the user's type may not set are disabled."""
+    """U2 (``user`` None) or U4. Fields the user's type may not set are disabled; fields
+    the service's interface variant lacks are not shown."""
     stored = getattr(user, "userType", None)
-    absent = set()
-    if variant != "C":
-        absent = {"groupware", "gwsAccount"}
+    absent = get_variant(variant).absent_user_fields()
     return FormSpec(
         title=f"Edit {user.fullname}" if user is not None else "New user",
         code="U4" if user is not None else "U2",

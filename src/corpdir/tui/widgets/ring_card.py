@@ -23,7 +23,7 @@ from corpdir.tui.text import literal
 from corpdir.tui.widgets.photo import PhotoView
 
 if TYPE_CHECKING:
-    from corpdir.tui.desk_phone import Ring
+    from corpdir.calls.session import Ring
 
 STATE_TITLES = {"ringing": "Ringing", "answered": "On the line", "ended": "Call ended"}
 KEYS = (("enter", "open", "open"), ("b", "call_back", "call"), ("c", "copy", "copy"),

@@ -1,6 +1,7 @@
 """The pop-up: every call that is ringing (or just ended) as a card, side by side in a
 band under the title bar of whatever screen is open. The desk phone mounts it on the current
-screen and moves it when the screen changes; the cards are rebuilt from the rings it keeps.
+screen and moves it when the screen changes; the cards are filled from the calls the call
+session keeps (:mod:`corpdir.calls.session`).
 
 A band docked in the layout, not a floating layer: Textual's compositor cuts every line
 at the edges of all the widgets on it, underneath ones included, and a double-width
@@ -16,7 +17,7 @@ from textual.containers import Vertical
 from corpdir.tui.widgets.ring_card import RingCard
 
 if TYPE_CHECKING:
-    from corpdir.tui.desk_phone import Ring
+    from corpdir.calls.session import Ring
 
 MAX_SHOWN = 3  # side by side: three fit 120 columns, two stay readable at 80
 

@@ -30,7 +30,7 @@ def describe_age(seconds: float | None) -> str:
 
 def sync_activity(counts: dict[str, tuple[int, int | None]]) -> str:
     """What a sync has done so far, every resource it reported in one line: the users' pass
-    and the contacts run side by side, and a line naming whichever reported last flickered
+    and the contacts run side by side, and a line naming whichever reported last would flicker
     between them. ``counts``: resource -> (done, total or None), in the order first reported."""
     parts = [f"{resource} {done:,}" + (f"/{total:,}" if total else "") for resource, (done, total) in counts.items()]
     return "syncing " + " · ".join(parts)

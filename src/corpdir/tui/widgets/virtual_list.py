@@ -404,6 +404,3 @@ class VirtualList(ScrollView, can_focus=True):
                 self.cursor = index
                 if event.chain >= 2:
                     self.action_select()
-
-    def refresh_row_region(self, index: int) -> None:
-        self.refresh(Region(0, index - self.scroll_offset.y + 1, self.size.width, 1))

@@ -1,17 +1,19 @@
-"""Builds the demo tenant's first screen, ready-made (issue 17, item 5).
+"""The demo tenant's first screen, ready-made: ``corpdir/cache/demo_first_screen.json.gz``.
 
-A fresh install's first `corpdir` used to show "0 people" for 5-14 s: the embedded
-service first generated the whole demo tenant (photos and business cards are most of
-it), then the app synced it. The people and divisions the first screen shows are now
-shipped in the package (``corpdir/cache/demo_first_screen.json.gz``, ~90 KB), exactly as
-a sync of the embedded demo stores them, and put into an empty demo cache before the
-first paint (``corpdir.cache.demo_seed``); the start-up sync then confirms them.
+    python bench/make_demo_seed.py
 
-The file is deterministic (same generator, same seed: the same bytes, gzip without a
-time stamp). ``tests/demo/test_ready.py`` rebuilds it and fails if it differs, e.g.
-after a change to the generator; to write it again:
+A fresh install's first `corpdir` would otherwise show "0 people" for seconds: the
+embedded service first generates the whole demo tenant (photos and business cards are
+most of it), then the app syncs it. The people and divisions the first screen shows are
+shipped in the package (~37 KB), exactly as a sync of the embedded demo stores them, and
+put into an empty demo cache before the first paint (``corpdir.cache.demo_seed``); the
+start-up sync then confirms them.
 
-    python -m corpdir.service.demo_ready
+A maintainer's build step, not part of the package: it runs the reference server, the
+client and the cache side by side, which no module of the package may do (the server is
+reached over HTTP; docs/architecture.md). The file is deterministic (same generator,
+same seed: the same bytes, gzip without a time stamp); ``tests/demo/test_ready.py``
+rebuilds it and fails if it differs, e.g. after a change to the generator.
 """
 
 from __future__ import annotations
@@ -34,9 +36,8 @@ async def _records() -> dict[str, object]:
     from corpdir.client import DirectoryClient
     from corpdir.config import ServiceConfig
     from corpdir.paths import DEMO_API_KEY
-    from corpdir.server.app import create_app
+    from corpdir.server import RateLimitSettings, ServerSettings, create_app
     from corpdir.server.demo import generate_tenant
-    from corpdir.server.settings import RateLimitSettings, ServerSettings
     from corpdir.spec import OPERATIONS
 
     size, seed = SEED_OF

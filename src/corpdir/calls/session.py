@@ -1,0 +1,174 @@
+"""The desk's call session: what a ringing call does, without a screen.
+
+It runs the configured feeds (the hub), keeps the calls on show (:class:`Ring`: the call's
+latest event, who is calling, the message taken for it), records the desk's finished
+calls (the recorder's queue, then H2), dials out, and gives "save as contact" what it
+starts from. A front end watches it through :class:`SessionObserver` and asks it for
+changes; the TUI's pop-up (``corpdir.tui.desk_phone``) is one. Nothing here imports
+Textual (import-linter's ``calls-have-no-screen``), so the session is tested without an app.
+
+A feed's event reaches the observer after one trip to the cache's thread (who is calling,
+from the cache only): nothing waits for the network in between.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Awaitable, Callable, Protocol
+
+from corpdir.calls.dialers import DialFailed, Dialer, build_dialer, dial_string
+from corpdir.calls.events import CallEvent, CallState, log
+from corpdir.calls.feeds import build_feeds
+from corpdir.calls.hub import CallHub, Feed
+from corpdir.calls.recorder import CallRecorder
+from corpdir.calls.ring_socket import RingSocketFeed
+from corpdir.config import CallsConfig
+from corpdir.service.calls import CallDesk, Caller
+
+KEPT = 8  # calls kept (the pop-up shows the newest three: ring_stack.MAX_SHOWN)
+
+Identify = Callable[[str, int], Awaitable[Caller]]
+"""Who a number is, with up to N of their last calls: the service's identification."""
+
+
+@dataclass(frozen=True)
+class Ring:
+    """One call on show: its latest event, who it is, the message taken for it."""
+
+    uid: int  # the call's while it is kept: a front end holds one card per call by it
+    event: CallEvent
+    caller: Caller
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class ContactDraft:
+    """What "save as contact" starts from: the number, the name the phone system sent, and
+    the folder (the user's first personal folder, else the first shared one; None: none)."""
+
+    number: str
+    name: str
+    folder: tuple[str, int] | None
+
+
+class SessionObserver(Protocol):
+    """What a front end hears from the session, on the session's loop."""
+
+    def rings_changed(self, rings: tuple[Ring, ...]) -> None:
+        """The calls on show changed (newest first): one arrived or moved on, was dismissed,
+        or got a message."""
+
+    def feeds_changed(self) -> None:
+        """A feed connected, dropped or skipped an event (:meth:`CallSession.status_text`)."""
+
+
+class CallSession:
+    def __init__(self, desk: CallDesk, settings: CallsConfig | None, observer: SessionObserver, *,
+                 queue: Path | None, identify: Identify | None = None) -> None:
+        """``settings`` None: no feeds, no ring socket, no dialer (nothing ever rings), but
+        the desk's history and "save as contact" still work. ``queue`` is the recorder's
+        file; None records nothing (a kiosk). ``identify`` defaults to the desk's."""
+        self.desk = desk
+        self.enabled = settings is not None
+        self.settings = settings or CallsConfig.model_construct(feeds=[], dialer=None, ring_socket=False, recent_calls=3)
+        self.observer = observer
+        self.queue = queue
+        self.identify = identify or desk.caller
+        self.dialer: Dialer | None = build_dialer(self.settings.dialer)
+        self.rings: tuple[Ring, ...] = ()
+        self.hub: CallHub | None = None
+        self.recorder: CallRecorder | None = None
+        self._uids = 0
+        self._events: asyncio.Queue[CallEvent] = asyncio.Queue()
+        self._consumer: asyncio.Task[None] | None = None
+
+    # -- starting and stopping ---------------------------------------------------------------
+    async def start(self) -> None:
+        """The feeds running and the recorder ready; returns once the desk's history by
+        caller is built, so the first ring does not build it."""
+        if not self.enabled:
+            return
+        feeds: list[Feed] = build_feeds(self.settings, self.desk)
+        if self.settings.ring_socket:
+            feeds.append(RingSocketFeed())
+        if self.queue is not None and any(f.records for f in feeds):
+            self.recorder = CallRecorder(self.desk, self.queue)
+            self.recorder.start()
+        self._consumer = asyncio.create_task(self._consume(), name="call-session-events")
+        self.hub = CallHub(feeds, self.on_event, self.observer.feeds_changed)
+        self.hub.start()
+        await self.desk.ready()
+
+    async def stop(self) -> None:
+        if self.hub is not None:
+            await self.hub.stop()
+        if self._consumer is not None:
+            self._consumer.cancel()
+            await asyncio.gather(self._consumer, return_exceptions=True)
+        if self.recorder is not None:
+            await self.recorder.stop()
+
+    def status_text(self) -> str:
+        return self.hub.summary() if self.hub is not None else ""
+
+    # -- events --------------------------------------------------------------------------------
+    def on_event(self, event: CallEvent) -> None:
+        """From a feed, on the session's loop. Events are taken one at a time, in order: a
+        call's end never overtakes its ringing while the caller is being looked up."""
+        self._events.put_nowait(event)
+
+    async def _consume(self) -> None:
+        while True:
+            event = await self._events.get()
+            try:
+                await self._arrived(event)
+            except Exception:  # noqa: BLE001 - one bad event must not stop the session
+                log.exception("call event %s could not be shown", event)
+
+    async def _arrived(self, event: CallEvent) -> None:
+        known = self.ring_of(event.key)
+        caller = known.caller if known is not None and (known.caller.number == event.number or not event.number) else \
+            await self.identify(event.number, self.settings.recent_calls)
+        if known is not None:
+            ring = replace(known, event=event, caller=caller)
+            self._set(tuple(ring if r.uid == known.uid else r for r in self.rings))
+        else:
+            self._uids += 1
+            ring = Ring(self._uids, event, caller)
+            self._set((ring, *self.rings)[:KEPT])
+        if event.state is CallState.ENDED and event.records and self.recorder is not None:
+            self.recorder.record(event, ring.note)
+            self.recorder.kick()
+
+    def ring_of(self, key: str) -> Ring | None:
+        """The call kept under a feed's call key (:attr:`CallEvent.key`), if any."""
+        return next((r for r in self.rings if r.event.key == key), None)
+
+    def _set(self, rings: tuple[Ring, ...]) -> None:
+        self.rings = rings
+        self.observer.rings_changed(rings)
+
+    # -- what the user does with a call --------------------------------------------------------------
+    def dismiss(self, ring: Ring) -> None:
+        self._set(tuple(r for r in self.rings if r.uid != ring.uid))
+
+    async def take_message(self, ring: Ring, note: str) -> None:
+        """A message for the call: on show at once, and the record's note (with the record
+        once the call ends, or an edit of it when it is recorded already)."""
+        self._set(tuple(replace(r, note=note) if r.uid == ring.uid else r for r in self.rings))
+        if self.recorder is not None and ring.event.records:
+            await self.recorder.set_note(ring.event.key, note)
+
+    async def dial(self, number: str) -> str:
+        """Through the configured dialer (:attr:`dialer`, not None); returns what was dialled,
+        the digits the phone got ('０３－１２３４' is '031234'). :class:`DialFailed` when the
+        phone or PBX refused or could not be reached."""
+        if self.dialer is None:
+            raise DialFailed("no dialer configured")
+        await self.dialer.dial(number)
+        return dial_string(number)
+
+    async def contact_draft(self, number: str, name: str = "") -> ContactDraft:
+        return ContactDraft(number, name, await self.desk.new_contact_folder())
