@@ -78,15 +78,15 @@ def paint_spy(clock=time.perf_counter):  # noqa: ANN001, ANN201
 def open_app(db: Path, calls: dict):  # noqa: ANN201
     from corpdir.cache.store import CacheStore
     from corpdir.client import DirectoryClient
-    from corpdir.config import CallsSettings, ServiceSettings
+    from corpdir.config import CallsConfig, ServiceConfig
     from corpdir.service.directory import DirectoryService
     from corpdir.state import State
     from corpdir.tui.app import CorpdirApp
 
-    settings = ServiceSettings(base_url="http://unanswered.test/v1", api_key="bench", max_retries=0)
+    settings = ServiceConfig(base_url="http://unanswered.test/v1", api_key="bench", max_retries=0)
     service = DirectoryService(DirectoryClient(settings, transport=Unanswered()), CacheStore(str(db)), settings)
     app = CorpdirApp(service, state=State(Path(tempfile.mkdtemp()) / "state.json"), sync_on_start=False,
-                     calls=CallsSettings(ring_socket=False, **calls))
+                     calls=CallsConfig(ring_socket=False, **calls))
     return service, app
 
 

@@ -45,15 +45,15 @@ SERVER = """
 import sys
 from corpdir.cache.store import CacheStore
 from corpdir.client import DirectoryClient
-from corpdir.config import ServiceSettings
+from corpdir.config import ServiceConfig
 from corpdir.gateway.app import build_app
-from corpdir.gateway.settings import GatewaySettings
+from corpdir.config import GatewayConfig
 from corpdir.service.directory import DirectoryService
 
 db, port, token, kind = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-settings = ServiceSettings(base_url="http://127.0.0.1:9/v1", api_key="bench-key")
+settings = ServiceConfig(base_url="http://127.0.0.1:9/v1", api_key="bench-key")
 service = DirectoryService(None, CacheStore(db), settings, connect=lambda: DirectoryClient(settings))
-app = build_app(service, GatewaySettings(token=token, sync_every=0))
+app = build_app(service, GatewayConfig(token=token, sync_every=0))
 if kind == "uvicorn":  # the server the gateway ran on before its own (same app, httptools and uvloop)
     import uvicorn
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
@@ -297,13 +297,13 @@ def load_slapd(folder: Path, db: Path) -> tuple[subprocess.Popen, int, str]:
 
 def write_ldif(db: Path, path: Path) -> int:
     from corpdir.cache.store import CacheStore
-    from corpdir.config import ServiceSettings
+    from corpdir.config import ServiceConfig
     from corpdir.gateway.ldap.ldif import ldif
     from corpdir.service.directory import DirectoryService
     from corpdir.service.phonebook import Phonebook
 
     async def run() -> int:
-        settings = ServiceSettings(base_url="http://127.0.0.1:9/v1", api_key="bench-key")
+        settings = ServiceConfig(base_url="http://127.0.0.1:9/v1", api_key="bench-key")
         service = DirectoryService(None, CacheStore(db), settings, connect=lambda: None)
         phonebook = Phonebook(service)
         entries = await phonebook.entries()
@@ -430,12 +430,12 @@ def bench_probe(db: Path, forms: list[str], results: list[str]) -> None:
     from urllib.parse import unquote
 
     from corpdir.cache.store import CacheStore
-    from corpdir.config import ServiceSettings
+    from corpdir.config import ServiceConfig
     from corpdir.gateway.lookup import CallerLookup
     from corpdir.service.directory import DirectoryService
     from corpdir.service.phonebook import Phonebook
 
-    settings = ServiceSettings(base_url="http://127.0.0.1:9/v1", api_key="bench-key")
+    settings = ServiceConfig(base_url="http://127.0.0.1:9/v1", api_key="bench-key")
     service = DirectoryService(None, CacheStore(db), settings, connect=lambda: None)
     phonebook = Phonebook(service)
     lookup = CallerLookup(phonebook, None, deadline=0.3, strip_prefixes=["0", "9"])

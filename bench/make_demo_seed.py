@@ -34,7 +34,7 @@ async def _records() -> dict[str, object]:
     from corpdir.cache.store import CacheStore
     from corpdir.cache.sync import Syncer
     from corpdir.client import DirectoryClient
-    from corpdir.config import ServiceSettings
+    from corpdir.config import ServiceConfig
     from corpdir.paths import DEMO_API_KEY
     from corpdir.server import RateLimitSettings, ServerSettings, create_app
     from corpdir.server.demo import generate_tenant
@@ -43,7 +43,7 @@ async def _records() -> dict[str, object]:
     size, seed = SEED_OF
     app = create_app(ServerSettings(data=None, demo=generate_tenant(size=size, seed=seed),
                                     rate_limit=RateLimitSettings(enabled=False)))
-    settings = ServiceSettings(base_url="http://demo.invalid/v1", api_key=DEMO_API_KEY)
+    settings = ServiceConfig(base_url="http://demo.invalid/v1", api_key=DEMO_API_KEY)
     client = DirectoryClient(settings, transport=httpx.ASGITransport(app=app))
     store = CacheStore(":memory:")
 

@@ -42,7 +42,8 @@ def build_app() -> Any:
     from corpdir.state import State
     from corpdir.tui.app import CorpdirApp
 
-    settings, ui = load_settings()
+    everything = load_settings()
+    settings, ui = everything.service, everything.ui
     assert settings.is_demo, "the screenshots are of the embedded demo tenant"
 
     async def fill() -> float:

@@ -99,11 +99,11 @@ async def run(sessions: int, home: Path, warm: bool) -> dict:
 
     from corpdir.server.demo import generate_tenant
     from corpdir.ssh.authorized import KeyRing
-    from corpdir.ssh.server import DirectoryServer, ServerConfig
+    from corpdir.ssh.server import DirectoryServer, ServerOptions
 
     key = asyncssh.generate_private_key("ssh-ed25519")
     (home / "authorized_keys").write_bytes(key.export_public_key())
-    server = DirectoryServer(ServerConfig(keys=KeyRing.load(home / "authorized_keys"), host_key=home / "host_key", port=0,
+    server = DirectoryServer(ServerOptions(keys=KeyRing.load(home / "authorized_keys"), host_key=home / "host_key", port=0,
                                           max_sessions=sessions, idle_timeout=None, warm=warm))
     await server.start()
     users = [u for u in generate_tenant(size=int(os.environ["CORPDIR_DEMO_SIZE"]), seed=1).users

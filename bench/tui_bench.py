@@ -144,7 +144,7 @@ def first_user_name(env: dict[str, str]) -> str:
     code = ("import asyncio\n"
             "from corpdir.config import load_settings\n"
             "from corpdir.service.directory import DirectoryService\n"
-            "settings, _ = load_settings()\n"
+            "settings = load_settings().service\n"
             "service = DirectoryService.open(settings)\n"
             "async def main():\n"
             "    print((await service.people.window(None, limit=1))[0].fullname)\n"
@@ -202,7 +202,7 @@ async def drive(db: Path, queries: list[str], do_keys: bool, do_rss: bool) -> No
     from corpdir.cache.search import Searcher
     from corpdir.cache.store import CacheStore
     from corpdir.client import DirectoryClient
-    from corpdir.config import ServiceSettings
+    from corpdir.config import ServiceConfig
     from corpdir.service.directory import DirectoryService
     from corpdir.state import State
     from corpdir.tui.app import CorpdirApp
@@ -210,7 +210,7 @@ async def drive(db: Path, queries: list[str], do_keys: bool, do_rss: bool) -> No
     from corpdir.tui.widgets.virtual_list import VirtualList
 
     before_open = rss_mib()
-    settings = ServiceSettings(base_url="http://unanswered.test/v1", api_key="bench", max_retries=0)
+    settings = ServiceConfig(base_url="http://unanswered.test/v1", api_key="bench", max_retries=0)
     client = DirectoryClient(settings, transport=Unanswered())
     store = CacheStore(str(db))
     service = DirectoryService(client, store, settings)

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from corpdir.config import CallsSettings
+from corpdir.config import CallsConfig
 from corpdir.state import State
 
 
 def desk_app(service: Any, *, read_only: bool = False, **calls: Any) -> Any:
     from corpdir.tui.app import CorpdirApp
 
-    return CorpdirApp(service, state=State(), sync_on_start=False, read_only=read_only, calls=CallsSettings(**calls))
+    return CorpdirApp(service, state=State(), sync_on_start=False, read_only=read_only, calls=CallsConfig(**calls))
 
 
 def cards(app: Any) -> list[Any]:

@@ -1,11 +1,16 @@
 """Every test runs with its own config, data, cache and state folders: nothing reads or
 writes the real home directory, and no test sees another's settings."""
 
+import os
+from pathlib import Path
+
 import pytest
 
 
 @pytest.fixture(autouse=True)
 def _isolated_dirs(tmp_path, monkeypatch):
+    for name in [name for name in os.environ if name.startswith("CORPDIR_")]:  # every section reads some
+        monkeypatch.delenv(name)
     monkeypatch.setenv("CORPDIR_CONFIG", str(tmp_path / "config" / "config.toml"))
     monkeypatch.setenv("CORPDIR_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("CORPDIR_CACHE_DIR", str(tmp_path / "cache"))
@@ -21,3 +26,16 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     cases = [value for r in reports for name, value in getattr(r, "user_properties", ()) if name == "schemathesis_case"]
     if cases:
         terminalreporter.write_line(f"schemathesis: {len(cases)} generated cases over {len(set(cases))} operations")
+
+
+@pytest.fixture
+def write_config():
+    """Writes this test's config.toml (the file CORPDIR_CONFIG names) and returns its path."""
+
+    def write(text: str) -> Path:
+        path = Path(os.environ["CORPDIR_CONFIG"])
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    return write

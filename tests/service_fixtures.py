@@ -10,7 +10,7 @@ import httpx
 
 from corpdir.cache.store import CacheStore
 from corpdir.client import DirectoryClient
-from corpdir.config import ServiceSettings
+from corpdir.config import ServiceConfig
 from corpdir.server.app import create_app
 from corpdir.server.settings import RateLimitSettings, ServerSettings
 from corpdir.service.directory import DirectoryService
@@ -54,7 +54,7 @@ def make_service(app: Any | None = None, *, api_key: str = "demo-reception", tra
                  store: CacheStore | None = None, **client_options: Any) -> DirectoryService:
     """``client_options`` go to DirectoryClient (e.g. clock=, sleep= of a FakeClock)."""
     app = app if app is not None else make_server()
-    settings = ServiceSettings(base_url=BASE_URL, api_key=api_key, max_retries=1, retry_initial_delay=0.01, retry_max_delay=0.02)
+    settings = ServiceConfig(base_url=BASE_URL, api_key=api_key, max_retries=1, retry_initial_delay=0.01, retry_max_delay=0.02)
     client = DirectoryClient(settings, transport=transport or httpx.ASGITransport(app=app), **client_options)
     return DirectoryService(client, store or CacheStore(":memory:"), settings)
 

@@ -79,12 +79,16 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
-    if args.command is None:
-        from corpdir.commands import tui
+    module = import_module(f"corpdir.commands.{(args.command or 'tui').replace('-', '_')}")
+    try:
+        return int(module.run(args) or 0)
+    except ValueError as exc:  # corpdir.paths is imported here, not at the top: `corpdir lookup` starts without it
+        from corpdir.paths import SettingsError, config_path
 
-        return int(tui.run(args) or 0)
-    module = import_module(f"corpdir.commands.{args.command.replace('-', '_')}")
-    return int(module.run(args) or 0)
+        if not isinstance(exc, SettingsError):
+            raise
+        print(f"corpdir: the configuration is not usable ({config_path()}, CORPDIR_*):\n{exc}", file=sys.stderr)
+        return 2
 
 
 def run() -> None:

@@ -2,8 +2,8 @@
 
 The ``[service]`` settings are read here, once, for everyone: :func:`service_values`
 (environment over config file, a blank value counting as not given) is the source of
-:class:`corpdir.config.ServiceSettings`, and :func:`profile_for` (which service, which
-key, hence which cache file) is what both ``ServiceSettings.profile()`` and `corpdir
+:class:`corpdir.config.ServiceConfig`, and :func:`profile_for` (which service, which
+key, hence which cache file) is what both ``ServiceConfig.profile()`` and `corpdir
 lookup`'s fast :func:`resolve_profile` return. `corpdir lookup` must start fast, so it
 uses these without building the settings object (pydantic). Every location can be moved
 by an environment variable, which is how tests keep off the real home directory.
@@ -90,17 +90,22 @@ def cache_file(base_url: str, api_key: str, directory: Path | None = None) -> Pa
     return (directory or cache_dir()) / f"{name}.sqlite3"
 
 
-def read_config_table(table: str) -> dict[str, Any]:
-    """One table of the config file ({} when there is no file; a BOM is allowed)."""
+class SettingsError(ValueError):
+    """The configuration cannot be used: each line names the file's table (the section) and
+    key, and the rule (``[gateway] port: Input should be less than or equal to 65535``)."""
+
+
+def read_config() -> dict[str, Any]:
+    """The config file's tables ({} when there is no file; a BOM is allowed)."""
     path = config_path()
     if not path.is_file():
         return {}
     import tomllib  # only when there is a file: `corpdir lookup` starts without it
 
     try:
-        return dict(tomllib.loads(path.read_text(encoding="utf-8-sig")).get(table, {}))
+        return tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{path}: not valid TOML: {exc}") from None
+        raise SettingsError(f"{path}: not valid TOML: {exc}") from None
 
 
 class Profile(namedtuple("Profile", ("base_url", "api_key"))):
@@ -136,8 +141,8 @@ def given(value: Any) -> Any:
 def service_values(names: Iterable[str], table: dict[str, Any] | None = None) -> dict[str, Any]:
     """The ``[service]`` settings ``names`` that are given: ``CORPDIR_<NAME>`` from the
     environment over the config file's ``[service]`` table. The one reader of these
-    settings, for :class:`corpdir.config.ServiceSettings` and `corpdir lookup` alike."""
-    table = read_config_table("service") if table is None else table
+    settings, for :class:`corpdir.config.ServiceConfig` and `corpdir lookup` alike."""
+    table = read_config().get("service", {}) if table is None else table
     values = {}
     for name in names:
         value = given(os.environ.get(f"CORPDIR_{name.upper()}"))
@@ -148,9 +153,18 @@ def service_values(names: Iterable[str], table: dict[str, Any] | None = None) ->
     return values
 
 
-def service_value(name: str, default: Any = None) -> Any:
-    """One ``[service]`` setting (see :func:`service_values`), or ``default``."""
-    return service_values((name,)).get(name, default)
+# The [service] keys `corpdir lookup` reads without building the settings, with the defaults
+# corpdir.config.ServiceConfig gives them: a test holds the two together, key by key and
+# value by value (tests/common/test_one_config_reader.py).
+LOOKUP_SETTINGS = {"base_url": None, "api_key": None, "api_key_file": None, "keyring_service": None,
+                   "region": "JP", "stale_after": 900.0}
+
+
+def lookup_settings() -> dict[str, Any]:
+    """:data:`LOOKUP_SETTINGS` as configured (:func:`service_values`), else their defaults."""
+    values = {**LOOKUP_SETTINGS, **service_values(LOOKUP_SETTINGS)}
+    values["stale_after"] = float(values["stale_after"])
+    return values
 
 
 def read_key_file(path: str | Path) -> str | None:
@@ -184,16 +198,14 @@ def profile_for(base_url: str | None, api_key: str | None, api_key_file: str | P
     return Profile(base_url, api_key_from(api_key, api_key_file))
 
 
-PROFILE_SETTINGS = ("base_url", "api_key", "api_key_file", "keyring_service")
-
-
-def resolve_profile(base_url: str | None = None) -> Profile | None:
-    """The profile `corpdir` would use, from ``--base-url`` (``base_url``), the environment
-    and the config file, as ``ServiceSettings.profile()`` gives it, without pydantic.
+def resolve_profile(base_url: str | None = None, values: dict[str, Any] | None = None) -> Profile | None:
+    """The profile `corpdir` would use, from ``--base-url`` (``base_url``) and ``values``
+    (:func:`lookup_settings`: the environment and the config file), as
+    ``ServiceConfig.profile()`` gives it, without pydantic.
 
     Returns None when the key must come from the system keyring: the caller then builds
     the full settings (the slow, complete path)."""
-    values = service_values(PROFILE_SETTINGS)
+    values = lookup_settings() if values is None else values
     profile = profile_for(given(base_url) or values.get("base_url"), values.get("api_key"), values.get("api_key_file"))
     if not profile.is_demo and profile.api_key is None and values.get("keyring_service"):
         return None

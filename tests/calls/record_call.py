@@ -10,7 +10,7 @@ from datetime import datetime, timedelta, timezone
 
 from corpdir.calls.events import CallEvent, CallState
 from corpdir.calls.recorder import CallRecorder, queue_path
-from corpdir.config import ServiceSettings
+from corpdir.config import ServiceConfig
 from corpdir.paths import data_dir
 from corpdir.service.calls import CallDesk
 from corpdir.service.directory import DirectoryService
@@ -19,7 +19,7 @@ RANG_AT = datetime(2026, 11, 20, 9, 30, tzinfo=timezone.utc)
 
 
 async def main(base_url: str, mode: str) -> None:
-    settings = ServiceSettings(base_url=base_url, api_key="demo-reception", max_retries=0)
+    settings = ServiceConfig(base_url=base_url, api_key="demo-reception", max_retries=0)
     service = DirectoryService.open(settings)
     recorder = CallRecorder(CallDesk(service), queue_path(settings.profile().cache_path(), data_dir()))
     if mode == "record":

@@ -6,21 +6,13 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-from corpdir.config import CallsConfigError, load_calls_settings
+from corpdir.config import SettingsError, load_settings
 
 
-def write_config(text: str) -> Path:
-    path = Path(os.environ["CORPDIR_CONFIG"])
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def test_several_feeds_and_a_dialer_are_read():
+def test_several_feeds_and_a_dialer_are_read(write_config):
     write_config("""
 [calls]
 recent_calls = 5
@@ -42,7 +34,7 @@ interval = 30
 kind = "action_uri"
 url = "http://192.0.2.10/servlet?key=number={number}&outgoing_uri=desk"
 """)
-    calls = load_calls_settings()
+    calls = load_settings().calls
     assert [(f.name, f.kind) for f in calls.feeds] == [("soft phone", "baresip"), ("pbx", "ami"), ("history", "history")]
     assert calls.feeds[0].port == 4555 and calls.feeds[2].interval == 30 and calls.recent_calls == 5
     assert calls.feeds[2].records is False  # the history feed never writes what it read
@@ -57,14 +49,14 @@ url = "http://192.0.2.10/servlet?key=number={number}&outgoing_uri=desk"
     ('[[calls.feeds]]\nname = "a"\nkind = "fax"\n', "[calls] feeds[0]: Input tag 'fax' found using 'kind' does not match"),
     ('[calls.dialer]\nkind = "action_uri"\nurl = "http://phone/dial"\n', "[calls] dialer.action_uri.url: String should match pattern"),
 ])
-def test_a_mistake_names_the_field_and_the_rule(table, said):
+def test_a_mistake_names_the_field_and_the_rule(write_config, table, said):
     write_config(table)
-    with pytest.raises(CallsConfigError) as caught:
-        load_calls_settings()
+    with pytest.raises(SettingsError) as caught:
+        load_settings()
     assert said in str(caught.value)
 
 
-def test_the_tui_refuses_to_start_on_a_bad_calls_table():
+def test_the_tui_refuses_to_start_on_a_bad_calls_table(write_config):
     write_config('[[calls.feeds]]\nname = "x"\nkind = "ami"\n')
     done = subprocess.run([sys.executable, "-m", "corpdir.cli", "--no-sync"], capture_output=True, text=True,
                           env=os.environ.copy(), stdin=subprocess.DEVNULL)

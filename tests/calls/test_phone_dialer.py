@@ -16,7 +16,7 @@ import pytest
 from call_helpers import cards, desk_app, feed_ready
 from corpdir.calls.dialers import DialFailed, build_dialer
 from corpdir.calls.ring_socket import ring
-from corpdir.config import CallsSettings
+from corpdir.config import CallsConfig
 from tests.calls.conftest import free_port
 from tui_helpers import Notifications, wait_for
 
@@ -74,7 +74,7 @@ def yealink_dialer(port: int, password: str = LOGIN[1]) -> dict:
 
 
 def dialer(config: dict):  # noqa: ANN201
-    return build_dialer(CallsSettings(ring_socket=False, dialer=config).dialer)
+    return build_dialer(CallsConfig(ring_socket=False, dialer=config).dialer)
 
 
 async def test_yealink_gets_the_digits_of_a_full_width_number_with_its_login(yealink):
@@ -130,5 +130,5 @@ def test_the_dialer_needs_number_in_its_url():
     from pydantic import ValidationError
 
     with pytest.raises(ValidationError) as refused:
-        CallsSettings(ring_socket=False, dialer={"kind": "action_uri", "url": f"http://127.0.0.1:{free_port()}/servlet?key=OK"})
+        CallsConfig(ring_socket=False, dialer={"kind": "action_uri", "url": f"http://127.0.0.1:{free_port()}/servlet?key=OK"})
     assert "dialer.action_uri.url" in str(refused.value)

@@ -15,7 +15,7 @@ from calls.test_action_url import TOKEN, yealink_url
 from corpdir.calls.events import CallState
 from corpdir.calls.ring_socket import ring
 from corpdir.calls.session import CallSession, Ring
-from corpdir.config import CallsSettings
+from corpdir.config import CallsConfig
 from corpdir.phone import digits
 from corpdir.service.calls import CallDesk
 from sip_helpers import free_port
@@ -37,7 +37,7 @@ class Watcher:
 
 async def started(service, watcher: Watcher, *, queue=None, **calls) -> CallSession:
     """A session on ``calls`` whose feeds are all connected."""
-    session = CallSession(CallDesk(service), CallsSettings(**calls), watcher, queue=queue)
+    session = CallSession(CallDesk(service), CallsConfig(**calls), watcher, queue=queue)
     await session.start()
     while any(status.state != "connected" for status in session.hub.status.values()):
         await watcher.feed_news.get()

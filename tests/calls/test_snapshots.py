@@ -15,7 +15,7 @@ import pytest
 
 from call_helpers import cards
 from corpdir.calls.events import CallEvent, CallState
-from corpdir.config import CallsSettings
+from corpdir.config import CallsConfig
 from corpdir.tui.desk_phone import DeskPhone
 from tui.test_snapshots import NARROW, WIDE, _still, synced_app  # noqa: F401 - _still: no blink, Tokyo time
 from tui.test_snapshots import calls as calls_screen
@@ -26,7 +26,7 @@ RANG = datetime(2025, 6, 15, 1, 46, tzinfo=timezone.utc)  # 10:46 in Tokyo, the 
 
 def ring_app(cache_path) -> Any:
     app = synced_app(cache_path)
-    app.desk_phone = DeskPhone(app, CallsSettings(ring_socket=False))
+    app.desk_phone = DeskPhone(app, CallsConfig(ring_socket=False))
     return app
 
 

@@ -14,7 +14,7 @@ import pytest
 from corpdir.cli import main
 from corpdir.client import DirectoryClient
 from corpdir.commands.bulk import run_bulk
-from corpdir.config import ServiceSettings
+from corpdir.config import ServiceConfig
 from corpdir.service.directory import DirectoryService
 from corpdir.cache.store import CacheStore
 from service_fixtures import BASE_URL, make_server, make_service
@@ -51,7 +51,7 @@ async def test_a_refusal_says_what_may_not_be_done(kind, words, tmp_path):
 async def test_a_service_without_bulk_says_so_in_words(kind, tmp_path):
     path = tmp_path / f"{kind}.csv"
     path.write_text(ROWS[kind], encoding="utf-8")
-    settings = ServiceSettings(base_url=BASE_URL, api_key="demo-admin", variant="A", max_retries=1)
+    settings = ServiceConfig(base_url=BASE_URL, api_key="demo-admin", variant="A", max_retries=1)
     client = DirectoryClient(settings, transport=httpx.ASGITransport(app=make_server(variant="A")))
     service = DirectoryService(client, CacheStore(":memory:"), settings)
     try:

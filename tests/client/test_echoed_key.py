@@ -13,7 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from corpdir.client import ClientSettings, ConfigError, CorpdirError, DirectoryClient
+from corpdir.client import ConnectionConfig, ConfigError, CorpdirError, DirectoryClient
 from corpdir.service.messages import explain
 
 KEY = "sk-live-Echo_Me/Back+9f3a"
@@ -59,7 +59,7 @@ def texts(exc: BaseException) -> str:
 @pytest.mark.parametrize("style", ["html", "json"])
 async def test_an_echoed_key_is_removed_from_the_error_and_the_logs(echo, style, caplog):
     caplog.set_level(logging.DEBUG)
-    client = DirectoryClient(ClientSettings(base_url=echo, api_key=KEY, max_retries=1, retry_initial_delay=0.01,
+    client = DirectoryClient(ConnectionConfig(base_url=echo, api_key=KEY, max_retries=1, retry_initial_delay=0.01,
                                             retry_max_delay=0.02))
     try:
         with pytest.raises(CorpdirError) as info:
@@ -75,6 +75,6 @@ async def test_an_echoed_key_is_removed_from_the_error_and_the_logs(echo, style,
 @pytest.mark.parametrize("url", ["http://user:pw@127.0.0.1:8765/v1", "https://admin@directory.example/v1"])
 def test_a_base_url_with_a_user_or_password_is_refused(url):
     with pytest.raises(ConfigError) as info:
-        DirectoryClient(ClientSettings(base_url=url, api_key=KEY))
+        DirectoryClient(ConnectionConfig(base_url=url, api_key=KEY))
     assert "user name or password" in str(info.value)
     assert "pw" not in str(info.value) and "admin" not in str(info.value)

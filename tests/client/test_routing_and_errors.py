@@ -50,7 +50,7 @@ async def test_toml_overrides_routes_and_auth(tmp_path, clock):
             return httpx.Response(200, json={"userId": 3})
         return httpx.Response(200, json={"hasMore": False, "items": []})
 
-    async with C.DirectoryClient(C.ClientSettings(routing_file=f, base_url="http://127.0.0.1/api", api_key="key-1"),
+    async with C.DirectoryClient(C.ConnectionConfig(routing_file=f, base_url="http://127.0.0.1/api", api_key="key-1"),
                                  transport=httpx.MockTransport(handler)) as c:
         assert (await c.get_user(3)).userId == 3
         await c.list_users(select=["userId", "fullname"])
@@ -140,7 +140,7 @@ async def test_toml_overrides_upload_encodings(tmp_path):
         return httpx.Response(204)
 
     image = b"\xff\xd8\xff\xe0 a jpeg"
-    async with C.DirectoryClient(C.ClientSettings(routing_file=f, base_url="http://127.0.0.1/v1", api_key="k"),
+    async with C.DirectoryClient(C.ConnectionConfig(routing_file=f, base_url="http://127.0.0.1/v1", api_key="k"),
                                  transport=httpx.MockTransport(handler)) as c:
         await c.put_photo(3, image)
         assert (await c.create_contact_from_card(image, directory="SHARED", folderNum=1)).contactId == 9

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 import sys
 import traceback
 import types
@@ -11,7 +12,8 @@ import warnings
 import httpx
 import pytest
 
-from corpdir.client import ClientSettings, CorpdirError, DirectoryClient, InsecureTransportWarning, RoutingProfile
+from corpdir.client import ConnectionConfig, CorpdirError, DirectoryClient, InsecureTransportWarning, RoutingProfile
+from corpdir.config import SettingsError, load_settings
 
 from .faults import FaultTransport
 from .server import make_server
@@ -58,7 +60,7 @@ def test_settings_keep_key_secret(monkeypatch, tmp_path):
     monkeypatch.setenv("CORPDIR_API_KEY", SECRET)
     monkeypatch.setenv("CORPDIR_VARIANT", "B")
     monkeypatch.setenv("CORPDIR_CONCURRENCY", "3")
-    s = ClientSettings()
+    s = load_settings().service
     assert s.resolve_api_key().get_secret_value() == SECRET and s.variant == "B" and s.concurrency == 3
     assert SECRET not in repr(s) and SECRET not in str(s) and SECRET not in s.model_dump_json()
 
@@ -67,12 +69,12 @@ def test_key_from_file_and_keyring(monkeypatch, tmp_path):
     monkeypatch.delenv("CORPDIR_API_KEY", raising=False)
     keyfile = tmp_path / "key"
     keyfile.write_text(SECRET + "\n")
-    assert ClientSettings(api_key_file=keyfile).resolve_api_key().get_secret_value() == SECRET
+    assert ConnectionConfig(api_key_file=keyfile).resolve_api_key().get_secret_value() == SECRET
     fake = types.SimpleNamespace(get_password=lambda service, user: f"kr-{service}-{user}")
     monkeypatch.setitem(sys.modules, "keyring", fake)
-    assert ClientSettings(keyring_service="corpdir").resolve_api_key().get_secret_value() == "kr-corpdir-api-key"
+    assert ConnectionConfig(keyring_service="corpdir").resolve_api_key().get_secret_value() == "kr-corpdir-api-key"
     monkeypatch.setitem(sys.modules, "keyring", None)  # not installed: no key, no crash
-    assert ClientSettings(keyring_service="corpdir").resolve_api_key() is None
+    assert ConnectionConfig(keyring_service="corpdir").resolve_api_key() is None
 
 
 async def test_plain_http_to_remote_host_warns():
@@ -107,7 +109,7 @@ async def test_key_whitespace_is_trimmed(monkeypatch):
         return httpx.Response(200, json={"userId": 1})
 
     monkeypatch.setenv("CORPDIR_API_KEY", f"  {SECRET}\r\n")  # e.g. from a file edited on Windows
-    async with DirectoryClient(ClientSettings(base_url="http://127.0.0.1/v1"), transport=httpx.MockTransport(answer)) as c:
+    async with DirectoryClient(load_settings(service={"base_url": "http://127.0.0.1/v1"}).service, transport=httpx.MockTransport(answer)) as c:
         await c.get_user(1)
     assert seen[0].headers["authorization"] == f"Bearer {SECRET}"
 
@@ -152,14 +154,14 @@ def test_unusable_base_url_is_refused_when_the_client_is_built(url):
     from corpdir.client import ConfigError
 
     with pytest.raises(ConfigError, match="address") as info:
-        DirectoryClient(base_url=url or None, api_key="k", settings=ClientSettings(base_url=url))
+        DirectoryClient(base_url=url or None, api_key="k", settings=ConnectionConfig(base_url=url))
     assert SECRET not in str(info.value)
 
 
 def test_unreadable_key_sources_warn_and_give_no_key(monkeypatch, tmp_path, caplog):
     monkeypatch.delenv("CORPDIR_API_KEY", raising=False)
     caplog.set_level(logging.WARNING, "corpdir.client")
-    assert ClientSettings(api_key_file=tmp_path / "missing").resolve_api_key() is None
+    assert ConnectionConfig(api_key_file=tmp_path / "missing").resolve_api_key() is None
     assert "cannot read the API key file" in caplog.text
 
     class NoKeyringError(RuntimeError):
@@ -169,17 +171,17 @@ def test_unreadable_key_sources_warn_and_give_no_key(monkeypatch, tmp_path, capl
         raise NoKeyringError("No recommended backend was available")
 
     monkeypatch.setitem(sys.modules, "keyring", types.SimpleNamespace(get_password=no_backend))
-    assert ClientSettings(keyring_service="corpdir").resolve_api_key() is None
+    assert ConnectionConfig(keyring_service="corpdir").resolve_api_key() is None
     assert "keyring could not be read (NoKeyringError)" in caplog.text
 
 
 def test_settings_refuse_nonsense_numbers(monkeypatch):
-    from pydantic import ValidationError
-
-    for name, value in (("CORPDIR_TIMEOUT", "0"), ("CORPDIR_MAX_RETRIES", "-1"), ("CORPDIR_CONCURRENCY", "0")):
+    for name, value, said in (("CORPDIR_TIMEOUT", "0", "[service] timeout: Input should be greater than 0"),
+                              ("CORPDIR_MAX_RETRIES", "-1", "[service] max_retries: Input should be greater than or equal to 0"),
+                              ("CORPDIR_CONCURRENCY", "0", "[service] concurrency: Input should be greater than or equal to 1")):
         monkeypatch.setenv(name, value)
-        with pytest.raises(ValidationError):
-            ClientSettings()
+        with pytest.raises(SettingsError, match=re.escape(said)):
+            load_settings()
         monkeypatch.delenv(name)
 
 
@@ -200,7 +202,7 @@ async def test_every_setting_from_the_environment_reaches_the_client(monkeypatch
         seen.append(request)
         return httpx.Response(200, json={"userId": 1})
 
-    async with DirectoryClient(ClientSettings()) as c:
+    async with DirectoryClient(load_settings().service) as c:
         assert c.base_url == "https://directory.example.com/api/v1" and c.variant.name == "B"
         assert c.routing.auth_header == "X-API-Key" and c._concurrency == 3
         assert (c.retry.max_retries, c.retry.initial_delay, c.retry.max_delay, c.retry.max_retry_after) == (7, 0.1, 3, 9)

@@ -59,7 +59,7 @@ def test_the_code_keeps_every_contract():
     ("phone.py", "import corpdir.client", "The shared modules"),
     ("paths.py", "import corpdir.spec", "The shared modules"),
     ("division_path.py", "import corpdir.cache", "The shared modules"),
-    ("config.py", "import corpdir.client.errors", "The shared modules"),
+    ("config/__init__.py", "import corpdir.client.errors", "The shared modules"),
     ("tui/labels.py", "import corpdir.service.backend", "Front ends reach the client and the cache only through the service"),
     ("service/directory.py", "import sqlite3", "SQL lives only in the cache and the server's storage"),
     ("server/app.py", "import sqlite3", "SQL lives only in the cache and the server's storage"),

@@ -1,10 +1,8 @@
 """One config reader: `corpdir lookup`'s fast path (corpdir.paths, no pydantic) and the
-settings object the TUI builds (corpdir.config.ServiceSettings) name the same service,
-the same key and so the same cache file, however the configuration is written.
-
-Where they disagree (a key file saved with a BOM, or CORPDIR_API_KEY set to blanks, read
-two ways), the two open different cache files and `corpdir lookup` never finds what the
-TUI cached.
+settings object the TUI builds (corpdir.config.Settings) read the same keys with the same
+defaults, and so name the same service, the same key, the same cache file, the same region
+and staleness, however the configuration is written (a key file saved with a BOM, a
+CORPDIR_API_KEY of blanks: otherwise `corpdir lookup` would not find what the TUI cached).
 """
 
 from __future__ import annotations
@@ -19,7 +17,7 @@ import pytest
 
 from corpdir import paths
 from corpdir.cache.store import CacheStore
-from corpdir.config import load_settings
+from corpdir.config import ServiceConfig, load_settings
 
 FILE_URL, ENV_URL, FLAG_URL = "https://file.example/v1", "https://env.example/v1", "https://flag.example/v1"
 
@@ -31,6 +29,7 @@ CONFIGS = {
     "key and key file": f'[service]\nbase_url = "{FILE_URL}"\napi_key = "file-key"\napi_key_file = "{{key file}}"\n',
     "blanks": '[service]\nbase_url = "  "\napi_key = " "\n',
     "saved with a BOM": f'\ufeff[service]\nbase_url = "{FILE_URL}"\napi_key = "  file-key  "\n',
+    "region and staleness": f'[service]\nbase_url = "{FILE_URL}"\nregion = "US"\nstale_after = 60\n',
 }
 # the environment: CORPDIR_<NAME>
 ENVIRONMENTS = {
@@ -42,6 +41,7 @@ ENVIRONMENTS = {
     "empty url, blank key": {"CORPDIR_BASE_URL": "", "CORPDIR_API_KEY": "   "},
     "key file": {"CORPDIR_API_KEY_FILE": "{key file}"},
     "url and key file": {"CORPDIR_BASE_URL": ENV_URL, "CORPDIR_API_KEY_FILE": "{key file}"},
+    "region and staleness": {"CORPDIR_REGION": " GB ", "CORPDIR_STALE_AFTER": "120.5", "CORPDIR_KEYRING_SERVICE": "  "},
 }
 # the key file's bytes
 KEY_FILES = {
@@ -61,17 +61,28 @@ def configure(tmp_path: Path, monkeypatch, config: str | None, env: dict[str, st
     config_file.unlink(missing_ok=True)
     if config is not None:
         config_file.write_text(config.replace("{key file}", str(keyfile)), encoding="utf-8")
-    for name in ("CORPDIR_BASE_URL", "CORPDIR_API_KEY", "CORPDIR_API_KEY_FILE"):
+    for name in {name for variables in ENVIRONMENTS.values() for name in variables}:
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
         monkeypatch.setenv(name, value.replace("{key file}", str(keyfile)))
 
 
+def plain(value: object) -> object:
+    """A model's value as the fast reader gives it (text, a number or None)."""
+    if hasattr(value, "get_secret_value"):
+        return value.get_secret_value()
+    return str(value) if isinstance(value, Path) else value
+
+
+def test_the_lookup_keys_are_fields_of_the_model_with_its_defaults():
+    fields = ServiceConfig.model_fields
+    assert {name: fields[name].default for name in paths.LOOKUP_SETTINGS} == paths.LOOKUP_SETTINGS
+
+
 def both(flag: str | None) -> tuple[paths.Profile, paths.Profile]:
     """(lookup's profile, the TUI's profile) for this command-line flag."""
     fast = paths.resolve_profile(flag)
-    settings, _ = load_settings(base_url=flag)
-    return fast, settings.profile()
+    return fast, load_settings(service={"base_url": flag}).service.profile()
 
 
 @pytest.mark.parametrize("config", CONFIGS)
@@ -83,6 +94,8 @@ def test_lookup_and_the_tui_agree_on_profile_and_cache_file(config, tmp_path, mo
         case = (config, env_name, key_name, flag_name)
         assert fast == full, case
         assert fast.cache_path() == full.cache_path(), case
+        service = load_settings().service
+        assert paths.lookup_settings() == {name: plain(getattr(service, name)) for name in paths.LOOKUP_SETTINGS}, case
 
 
 @pytest.mark.parametrize(("config", "env", "key_file", "flag", "expected"), [
@@ -113,8 +126,7 @@ def test_lookup_finds_the_cache_the_tui_filled_with_a_bom_key_file_and_a_blank_k
     base = "http://127.0.0.1:9/v1"  # nothing listens: only the cache can answer
     configure(tmp_path, monkeypatch, f'[service]\nbase_url = "{base}"\napi_key_file = "{{key file}}"\n',
               {"CORPDIR_API_KEY": "  "}, b"\xef\xbb\xbfdesk-key\r\n")
-    settings, _ = load_settings()
-    store = CacheStore(settings.profile().cache_path())  # where the TUI keeps its cache
+    store = CacheStore(load_settings().service.profile().cache_path())  # where the TUI keeps its cache
     store.put_users([{"userId": 1, "fullname": "受付 花子", "phoneNum": "03-5555-0101"}])
     store.close()
     result = subprocess.run([sys.executable, "-m", "corpdir.cli", "lookup", "--offline", "0355550101"],

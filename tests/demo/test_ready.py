@@ -7,7 +7,7 @@ import importlib.util
 from pathlib import Path
 
 from corpdir.cache.demo_seed import SEED_FILE
-from corpdir.config import ServiceSettings
+from corpdir.config import ServiceConfig
 from corpdir.service.directory import DirectoryService
 
 BUILDER = Path(__file__).resolve().parents[2] / "bench" / "make_demo_seed.py"
@@ -23,7 +23,7 @@ def test_the_shipped_file_is_what_a_sync_of_the_embedded_demo_stores_now():
 
 
 async def test_a_fresh_demo_cache_has_named_people_before_any_request():
-    service = DirectoryService.open(ServiceSettings())
+    service = DirectoryService.open(ServiceConfig())
     try:
         assert service.rate_limit is None and service.online is None  # nothing asked of the (not yet started) embedded service
         first = await service.people.window(None, limit=3)
@@ -38,7 +38,7 @@ async def test_a_fresh_demo_cache_has_named_people_before_any_request():
 
 
 async def test_another_demo_tenant_is_not_seeded():
-    service = DirectoryService.open(ServiceSettings(demo_seed=2))
+    service = DirectoryService.open(ServiceConfig(demo_seed=2))
     try:
         assert await service.people.count(None) == 0
     finally:

@@ -202,11 +202,11 @@ async def test_bulk_is_not_offered_where_the_variant_has_no_bulk_operation(app_f
 
     from corpdir.cache.store import CacheStore
     from corpdir.client import DirectoryClient
-    from corpdir.config import ServiceSettings
+    from corpdir.config import ServiceConfig
     from corpdir.service.directory import DirectoryService
     from service_fixtures import BASE_URL, make_server
 
-    settings = ServiceSettings(base_url=BASE_URL, api_key="demo-admin", variant="A", max_retries=1)
+    settings = ServiceConfig(base_url=BASE_URL, api_key="demo-admin", variant="A", max_retries=1)
     client = DirectoryClient(settings, transport=httpx.ASGITransport(app=make_server(variant="A")))
     service = DirectoryService(client, CacheStore(":memory:"), settings)
     await service.sync.run()

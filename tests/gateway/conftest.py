@@ -16,7 +16,7 @@ import pytest
 from corpdir.cache.store import CacheStore
 from corpdir.gateway.app import build_app
 from corpdir.gateway.httpserver import HttpServer
-from corpdir.gateway.settings import GatewaySettings
+from corpdir.config import GatewayConfig
 from corpdir.server.settings import RateLimitSettings
 from service_fixtures import make_server, make_service
 
@@ -57,7 +57,7 @@ class RunningGateway:
         self.origin = f"http://127.0.0.1:{self.port}"
         self.base = f"{self.origin}/t/{TOKEN}"
         options = {"token": TOKEN, "user": USER, "password": PASSWORD, "sync_every": 0, **settings}
-        self.app = build_app(self.service, GatewaySettings(**options))
+        self.app = build_app(self.service, GatewayConfig(**options))
         self.server = HttpServer(self.app, self.app.fast, idle_seconds)
         self.call(self.server.start(sock=sock))
 

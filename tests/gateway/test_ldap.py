@@ -50,7 +50,7 @@ def cached_entries():
     from corpdir.service.phonebook import Phonebook
 
     async def read():
-        service = DirectoryService.open(load_settings()[0])
+        service = DirectoryService.open(load_settings().service)
         phonebook = Phonebook(service)
         try:
             return await directory(phonebook, BASE_DN)
@@ -72,9 +72,9 @@ def assert_tree_is_the_cache(slapd) -> None:
 
 def admin(live):
     from corpdir.client import DirectoryClient
-    from corpdir.config import ServiceSettings
+    from corpdir.config import ServiceConfig
 
-    return DirectoryClient(ServiceSettings(base_url=live.base_url, api_key="demo-admin"))
+    return DirectoryClient(ServiceConfig(base_url=live.base_url, api_key="demo-admin"))
 
 
 def test_ldap_sync_serves_the_yealink_filters_and_sends_only_changes(world, capsys):

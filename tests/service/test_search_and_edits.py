@@ -11,7 +11,7 @@ import pytest
 
 from corpdir.cache.store import CacheStore
 from corpdir.client import DirectoryClient
-from corpdir.config import ServiceSettings
+from corpdir.config import ServiceConfig
 from corpdir.service.directory import DirectoryService
 from corpdir.service.errors import Invalid
 from corpdir.spec.constraints import max_items
@@ -41,7 +41,7 @@ async def stack():
     services: list[DirectoryService] = []
 
     async def open_service(variant: str = "C") -> DirectoryService:
-        settings = ServiceSettings(base_url=BASE_URL, api_key="demo-admin", variant=variant, max_retries=0)
+        settings = ServiceConfig(base_url=BASE_URL, api_key="demo-admin", variant=variant, max_retries=0)
         service = DirectoryService(DirectoryClient(settings, transport=transport), CacheStore(":memory:"), settings)
         await service.sync.run()
         transport.requests.clear()

@@ -35,10 +35,10 @@ def stranger_key():
 
 @pytest.fixture
 async def start_server(demo_env, client_key, tmp_path):
-    """``await start_server(**ServerConfig overrides)``: a server on a free 127.0.0.1 port
+    """``await start_server(**ServerOptions overrides)``: a server on a free 127.0.0.1 port
     that lets ``client_key`` in; every server started is closed at the end."""
     from corpdir.ssh.authorized import KeyRing
-    from corpdir.ssh.server import DirectoryServer, ServerConfig
+    from corpdir.ssh.server import DirectoryServer, ServerOptions
 
     started = []
     authorized = tmp_path / "authorized_keys"
@@ -50,7 +50,7 @@ async def start_server(demo_env, client_key, tmp_path):
             authorized.write_text(authorized_keys, encoding="utf-8")
         overrides.setdefault("idle_timeout", None)
         overrides.setdefault("close_grace", 1.0)
-        config = ServerConfig(keys=KeyRing.load(authorized, profiles), host_key=tmp_path / "host_key", port=0, **overrides)
+        config = ServerOptions(keys=KeyRing.load(authorized, profiles), host_key=tmp_path / "host_key", port=0, **overrides)
         server = DirectoryServer(config)
         await server.start()
         started.append(server)

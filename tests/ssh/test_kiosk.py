@@ -81,8 +81,8 @@ def test_settings_carry_read_only(monkeypatch, tmp_path):
     config = tmp_path / "kiosk.toml"
     config.write_text("[ui]\nread_only = true\n", encoding="utf-8")
     monkeypatch.setenv("CORPDIR_CONFIG", str(config))
-    settings, ui = load_settings()
-    assert ui.read_only is True and settings.read_only is False
+    settings = load_settings()
+    assert settings.ui.read_only is True and settings.service.read_only is False
 
 
 @pytest.mark.parametrize(("argv", "config"), [(["--read-only", "--no-sync"], ""), (["--no-sync"], "[ui]\nread_only = true\n")])

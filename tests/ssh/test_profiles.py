@@ -9,7 +9,7 @@ import asyncssh
 import pytest
 
 from corpdir.ssh.authorized import DEFAULT_PROFILE, KeyRing, ProfileError, load_profiles
-from corpdir.ssh.server import DirectoryServer, ServerConfig
+from corpdir.ssh.server import DirectoryServer, ServerOptions
 
 
 @pytest.fixture
@@ -54,7 +54,7 @@ def test_a_profiles_session_does_not_inherit_the_servers_service(tmp_path, keys,
     (tmp_path / "p.toml").write_text(f'[[keys]]\npublic_key = "{_public(keys[0])}"\nprofile = {{ base_url = "https://dir.example/v1" }}\n',
                                      encoding="utf-8")
     ring = KeyRing.load(tmp_path / "ak", tmp_path / "p.toml")
-    server = DirectoryServer(ServerConfig(keys=ring, host_key=tmp_path / "hk"))
+    server = DirectoryServer(ServerOptions(keys=ring, host_key=tmp_path / "hk"))
     env = server.child_env(ring.profile_for(keys[0]), "SHA256:abc/def+g", "xterm")
     assert env["CORPDIR_BASE_URL"] == "https://dir.example/v1"
     assert "CORPDIR_API_KEY" not in env and env["CORPDIR_CONFIG"] == os.devnull

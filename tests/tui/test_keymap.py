@@ -7,7 +7,7 @@ import os
 import re
 from pathlib import Path
 
-from corpdir.config import UiSettings, load_settings
+from corpdir.config import load_settings
 from corpdir.tui.keymap import binding_ids
 from corpdir.tui.widgets.virtual_list import VirtualList
 from tui_helpers import Notifications, wait_for
@@ -29,8 +29,7 @@ async def test_keys_from_the_config_file_replace_the_bindings_keys(make_app):
     config.parent.mkdir(parents=True, exist_ok=True)
     # dotted names written bare (a nested TOML table) or quoted mean the same
     config.write_text('[keymap]\napp.lookup = "ctrl+l"\n"directory.search" = "f6, ctrl+g"\n', encoding="utf-8")
-    _, ui = load_settings()
-    app = make_app(ui=ui)
+    app = make_app(keymap=load_settings().keymap)
     notes = Notifications()
     async with app.run_test(size=(120, 36), message_hook=notes) as pilot:
         await started(pilot, app)
@@ -50,8 +49,8 @@ async def test_keys_from_the_config_file_replace_the_bindings_keys(make_app):
 
 
 async def test_a_bad_entry_is_named_in_a_notification_and_the_rest_applies(make_app):
-    app = make_app(ui=UiSettings(keymap={"directory.serch": "ctrl+f", "app.calls": 3, "app.contacts": "ctrl+fx",
-                                         "app.lookup": "ctrl+l"}))
+    app = make_app(keymap={"directory.serch": "ctrl+f", "app.calls": 3, "app.contacts": "ctrl+fx",
+                                "app.lookup": "ctrl+l"})
     notes = Notifications()
     async with app.run_test(size=(120, 36), message_hook=notes) as pilot:
         await started(pilot, app)
@@ -67,7 +66,7 @@ async def test_a_bad_entry_is_named_in_a_notification_and_the_rest_applies(make_
 
 
 async def test_a_key_taken_from_another_binding_is_said(make_app):
-    app = make_app(ui=UiSettings(keymap={"app.lookup": "f2"}))
+    app = make_app(keymap={"app.lookup": "f2"})
     notes = Notifications()
     async with app.run_test(size=(120, 36), message_hook=notes) as pilot:
         await started(pilot, app)

@@ -126,13 +126,13 @@ async def test_the_embedded_demo_shows_no_link_to_a_port_nothing_listens_on(embe
     """The embedded demo is reached in-process: its users' contactDetailsUrl
     (http://127.0.0.1:8765/users/…) leads nowhere, so the pane leaves it out; a remote
     service's link is shown."""
-    from corpdir.config import ServiceSettings
+    from corpdir.config import ServiceConfig
     from corpdir.tui.widgets.user_detail import UserDetail
 
     service = make_service()
     await service.sync.run()
     if embedded:
-        service.settings = ServiceSettings()  # no base URL: what `corpdir` with no configuration runs
+        service.settings = ServiceConfig()  # no base URL: what `corpdir` with no configuration runs
     app = app_on(service, sync_on_start=False)
     async with app.run_test(size=(120, 36)) as pilot:
         detail = app.screen.query_one(UserDetail)

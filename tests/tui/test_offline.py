@@ -135,7 +135,7 @@ async def test_a_key_the_client_cannot_use_is_said_plainly_and_the_cache_still_b
     the status bar says offline, a notification says why (without the key), and the
     cache still answers."""
     from corpdir.client import DirectoryClient
-    from corpdir.config import ServiceSettings
+    from corpdir.config import ServiceConfig
     from corpdir.service.directory import DirectoryService
     from corpdir.state import State
     from corpdir.tui.app import CorpdirApp
@@ -146,7 +146,7 @@ async def test_a_key_the_client_cannot_use_is_said_plainly_and_the_cache_still_b
     await online.sync.run()
     await online.close()
     bad_key = "secret\tkey"
-    settings = ServiceSettings(base_url=BASE_URL, api_key=bad_key)
+    settings = ServiceConfig(base_url=BASE_URL, api_key=bad_key)
     service = DirectoryService(None, CacheStore(path), settings, connect=lambda: DirectoryClient(settings))
     app = CorpdirApp(service, state=State())
     notes = collect_notifications(app)

@@ -18,7 +18,7 @@ from textual.widgets import Input
 
 from corpdir.cache.store import CacheStore
 from corpdir.client import DirectoryClient
-from corpdir.config import ServiceSettings
+from corpdir.config import ServiceConfig
 from corpdir.service.directory import DirectoryService
 from corpdir.state import State
 from corpdir.tui.widgets.virtual_list import VirtualList
@@ -53,7 +53,7 @@ def synced_app(cache_path) -> Any:
 
     from corpdir.tui.app import CorpdirApp
 
-    settings = ServiceSettings(base_url=BASE_URL, api_key="demo-reception", max_retries=1, retry_initial_delay=0.01,
+    settings = ServiceConfig(base_url=BASE_URL, api_key="demo-reception", max_retries=1, retry_initial_delay=0.01,
                                retry_max_delay=0.02)
     server = make_server()
 

@@ -11,9 +11,9 @@ from urllib.parse import quote
 from corpdir.service.identify import dialable
 
 if TYPE_CHECKING:
-    from corpdir.config import AmiDialer as AmiConfig
-    from corpdir.config import BaresipDialer as BaresipConfig
-    from corpdir.config import PhoneUriDialer as PhoneUriConfig
+    from corpdir.config import AmiDialerConfig
+    from corpdir.config import BaresipDialerConfig
+    from corpdir.config import PhoneUriDialerConfig
 
 
 class DialFailed(Exception):
@@ -41,7 +41,7 @@ def tel_uri(number: str) -> str:
 class BaresipDialer:
     name = "baresip"
 
-    def __init__(self, config: BaresipConfig) -> None:
+    def __init__(self, config: BaresipDialerConfig) -> None:
         self.config = config
 
     def target(self, number: str) -> str:
@@ -62,7 +62,7 @@ class BaresipDialer:
 class AmiDialer:
     name = "Asterisk"
 
-    def __init__(self, config: AmiConfig) -> None:
+    def __init__(self, config: AmiDialerConfig) -> None:
         self.config = config
 
     async def dial(self, number: str) -> None:
@@ -91,7 +91,7 @@ class PhoneUriDialer:
 
     name = "desk phone"
 
-    def __init__(self, config: PhoneUriConfig) -> None:
+    def __init__(self, config: PhoneUriDialerConfig) -> None:
         self.config = config
 
     def url(self, number: str) -> str:

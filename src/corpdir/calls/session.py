@@ -24,7 +24,7 @@ from corpdir.calls.feeds import build_feeds
 from corpdir.calls.hub import CallHub, Feed
 from corpdir.calls.recorder import CallRecorder
 from corpdir.calls.ring_socket import RingSocketFeed
-from corpdir.config import CallsSettings
+from corpdir.config import CallsConfig
 from corpdir.service.calls import CallDesk, Caller
 
 KEPT = 8  # calls kept (the pop-up shows the newest three: ring_stack.MAX_SHOWN)
@@ -65,14 +65,14 @@ class SessionObserver(Protocol):
 
 
 class CallSession:
-    def __init__(self, desk: CallDesk, settings: CallsSettings | None, observer: SessionObserver, *,
+    def __init__(self, desk: CallDesk, settings: CallsConfig | None, observer: SessionObserver, *,
                  queue: Path | None, identify: Identify | None = None) -> None:
         """``settings`` None: no feeds, no ring socket, no dialer (nothing ever rings), but
         the desk's history and "save as contact" still work. ``queue`` is the recorder's
         file; None records nothing (a kiosk). ``identify`` defaults to the desk's."""
         self.desk = desk
         self.enabled = settings is not None
-        self.settings = settings or CallsSettings.model_construct(feeds=[], dialer=None, ring_socket=False, recent_calls=3)
+        self.settings = settings or CallsConfig.model_construct(feeds=[], dialer=None, ring_socket=False, recent_calls=3)
         self.observer = observer
         self.queue = queue
         self.identify = identify or desk.caller

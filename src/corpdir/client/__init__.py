@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from corpdir.client.ratelimit import BucketSnapshot, TokenBucket
     from corpdir.client.retry import RetryPolicy
     from corpdir.client.routing import Route, RoutingError, RoutingProfile, Upload
-    from corpdir.client.settings import ClientSettings
+    from corpdir.config.service import ConnectionConfig
     from corpdir.spec.common import OMIT
 
 _MODULES = {
@@ -74,8 +74,8 @@ _MODULES = {
     "corpdir.client.routing": (
         "Route", "RoutingError", "RoutingProfile", "Upload",
     ),
-    "corpdir.client.settings": (
-        "ClientSettings",
+    "corpdir.config.service": (
+        "ConnectionConfig",
     ),
     "corpdir.spec.common": (
         "OMIT",  # the 'not sent' marker of request fields, re-exported for callers of the client
@@ -84,7 +84,7 @@ _MODULES = {
 _EXPORTS = {name: module for module, names in _MODULES.items() for name in names}
 __all__ = [
     "AccessDenied", "AlreadyExists", "ApiError", "ApiPermissionDenied", "BadResponse", "BucketSnapshot",
-    "ClientSettings", "ConfigError", "Conflict", "CorpdirError", "DirectoryClient", "InsecureTransportWarning", "Invalid",
+    "ConfigError", "ConnectionConfig", "Conflict", "CorpdirError", "DirectoryClient", "InsecureTransportWarning", "Invalid",
     "ListingIncomplete", "MethodNotAllowed", "NotAcceptable", "NotFound", "OMIT", "OperationNotAvailable",
     "PayloadTooLarge", "PermissionDenied", "RateLimited", "ReadOnly", "ResourcePermissionDenied", "RetryPolicy",
     "Route", "RoutingError", "RoutingProfile", "ServerError", "TokenBucket", "TransportError",

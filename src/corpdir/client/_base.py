@@ -41,20 +41,9 @@ from corpdir.client.pagination import pages
 from corpdir.client.ratelimit import BucketSnapshot, Clock, Listener, Sleep, TokenBucket, is_reserved
 from corpdir.client.retry import RetryPolicy
 from corpdir.client.routing import RoutingProfile, scalar_text
-from corpdir.client.settings import ClientSettings
-from corpdir.spec import (
-    BY_NAME,
-    OPERATIONS,
-    ErrorDetail,
-    Operation,
-    Page,
-    RequestModel,
-    SpecViolation,
-    Variant,
-    get_variant,
-    validate_body,
-    validate_query,
-)
+from corpdir.config.service import ConnectionConfig
+from corpdir.spec import (BY_NAME, OPERATIONS, ErrorDetail, Operation, Page, RequestModel, SpecViolation, Variant,
+                          get_variant, validate_body, validate_query)
 from corpdir.spec.edits import CannotClear, diff
 
 log = logging.getLogger("corpdir.client")
@@ -72,7 +61,7 @@ class BaseClient:
 
     def __init__(
         self,
-        settings: ClientSettings | None = None,
+        settings: ConnectionConfig | None = None,
         *,
         base_url: str | None = None,
         api_key: str | SecretStr | None = None,
@@ -87,7 +76,7 @@ class BaseClient:
         on_rate_limit: Listener | None = None,
         read_only: bool | None = None,
     ) -> None:
-        s = settings or ClientSettings()
+        s = settings or ConnectionConfig()
         self._settings = s
         self.read_only: bool = s.read_only if read_only is None else read_only
         if base_url is None and http_client is not None and str(http_client.base_url):
@@ -100,7 +89,7 @@ class BaseClient:
         if routing is None:
             routing = RoutingProfile.from_toml(s.routing_file) if s.routing_file else RoutingProfile.default()
         self.routing = routing
-        self.retry = retry or s.retry_policy()
+        self.retry = retry or RetryPolicy.of(s)
         self._sleep: Sleep = sleep or asyncio.sleep
         self._clock: Clock = clock or time.monotonic
         self._concurrency = concurrency or s.concurrency
@@ -113,7 +102,7 @@ class BaseClient:
         )
         self._owns_http = http_client is None
         self._http = http_client or httpx.AsyncClient(
-            transport=transport, timeout=s.httpx_timeout(), headers={"User-Agent": s.user_agent}
+            transport=transport, timeout=httpx.Timeout(s.timeout, connect=s.connect_timeout), headers={"User-Agent": s.user_agent}
         )
         url = urlsplit(self.base_url)
         if url.scheme == "http" and not is_loopback(url.hostname or "") and not isinstance(transport, httpx.ASGITransport):
@@ -372,7 +361,6 @@ class BaseClient:
     async def _pause(self, op: Operation, attempt: int, delay: float, why: str) -> None:
         log.info("%s: %s, retry %d in %.2fs", op.code, why, attempt + 1, delay)
         await self._sleep(delay)
-
 
     # ================================================================================
     # Listing everything

@@ -23,11 +23,14 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import httpx
 
 from corpdir.spec import Operation
+
+if TYPE_CHECKING:
+    from corpdir.config.service import ConnectionConfig
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,12 @@ class RetryPolicy:
     max_delay: float = 8.0
     max_retry_after: float = 60.0  # a longer Retry-After fails fast with RateLimited
     jitter: float = 0.25  # a wait is shortened by up to this fraction, at random
+
+    @classmethod
+    def of(cls, config: ConnectionConfig) -> RetryPolicy:
+        """The policy the ``[service]`` settings ask for."""
+        return cls(max_retries=config.max_retries, initial_delay=config.retry_initial_delay,
+                   max_delay=config.retry_max_delay, max_retry_after=config.max_retry_after)
 
     def retry_exception(self, op: Operation, exc: BaseException) -> bool:
         if not isinstance(exc, httpx.TransportError):

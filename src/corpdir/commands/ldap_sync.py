@@ -57,8 +57,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
     async def main() -> int:
-        settings, _ = load_settings(base_url=args.base_url)
-        service = DirectoryService.open(settings)
+        service = DirectoryService.open(load_settings(service={"base_url": args.base_url}).service)
         try:
             if args.sync:
                 await service.sync.run()

@@ -18,7 +18,7 @@ def run_with_service(base_url: str | None, body: Callable[[DirectoryService], Aw
     from corpdir.service.directory import DirectoryService
 
     async def main() -> int:
-        settings, _ = load_settings(base_url=base_url)
+        settings = load_settings(service={"base_url": base_url}).service
         service = DirectoryService.open(settings)
         try:
             return await body(service)

@@ -8,20 +8,24 @@ HELP = "serve the directory TUI over SSH (public keys only; one read-only sessio
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=2222, help="port (default 2222)")
-    parser.add_argument("--host-key", required=True, metavar="FILE", help="the server's private host key (generated, mode 0600, if missing)")
-    parser.add_argument("--authorized-keys", required=True, metavar="FILE", help="OpenSSH authorized_keys: who may log in")
+    parser.add_argument("--host", help="address to listen on (default 127.0.0.1; also [ssh] host)")
+    parser.add_argument("--port", type=int, help="port (default 2222)")
+    parser.add_argument("--host-key", metavar="FILE", help="the server's private host key (generated, mode 0600, if missing; or [ssh] host_key)")
+    parser.add_argument("--authorized-keys", metavar="FILE", help="OpenSSH authorized_keys: who may log in (or [ssh] authorized_keys)")
     parser.add_argument("--profiles", metavar="FILE", help="TOML: [[keys]] public_key = ..., profile = { base_url, api_key_file, ... }")
-    parser.add_argument("--idle-timeout", type=float, default=900, metavar="S", help="close a session after S seconds without a key pressed (default 900; 0: never)")
-    parser.add_argument("--max-sessions", type=int, default=20, metavar="N", help="sessions at once (default 20)")
-    parser.add_argument("--max-startups", type=int, default=None, metavar="N",
+    parser.add_argument("--idle-timeout", type=float, metavar="S", help="close a session after S seconds without a key pressed (default 900; 0: never)")
+    parser.add_argument("--max-sessions", type=int, metavar="N", help="sessions at once (default 20)")
+    parser.add_argument("--max-startups", type=int, metavar="N",
                         help="connections that have not finished logging in, at once; more are dropped, like sshd's MaxStartups"
                              " (default: --max-sessions, so that many clients opening at once all get in)")
-    parser.add_argument("--login-timeout", type=float, default=30, metavar="S",
+    parser.add_argument("--login-timeout", type=float, metavar="S",
                         help="drop a connection that has not logged in after S seconds (default 30)")
     parser.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"],
                         help="how much the server logs (default: INFO)")
+
+
+FLAGS = ("host", "port", "host_key", "authorized_keys", "profiles", "idle_timeout", "max_sessions", "max_startups",
+         "login_timeout")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -29,22 +33,27 @@ def run(args: argparse.Namespace) -> int:
     import logging
     import signal
     import sys
-    from pathlib import Path
 
+    from corpdir.config import load_settings
     from corpdir.ssh.authorized import KeyRing, ProfileError
     from corpdir.ssh.hostkey import HostKeyError
-    from corpdir.ssh.server import DirectoryServer, ServerConfig
+    from corpdir.ssh.server import DirectoryServer, ServerOptions
 
     logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     logging.getLogger("asyncssh").setLevel(logging.WARNING)  # its INFO lines are per-packet chatter
+    ssh = load_settings(ssh={name: getattr(args, name) for name in FLAGS}).ssh
+    if ssh.host_key is None or ssh.authorized_keys is None:
+        print("corpdir ssh-server: --host-key and --authorized-keys (or [ssh] host_key and authorized_keys) are needed",
+              file=sys.stderr)
+        return 2
     try:
-        keys = KeyRing.load(Path(args.authorized_keys), Path(args.profiles) if args.profiles else None)
+        keys = KeyRing.load(ssh.authorized_keys, ssh.profiles)
     except ProfileError as exc:
         print(f"corpdir ssh-server: {exc}", file=sys.stderr)
         return 2
-    config = ServerConfig(keys=keys, host_key=Path(args.host_key), host=args.host, port=args.port,
-                          idle_timeout=args.idle_timeout or None, max_sessions=args.max_sessions,
-                          max_startups=args.max_startups, login_timeout=args.login_timeout)
+    config = ServerOptions(keys=keys, host_key=ssh.host_key, host=ssh.host, port=ssh.port,
+                           idle_timeout=ssh.idle_timeout or None, max_sessions=ssh.max_sessions,
+                           max_startups=ssh.max_startups, login_timeout=ssh.login_timeout)
 
     async def serve() -> int:
         server = DirectoryServer(config)
@@ -54,13 +63,13 @@ def run(args: argparse.Namespace) -> int:
             print(f"corpdir ssh-server: {exc}", file=sys.stderr)
             return 2
         except OSError as exc:
-            print(f"corpdir ssh-server: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+            print(f"corpdir ssh-server: cannot listen on {ssh.host}:{ssh.port}: {exc.strerror or exc}", file=sys.stderr)
             return 2
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        print(f"corpdir ssh-server on {args.host}:{server.port}: ssh -p {server.port} {args.host}", file=sys.stderr, flush=True)
+        print(f"corpdir ssh-server on {ssh.host}:{server.port}: ssh -p {server.port} {ssh.host}", file=sys.stderr, flush=True)
         await stop.wait()
         await server.close()  # every session's app and its process group end here
         return 0

@@ -26,7 +26,7 @@ def summary_table(summary) -> Table:  # noqa: ANN001 - SyncSummary
 
 async def main(args: argparse.Namespace) -> int:
     console = Console(stderr=True)
-    settings, _ = load_settings(base_url=args.base_url)
+    settings = load_settings(service={"base_url": args.base_url}).service
     service = DirectoryService.open(settings)
     columns = [SpinnerColumn(), TextColumn("{task.description:<16}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn()]

@@ -14,24 +14,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import sys
-
-    from corpdir.config import CallsConfigError, load_calls_settings, load_settings
+    from corpdir.config import load_settings
     from corpdir.service.directory import DirectoryService
     from corpdir.tui.app import CorpdirApp
 
-    settings, ui = load_settings(base_url=args.base_url)
-    try:
-        calls = load_calls_settings()
-    except CallsConfigError as exc:
-        print(f"corpdir: config.toml is not usable:\n{exc}", file=sys.stderr)
-        return 2
-    if args.theme:
-        ui.theme = args.theme
-    read_only = bool(getattr(args, "read_only", False) or ui.read_only or settings.read_only)
-    settings.read_only = read_only  # the client refuses writes too, not only the screens
-    service = DirectoryService.open(settings)
-    app = CorpdirApp(service, ui, sync_on_start=not args.no_sync, owns_service=True, read_only=read_only,
-                     calls=calls)
+    settings = load_settings(service={"base_url": args.base_url}, ui={"theme": args.theme})
+    read_only = bool(getattr(args, "read_only", False) or settings.ui.read_only or settings.service.read_only)
+    settings.service.read_only = read_only  # the client refuses writes too, not only the screens
+    service = DirectoryService.open(settings.service)
+    app = CorpdirApp(service, settings.ui, sync_on_start=not args.no_sync, owns_service=True, read_only=read_only,
+                     calls=settings.calls, keymap=settings.keymap)
     app.run()
     return int(app.return_code or 0)

@@ -18,14 +18,14 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
-from corpdir.gateway.settings import GatewaySettings
+from corpdir.config import GatewayConfig
 
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 
 class Access:
-    def __init__(self, app: Any, settings: GatewaySettings) -> None:
+    def __init__(self, app: Any, settings: GatewayConfig) -> None:
         self.app = app
         self.token = settings.token.get_secret_value() if settings.token else None
         self.user = settings.user

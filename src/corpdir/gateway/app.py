@@ -41,7 +41,7 @@ from corpdir.gateway.ascii import romanise
 from corpdir.gateway.lookup import CallerLookup
 from corpdir.gateway.pages import page
 from corpdir.gateway.phones import cisco, grandstream, snom, yealink
-from corpdir.gateway.settings import GatewaySettings
+from corpdir.config import GatewayConfig
 from corpdir.gateway.xml import MEDIA_TYPE
 from corpdir.service.identify import Identity
 from corpdir.service.phonebook import Entry, Phonebook
@@ -55,7 +55,7 @@ DOCUMENTS = 3
 class Gateway:
     """The routes' shared state: the phonebook, the caller lookup, the settings."""
 
-    def __init__(self, service: Any, settings: GatewaySettings) -> None:
+    def __init__(self, service: Any, settings: GatewayConfig) -> None:
         self.service = service
         self.settings = settings
         self.phonebook = Phonebook(service)
@@ -130,7 +130,7 @@ def _ascii(request: Request) -> bool:
     return request.query_params.get("ascii", "") in ("1", "true", "yes")
 
 
-def build_app(service: Any, settings: GatewaySettings) -> GatewayApp:
+def build_app(service: Any, settings: GatewayConfig) -> GatewayApp:
     """The ASGI app: routes behind access control. ``service`` is a DirectoryService."""
     gw = Gateway(service, settings)
 

@@ -8,9 +8,8 @@ import secrets
 import sys
 from pathlib import Path
 
-from pydantic import SecretStr, ValidationError
+from pydantic import SecretStr
 
-from corpdir.gateway.settings import GatewaySettings
 from corpdir.paths import data_dir
 
 FLAGS = ("host", "port", "token", "user", "allow", "deadline_ms", "n1_share", "sync_every", "public_url")
@@ -35,19 +34,15 @@ def main(args: argparse.Namespace) -> int:
     from corpdir.gateway.httpserver import run
     from corpdir.service.directory import DirectoryService
 
-    try:
-        settings = GatewaySettings(**{k: v for k in FLAGS if (v := getattr(args, k, None)) is not None})
-    except ValidationError as exc:
-        for error in exc.errors():
-            print(f"corpdir gateway: {'.'.join(map(str, error['loc']))}: {error['msg']}", file=sys.stderr)
-        return 2
+    config = load_settings(service={"base_url": args.base_url},
+                           gateway={k: v for k in FLAGS if (v := getattr(args, k, None)) is not None})
+    settings = config.gateway
     if settings.token is None and settings.user is None:
         settings = settings.model_copy(update={"token": SecretStr(stored_token())})  # model_copy does not validate
     if settings.user is not None and settings.password is None:
         print("corpdir gateway: --user needs a password (CORPDIR_GATEWAY_PASSWORD or [gateway] password)", file=sys.stderr)
         return 2
-    service_settings, _ = load_settings(base_url=args.base_url)
-    service = DirectoryService.open(service_settings)
+    service = DirectoryService.open(config.service)
     app = build_app(service, settings)
     base = f"http://{settings.host}:{settings.port}"
     if settings.token is not None:

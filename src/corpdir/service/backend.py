@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from corpdir.cache.store import CacheStore
     from corpdir.client import DirectoryClient
     from corpdir.client.ratelimit import BucketSnapshot
-    from corpdir.config import ServiceSettings
+    from corpdir.config import ServiceConfig
     from corpdir.service.directory import DirectoryService
     from corpdir.spec import Page
     from corpdir.spec.user import User
@@ -33,7 +33,7 @@ Fields = Mapping[str, object]
 class Backend:
     """The cache store, its thread, and the client of one :class:`DirectoryService`."""
 
-    def __init__(self, client: DirectoryClient | None, store: CacheStore, settings: ServiceSettings, *,
+    def __init__(self, client: DirectoryClient | None, store: CacheStore, settings: ServiceConfig, *,
                  clock: Callable[[], float], connect: Callable[[], DirectoryClient] | None) -> None:
         self._client = client
         self._connect = connect

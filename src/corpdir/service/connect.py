@@ -15,14 +15,14 @@ from corpdir.paths import DEMO_API_KEY, EMBEDDED_DEMO_URL, data_dir
 
 if TYPE_CHECKING:
     from corpdir.client import DirectoryClient
-    from corpdir.config import ServiceSettings
+    from corpdir.config import ServiceConfig
 
 
 def demo_data_dir() -> Any:
     return data_dir() / "demo"
 
 
-def embedded_app(settings: ServiceSettings) -> Any:
+def embedded_app(settings: ServiceConfig) -> Any:
     """The reference server on the demo tenant (generated on first use)."""
     from corpdir.server import ServerSettings, create_app  # the one import of the server outside `corpdir server`
 
@@ -32,7 +32,7 @@ def embedded_app(settings: ServiceSettings) -> Any:
                                      region=settings.region))
 
 
-def open_client(settings: ServiceSettings, **kwargs: Any) -> DirectoryClient:
+def open_client(settings: ServiceConfig, **kwargs: Any) -> DirectoryClient:
     """A DirectoryClient for ``settings`` (``kwargs`` go to the client, e.g. on_rate_limit)."""
     from corpdir.client import DirectoryClient
 

@@ -30,11 +30,11 @@ from corpdir.service.sync import Sync
 if TYPE_CHECKING:
     from corpdir.client import DirectoryClient
     from corpdir.client.ratelimit import BucketSnapshot
-    from corpdir.config import ServiceSettings
+    from corpdir.config import ServiceConfig
 
 
 class DirectoryService:
-    def __init__(self, client: DirectoryClient | None, store: CacheStore, settings: ServiceSettings, *,
+    def __init__(self, client: DirectoryClient | None, store: CacheStore, settings: ServiceConfig, *,
                  clock: Callable[[], float] = time.time, connect: Callable[[], DirectoryClient] | None = None) -> None:
         """``client``, or ``connect`` to build it on first use (the TUI paints its first rows
         from the cache before httpx and the operation table are even imported)."""
@@ -51,7 +51,7 @@ class DirectoryService:
         self.identification = Identification(self._backend, self.people, self.divisions, self.sync)  # whose number is this? for every surface
 
     @classmethod
-    def open(cls, settings: ServiceSettings, **client_kwargs: object) -> DirectoryService:
+    def open(cls, settings: ServiceConfig, **client_kwargs: object) -> DirectoryService:
         """The store for ``settings`` now, the client (embedded demo when no base URL) on first use."""
 
         def connect() -> DirectoryClient:
@@ -71,11 +71,11 @@ class DirectoryService:
 
     # -- the service as a whole ------------------------------------------------------------
     @property
-    def settings(self) -> ServiceSettings:
+    def settings(self) -> ServiceConfig:
         return self._backend.settings
 
     @settings.setter
-    def settings(self, settings: ServiceSettings) -> None:
+    def settings(self, settings: ServiceConfig) -> None:
         self._backend.settings = settings
 
     @property

@@ -15,7 +15,7 @@ import functools
 
 from corpdir.cache import numbers
 from corpdir.cache.blobs import Codec
-from corpdir.paths import Profile, resolve_profile, service_value
+from corpdir.paths import Profile, lookup_settings, resolve_profile
 from corpdir.service.identify import Identifier, Identity
 
 TYPE_CHECKING = False  # not typing's (~14 M instructions of a lookup): docs/performance.md, "`corpdir lookup`"
@@ -25,15 +25,13 @@ if TYPE_CHECKING:
 
 def _settings_light(base_url: str | None) -> tuple[Profile, str, float]:
     """(profile, region, stale_after) without building the full settings when possible."""
-    region = service_value("region", "JP")
-    stale = float(service_value("stale_after", 15 * 60))
-    profile = resolve_profile(base_url)
+    values = lookup_settings()
+    profile = resolve_profile(base_url, values)
     if profile is None:  # the key is in the keyring: only the full settings can read it
         from corpdir.config import load_settings
 
-        settings, _ = load_settings(base_url=base_url)
-        profile = settings.profile()
-    return profile, region, stale
+        profile = load_settings(service={"base_url": base_url}).service.profile()
+    return profile, values["region"], values["stale_after"]
 
 
 class LookupPath:
@@ -57,8 +55,7 @@ class LookupPath:
             from corpdir.config import load_settings
             from corpdir.service.directory import DirectoryService
 
-            settings, _ = load_settings(base_url=self.base_url)
-            self._service = DirectoryService.open(settings)
+            self._service = DirectoryService.open(load_settings(service={"base_url": self.base_url}).service)
         return self._service
 
     def __call__(self, queries: list[str]) -> list[Identity]:

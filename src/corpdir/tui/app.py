@@ -23,7 +23,7 @@ from textual.worker import Worker, WorkerState
 from corpdir.service.errors import ApiError, ConfigError, CorpdirError, ServerError, TransportError
 from corpdir.state import State
 from corpdir.text import printable
-from corpdir.tui import keymap
+from corpdir.tui import keymap as keymaps
 from corpdir.tui.context import AppContext, SyncProgress
 from corpdir.tui.desk_phone import DeskPhone
 from corpdir.tui.readonly import action_writes
@@ -33,7 +33,7 @@ from corpdir.tui.themes import DEFAULT_THEME, load_themes
 from corpdir.tui.widgets.ring_card import RingCard
 
 if TYPE_CHECKING:
-    from corpdir.config import CallsSettings, UiSettings
+    from corpdir.config import CallsConfig, UiConfig
     from corpdir.service.directory import DirectoryService
 
 _START_FROZEN = False  # see CorpdirApp._first_rows_shown
@@ -74,9 +74,9 @@ class CorpdirApp(GatedApp):
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
     ]
 
-    def __init__(self, service: DirectoryService, ui: UiSettings | None = None, *, state: State | None = None,
+    def __init__(self, service: DirectoryService, ui: UiConfig | None = None, *, state: State | None = None,
                  sync_on_start: bool = True, owns_service: bool = False, read_only: bool = False,
-                 calls: CallsSettings | None = None) -> None:
+                 calls: CallsConfig | None = None, keymap: dict[str, Any] | None = None) -> None:
         super().__init__()
         self.read_only = self.gated = read_only  # kiosk: nothing that writes is offered or run (corpdir.tui.readonly)
         self.service = service
@@ -96,7 +96,7 @@ class CorpdirApp(GatedApp):
         wanted = (ui.theme if ui else None) or self.state.get("theme") or DEFAULT_THEME
         self.theme = wanted if wanted in self.available_themes else DEFAULT_THEME
         # The user's [keymap] before the first screen's bindings are read (corpdir.tui.keymap).
-        self.user_keymap, self._keymap_problems = keymap.checked(ui.keymap if ui else {})
+        self.user_keymap, self._keymap_problems = keymaps.checked(keymap or {})
         if self.user_keymap:
             self.set_keymap(self.user_keymap)
         for mode, *_ in SCREENS_BY_KEY:
@@ -148,7 +148,7 @@ class CorpdirApp(GatedApp):
         """Keymap ids no binding has, and keys taken from other bindings, told once the first
         screen is up: knowing every binding means importing every screen, which the start
         does not wait for."""
-        for problem in keymap.later_problems(self.user_keymap):
+        for problem in keymaps.later_problems(self.user_keymap):
             self.call_from_thread(self.notify, problem, severity="warning", timeout=10)
 
     def action_focus_ring(self) -> None:

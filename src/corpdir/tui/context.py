@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Protocol, cast
 if TYPE_CHECKING:
     from textual.dom import DOMNode
 
-    from corpdir.config import CallsSettings, UiSettings
+    from corpdir.config import CallsConfig, UiConfig
     from corpdir.service.directory import DirectoryService
     from corpdir.state import State
     from corpdir.tui.desk_phone import DeskPhone
@@ -42,8 +42,8 @@ class SyncProgress:
 class AppContext:
     service: DirectoryService
     state: State
-    ui: UiSettings | None
-    calls: CallsSettings | None
+    ui: UiConfig | None
+    calls: CallsConfig | None
     read_only: bool  # kiosk: nothing that writes is offered or run (corpdir.tui.readonly)
     desk_phone: DeskPhone
     sync: SyncProgress

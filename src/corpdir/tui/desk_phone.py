@@ -27,12 +27,12 @@ from corpdir.tui.widgets.status_bar import StatusBar
 if TYPE_CHECKING:
     from textual.screen import Screen
 
-    from corpdir.config import CallsSettings
+    from corpdir.config import CallsConfig
     from corpdir.tui.app import CorpdirApp
 
 
 class DeskPhone:
-    def __init__(self, app: CorpdirApp, settings: CallsSettings | None) -> None:
+    def __init__(self, app: CorpdirApp, settings: CallsConfig | None) -> None:
         """``settings`` None: no feeds, no ring socket, no dialer (the pop-up never shows),
         but favourites, recent people and the tel: fallback still work. A kiosk records nothing."""
         self.app = app

@@ -6,11 +6,11 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from corpdir.calls.hub import Feed
-    from corpdir.config import CallsSettings
+    from corpdir.config import CallsConfig
     from corpdir.service.calls import CallDesk
 
 
-def build_feeds(settings: CallsSettings, desk: CallDesk) -> list[Feed]:
+def build_feeds(settings: CallsConfig, desk: CallDesk) -> list[Feed]:
     """One feed object per ``[[calls.feeds]]`` entry (imports only the kinds in use)."""
     feeds: list[Any] = []
     for config in settings.feeds:

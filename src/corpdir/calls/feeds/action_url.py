@@ -20,7 +20,7 @@ from corpdir.calls.events import CallEvent, CallState
 
 if TYPE_CHECKING:
     from corpdir.calls.hub import FeedLink
-    from corpdir.config import ActionUrlFeed as ActionUrlConfig
+    from corpdir.config import ActionUrlFeedConfig
 
 EVENTS = {"incoming": CallState.RINGING, "ringing": CallState.RINGING, "established": CallState.ANSWERED,
           "connected": CallState.ANSWERED, "answered": CallState.ANSWERED, "terminated": CallState.ENDED,
@@ -58,7 +58,7 @@ def make_app(token: str, link: FeedLink) -> Any:
 
 
 class ActionUrlFeed:
-    def __init__(self, config: ActionUrlConfig) -> None:
+    def __init__(self, config: ActionUrlFeedConfig) -> None:
         self.config = config
         self.name = config.name
         self.records = config.records

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from panoramisk import Manager
 
     from corpdir.calls.hub import FeedLink
-    from corpdir.config import AmiFeed as AmiConfig
+    from corpdir.config import AmiFeedConfig
 
 UNKNOWN_ID = {"", "<unknown>", "unknown", "anonymous"}
 
@@ -127,7 +127,7 @@ class AmiCalls:
 
 
 class AmiFeed:
-    def __init__(self, config: AmiConfig) -> None:
+    def __init__(self, config: AmiFeedConfig) -> None:
         self.config = config
         self.name = config.name
         self.records = config.records

@@ -21,7 +21,7 @@ from corpdir.calls.netstring import Decoder, encode
 
 if TYPE_CHECKING:
     from corpdir.calls.hub import FeedLink
-    from corpdir.config import BaresipFeed as BaresipConfig
+    from corpdir.config import BaresipFeedConfig
 
 STATES = {"CALL_INCOMING": CallState.RINGING, "CALL_ESTABLISHED": CallState.ANSWERED, "CALL_CLOSED": CallState.ENDED}
 
@@ -96,7 +96,7 @@ _FEEDS: dict[tuple[str, int], Connection] = {}  # connected feeds, by baresip ad
 
 
 class BaresipFeed:
-    def __init__(self, config: BaresipConfig) -> None:
+    def __init__(self, config: BaresipFeedConfig) -> None:
         self.config = config
         self.name = config.name
         self.records = config.records

@@ -18,7 +18,7 @@ from corpdir.calls.events import CallEvent, CallState, now
 
 if TYPE_CHECKING:
     from corpdir.calls.hub import FeedLink
-    from corpdir.config import HistoryFeed as HistoryConfig
+    from corpdir.config import HistoryFeedConfig
     from corpdir.service.calls import CallDesk
 
 BUDGET_SHARE = 0.05  # of the replenish rate: 10 tokens/s -> at most one poll every 2 s
@@ -32,7 +32,7 @@ def polling_interval(configured: float, budget: tuple[float, float] | None) -> f
 
 
 class HistoryFeed:
-    def __init__(self, config: HistoryConfig, desk: CallDesk, *, sleep=asyncio.sleep) -> None:  # noqa: ANN001
+    def __init__(self, config: HistoryFeedConfig, desk: CallDesk, *, sleep=asyncio.sleep) -> None:  # noqa: ANN001
         self.config = config
         self.desk = desk
         self.name = config.name

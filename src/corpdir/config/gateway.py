@@ -1,19 +1,15 @@
-"""The gateway's settings: the ``[gateway]`` table of the config file, ``CORPDIR_GATEWAY_*``
-environment variables, and command-line flags (strongest)."""
+"""The ``[gateway]`` section: how `corpdir gateway` listens, whom it lets in, and how long
+it waits for the service (``CORPDIR_GATEWAY_<NAME>``; its flags are stronger)."""
 
 from __future__ import annotations
 
 import ipaddress
 
-from pydantic import Field, SecretStr, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
-
-from corpdir.config import _sources
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
 
-class GatewaySettings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="CORPDIR_GATEWAY_", extra="ignore")
-    settings_customise_sources = _sources("gateway")
+class GatewayConfig(BaseModel):
+    model_config = ConfigDict(extra="ignore")
 
     host: str = Field(default="127.0.0.1", description="address to listen on (127.0.0.1: this machine only)")
     port: int = Field(default=8765, ge=0, le=65535)

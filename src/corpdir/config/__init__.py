@@ -1,0 +1,125 @@
+"""corpdir's configuration: one typed :class:`Settings` object built once, before a command
+or the app starts, with one section per table of the config file.
+
+Sources, strongest first: command-line flags (passed to :func:`load_settings` per
+section), environment variables, then the config file (``config.toml`` in the
+platformdirs config dir, or the file named by ``CORPDIR_CONFIG``). A section's variables
+are ``CORPDIR_<SECTION>_<KEY>`` (``CORPDIR_GATEWAY_PORT``, ``CORPDIR_UI_THEME``), except the
+service's, which are ``CORPDIR_<KEY>`` (``CORPDIR_BASE_URL``); a list or a table in a
+variable is written as JSON. With no base URL anywhere, corpdir runs the reference server
+in-process on the demo tenant (the embedded default).
+
+Things the app learns while running (the chosen theme, recent lookups) are state, not
+configuration: they live in :mod:`corpdir.state`, never rewritten into the user's file.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field, ValidationError
+from pydantic_settings import (
+    BaseSettings,
+    EnvSettingsSource,
+    InitSettingsSource,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
+
+from corpdir.config.calls import (
+    ActionUrlFeedConfig,
+    AmiDialerConfig,
+    AmiFeedConfig,
+    BaresipDialerConfig,
+    BaresipFeedConfig,
+    CallsConfig,
+    DialerConfig,
+    FeedConfig,
+    HistoryFeedConfig,
+    PhoneUriDialerConfig,
+)
+from corpdir.config.gateway import GatewayConfig
+from corpdir.config.service import ConnectionConfig, ServiceConfig, service_env_names
+from corpdir.config.ssh import SshConfig
+from corpdir.config.ui import UiConfig, dotted
+from corpdir.paths import SettingsError, given, read_config, service_values
+
+__all__ = [
+    "ActionUrlFeedConfig", "AmiDialerConfig", "AmiFeedConfig", "BaresipDialerConfig", "BaresipFeedConfig", "CallsConfig",
+    "ConnectionConfig", "DialerConfig", "FeedConfig", "GatewayConfig", "HistoryFeedConfig", "PhoneUriDialerConfig",
+    "ServiceConfig", "Settings", "SettingsError", "SshConfig", "UiConfig", "load_settings", "service_env_names",
+]
+
+# The sections read from the environment by pydantic-settings, with their variables' prefix.
+# The service's are read by corpdir.paths.service_values instead: the reader `corpdir lookup`
+# shares, so the two never disagree on which service, which key, which cache file.
+ENV_SECTIONS: dict[str, tuple[str, type[BaseModel]]] = {
+    "ui": ("CORPDIR_UI_", UiConfig), "calls": ("CORPDIR_CALLS_", CallsConfig),
+    "gateway": ("CORPDIR_GATEWAY_", GatewayConfig), "ssh": ("CORPDIR_SSH_", SshConfig),
+}
+
+
+class Settings(BaseSettings):
+    """Every setting of corpdir: one section per table of the config file."""
+
+    model_config = SettingsConfigDict(extra="ignore")
+
+    service: ServiceConfig = Field(default_factory=ServiceConfig)
+    ui: UiConfig = Field(default_factory=UiConfig)
+    # binding id -> keys, e.g. directory.search = "f6"; checked by the app (corpdir.tui.keymap):
+    # a bad entry is a notification, never a start that fails
+    keymap: dict[str, Any] = Field(default_factory=dict)
+    calls: CallsConfig = Field(default_factory=CallsConfig)
+    gateway: GatewayConfig = Field(default_factory=GatewayConfig)
+    ssh: SshConfig = Field(default_factory=SshConfig)
+
+    @classmethod
+    def settings_customise_sources(cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
+                                   env_settings: PydanticBaseSettingsSource, dotenv_settings: PydanticBaseSettingsSource,
+                                   file_secret_settings: PydanticBaseSettingsSource) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Flags, then the environment, then the file, read when the settings are built (so
+        ``CORPDIR_CONFIG`` set by a test or a wrapper script is honoured)."""
+        tables = read_config()
+        if wrong := [name for name in Settings.model_fields if not isinstance(tables.get(name, {}), dict)]:
+            raise SettingsError("\n".join(f"[{name}]: must be a table, not {tables[name]!r}" for name in wrong))
+        file_values: dict[str, Any] = {name: tables[name] for name in ENV_SECTIONS if name in tables}
+        if "keymap" in tables:
+            file_values["keymap"] = dotted(tables["keymap"])
+        service = service_values(ServiceConfig.model_fields, tables.get("service", {}))
+        return (init_settings, _SectionsFromEnvironment(settings_cls),
+                InitSettingsSource(settings_cls, {"service": service}), InitSettingsSource(settings_cls, file_values))
+
+
+class _SectionsFromEnvironment(PydanticBaseSettingsSource):
+    """``CORPDIR_<SECTION>_<KEY>`` for each section of :data:`ENV_SECTIONS`."""
+
+    def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:  # noqa: ARG002 - whole sections only
+        return None, field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        values: dict[str, Any] = {}
+        for section, (prefix, model) in ENV_SECTIONS.items():
+            found = EnvSettingsSource(model, env_prefix=prefix)()  # type: ignore[arg-type] - a model is enough
+            if found:
+                values[section] = found
+        return values
+
+
+def load_settings(**flags: dict[str, Any]) -> Settings:
+    """The settings from flags (``flags``: per section, e.g. ``service={"base_url": ...}``;
+    a flag that is None or blank says nothing), the environment and the file.
+
+    A value that breaks a rule raises :class:`SettingsError`, naming each section, key and
+    rule; `corpdir` prints it and exits with status 2."""
+    given_flags = {section: {k: v for k, v in values.items() if given(v) is not None} for section, values in flags.items()}
+    try:
+        return Settings(**given_flags)
+    except ValidationError as exc:
+        raise SettingsError("\n".join(_described(error) for error in exc.errors())) from None
+
+
+def _described(error: Any) -> str:
+    """``[calls] feeds[0].baresip.port: Input should be ...`` for one validation error."""
+    section, *where = error["loc"] or ("settings",)
+    path = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in where).lstrip(".")
+    return f"[{section}] {path}: {error['msg']}" if path else f"[{section}]: {error['msg']}"
