@@ -15,9 +15,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--profiles", metavar="FILE", help="TOML: [[keys]] public_key = ..., profile = { base_url, api_key_file, ... }")
     parser.add_argument("--idle-timeout", type=float, default=900, metavar="S", help="close a session after S seconds without a key pressed (default 900; 0: never)")
     parser.add_argument("--max-sessions", type=int, default=20, metavar="N", help="sessions at once (default 20)")
-    parser.add_argument("--max-startups", type=int, default=None, metavar="N",
-                        help="connections that have not finished logging in, at once; more are dropped, like sshd's MaxStartups"
-                             " (default: --max-sessions, so that many clients opening at once all get in)")
+    parser.add_argument("--max-startups", default=None, metavar="START[:RATE:FULL]",
+                        help="connections that have not finished logging in, like sshd's MaxStartups: past START, RATE %% of"
+                             " new ones from an address that already has one are dropped, rising to all at FULL (default:"
+                             " --max-sessions:30:5x, so that many clients opening at once all get in)")
+    parser.add_argument("--per-source-startups", type=int, default=None, metavar="N",
+                        help="connections not yet logged in that one address (an IPv6 /64) may hold (default: START)")
+    parser.add_argument("--preauth-timeout", type=float, default=10, metavar="S",
+                        help="drop a connection that has not asked to log in after S seconds and refuse its address"
+                             " for 20 s, like sshd's PerSourcePenalties (default 10)")
     parser.add_argument("--login-timeout", type=float, default=30, metavar="S",
                         help="drop a connection that has not logged in after S seconds (default 30)")
     parser.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"],
@@ -34,17 +40,20 @@ def run(args: argparse.Namespace) -> int:
     from corpdir.ssh.authorized import KeyRing, ProfileError
     from corpdir.ssh.hostkey import HostKeyError
     from corpdir.ssh.server import DirectoryServer, ServerConfig
+    from corpdir.ssh.startups import StartupLimits
 
     logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     logging.getLogger("asyncssh").setLevel(logging.WARNING)  # its INFO lines are per-packet chatter
     try:
         keys = KeyRing.load(Path(args.authorized_keys), Path(args.profiles) if args.profiles else None)
-    except ProfileError as exc:
+        startups = StartupLimits.parse(args.max_startups or str(args.max_sessions),
+                                       per_source=args.per_source_startups, preauth_timeout=args.preauth_timeout)
+    except (ProfileError, ValueError) as exc:
         print(f"corpdir ssh-server: {exc}", file=sys.stderr)
         return 2
     config = ServerConfig(keys=keys, host_key=Path(args.host_key), host=args.host, port=args.port,
                           idle_timeout=args.idle_timeout or None, max_sessions=args.max_sessions,
-                          max_startups=args.max_startups, login_timeout=args.login_timeout)
+                          max_startups=startups, login_timeout=args.login_timeout)
 
     async def serve() -> int:
         server = DirectoryServer(config)

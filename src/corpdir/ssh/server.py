@@ -29,13 +29,12 @@ import platformdirs
 from corpdir.ssh.authorized import AuthorizedKey, KeyRing, SessionProfile, key_id
 from corpdir.ssh.hostkey import load_or_create_host_key
 from corpdir.ssh.session import PtyChild
+from corpdir.ssh.startups import StartupLimits, Startups, source_of
 from corpdir.ssh.template import AppTemplate, TemplateError
+from corpdir.ssh.tui_session import StartGate, TuiSession
 
 log = logging.getLogger("corpdir.ssh")
 
-# Puts the client's terminal back when the server ends an app the hard way (idle, shutdown).
-TERMINAL_RESET = (b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?2004l\x1b[?1004l"
-                  b"\x1b[?1049l\x1b[?25h\x1b[0m\r\n")
 # Variables of the server's environment a profile's session must not inherit.
 SERVICE_ENV = ("CORPDIR_BASE_URL", "CORPDIR_API_KEY", "CORPDIR_API_KEY_FILE", "CORPDIR_KEYRING_SERVICE",
                "CORPDIR_KEYRING_USERNAME", "CORPDIR_VARIANT", "CORPDIR_REGION", "CORPDIR_ROUTING_FILE",
@@ -52,10 +51,11 @@ class ServerConfig:
     port: int = 2222  # 0: any free port (tests)
     idle_timeout: float | None = 15 * 60  # seconds without a keystroke; None: never
     max_sessions: int = 20
-    # connections not yet logged in at once; more are dropped at once (sshd's MaxStartups).
-    # None: max_sessions, so that as many clients as may have sessions can all open at once
-    # (with a fixed 10, the 11th to 20th of 20 desks opening together were dropped)
-    max_startups: int | None = None
+    # connections not yet logged in (sshd's MaxStartups, per-source shares, the pre-auth
+    # timeout: corpdir.ssh.startups). None: start = max_sessions, so that as many clients as
+    # may have sessions can all open at once (with a fixed 10, the 11th to 20th of 20 desks
+    # opening together were dropped)
+    max_startups: StartupLimits | None = None
     login_timeout: float = 30.0
     child_argv: Sequence[str] = (sys.executable, "-m", "corpdir.cli")
     warm: bool = True  # fork sessions from a pre-imported template process (corpdir.ssh.template)
@@ -72,44 +72,6 @@ def loggable(text: str, limit: int = 64) -> str:
     return shown + ("..." if len(text) > limit else "") if text else "-"
 
 
-class StartGate:
-    """At most ``slots`` apps starting at once; the others wait their turn, in order.
-
-    An app spends ~0.3 s of CPU from its fork to its first screen. Twenty sessions opening
-    together on two cores, all started at once, share the CPU fairly and so all get their
-    first screen at about the end (median = p95 = the whole 20 x 0.3 s / 2); started one a
-    core, in order, each is on screen as soon as its own start is done, and the median
-    halves. A slot is given back when the app has drawn a whole screen (at least one byte
-    a cell: a first frame), ends, or fails, or after ``hold`` seconds at most, so a slow
-    app cannot stop the others."""
-
-    def __init__(self, slots: int, hold: float = 3.0) -> None:
-        self._free = asyncio.Semaphore(slots)
-        self.hold = hold
-
-    async def enter(self) -> _Slot:
-        await self._free.acquire()
-        return _Slot(self._free, self.hold)
-
-
-class _Slot:
-    def __init__(self, free: asyncio.Semaphore, hold: float) -> None:
-        self._free: asyncio.Semaphore | None = free
-        self._timer = asyncio.get_running_loop().call_later(hold, self.leave)
-        self.drawn = 0
-
-    def output(self, size: int, cells: int) -> None:
-        self.drawn += size
-        if self.drawn >= cells:
-            self.leave()
-
-    def leave(self) -> None:
-        if self._free is not None:
-            self._free.release()
-            self._free = None
-            self._timer.cancel()
-
-
 def _peer(conn: asyncssh.SSHServerConnection) -> str:
     peer = conn.get_extra_info("peername") or ("?", 0)
     return f"{peer[0]}:{peer[1]}"
@@ -121,11 +83,16 @@ class DirectoryServer:
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self.sessions: set[TuiSession] = set()
-        self.unauthenticated = 0  # connections that have not finished logging in
+        self.startups = Startups(config.max_startups or StartupLimits(config.max_sessions))
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self.port: int | None = None
         self.template: AppTemplate | None = None
         self.start_gate = StartGate(config.starting or os.cpu_count() or 2)
+
+    @property
+    def unauthenticated(self) -> int:
+        """Connections that have not finished logging in."""
+        return self.startups.total
 
     async def start(self) -> None:
         c = self.config
@@ -215,25 +182,40 @@ class _Connection(asyncssh.SSHServer):
         self.authenticated = False
         self.session_count = 0
         self.key_line: AuthorizedKey | None = None
-        self.counted = False  # counted among the connections not yet logged in
+        self.counted = False  # holds a slot among the connections not yet logged in
+        self.source = ""
+        self._progress_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         self.peer = _peer(conn)
-        config = self.server.config
-        limit = config.max_startups if config.max_startups is not None else config.max_sessions
-        if self.server.unauthenticated >= limit:
-            log.warning("dropped connection peer=%s: %d connections already logging in (the maximum)", self.peer, limit)
+        self.source = source_of(str((conn.get_extra_info("peername") or ("?",))[0]))
+        startups = self.server.startups
+        why = startups.admit(self.source)
+        if why is not None:
+            log.warning("dropped connection peer=%s: %s", self.peer, why)
             asyncio.get_running_loop().call_soon(conn.abort)
-            self.counted = False
             return
-        self.server.unauthenticated += 1
         self.counted = True
+        self._progress_timer = asyncio.get_running_loop().call_later(startups.limits.preauth_timeout, self._no_progress)
+
+    def _no_progress(self) -> None:
+        """No authentication request within the pre-auth timeout: a client that holds a slot
+        without doing the key exchange. Dropped, and its address refused for a while."""
+        self._progress_timer = None
+        if self.counted and self.conn is not None:
+            log.warning("dropped connection peer=%s: no login attempt within %gs", self.peer,
+                        self.server.startups.limits.preauth_timeout)
+            self.server.startups.penalise(self.source)
+            self.conn.abort()
 
     def _logged_in_or_gone(self) -> None:
+        if self._progress_timer is not None:
+            self._progress_timer.cancel()
+            self._progress_timer = None
         if self.counted:
             self.counted = False
-            self.server.unauthenticated -= 1
+            self.server.startups.release(self.source)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._logged_in_or_gone()
@@ -245,6 +227,9 @@ class _Connection(asyncssh.SSHServer):
     # -- authentication: public keys only ----------------------------------------------------
     def begin_auth(self, username: str) -> bool:
         self.username = loggable(username)  # chosen by the client: only ever shown in the log
+        if self._progress_timer is not None:  # the key exchange is done: the login timeout runs on
+            self._progress_timer.cancel()
+            self._progress_timer = None
         return True
 
     def password_auth_supported(self) -> bool:
@@ -302,174 +287,3 @@ class _Connection(asyncssh.SSHServer):
 
     def unix_server_requested(self, listen_path: str) -> bool:
         return False
-
-
-class TuiSession(asyncssh.SSHServerSession):
-    """One SSH session: the directory app on a PTY, until either side goes."""
-
-    def __init__(self, connection: _Connection) -> None:
-        self.connection = connection
-        self.server = connection.server
-        self.chan: asyncssh.SSHServerChannel | None = None
-        self.term = ""
-        self.size = (80, 24)
-        self.has_pty = False
-        self.child: PtyChild | None = None
-        self.last_input = time.monotonic()
-        self._tasks: set[asyncio.Task[Any]] = set()
-        self._ending = False
-        self._slot: _Slot | None = None  # while the app is starting (see StartGate)
-
-    # -- what the client asks for ------------------------------------------------------------
-    def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:
-        self.chan = chan
-
-    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Mapping[int, int]) -> bool:
-        line = self.connection.key_line
-        if line is not None and not line.allows_pty:  # no-pty, or restrict without pty: as sshd would
-            c = self.connection
-            log.warning("refused pty user=%s key=%s peer=%s: authorized_keys line %d allows none", c.username,
-                        c.fingerprint, c.peer, line.line)
-            return False
-        self.has_pty = True
-        self.term = term_type
-        if term_size[0] and term_size[1]:
-            self.size = (term_size[0], term_size[1])
-        return True
-
-    def shell_requested(self) -> bool:
-        return True
-
-    def exec_requested(self, command: str) -> bool:
-        c = self.connection
-        log.warning("refused exec user=%s key=%s peer=%s", c.username, c.fingerprint, c.peer)  # the command may hold secrets
-        return False
-
-    def subsystem_requested(self, subsystem: str) -> bool:
-        c = self.connection
-        log.warning("refused subsystem %r user=%s key=%s peer=%s", subsystem[:40], c.username, c.fingerprint, c.peer)
-        return False
-
-    def session_started(self) -> None:
-        assert self.chan is not None
-        if not self.has_pty:
-            self.chan.write(b"corpdir needs a terminal: connect with ssh -t\r\n")
-            self.chan.exit(1)
-            return
-        self._spawn(self._start())
-
-    def _spawn(self, coro: Any) -> None:
-        task = asyncio.get_running_loop().create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    async def _start(self) -> None:
-        c = self.connection
-        assert c.profile is not None and self.chan is not None
-        self._slot = await self.server.start_gate.enter()
-        if self._ending:  # the client left while waiting for its turn
-            self._slot.leave()
-            return
-        try:
-            env = self.server.child_env(c.profile, c.fingerprint, self.term)
-            self.child = await self.server.start_child(c.profile, env, self.size, self._output, self._child_exited)
-        except Exception as exc:  # noqa: BLE001 - told to the user and logged, never a traceback to the client
-            self._slot.leave()
-            log.error("session failed to start user=%s key=%s peer=%s: %s", c.username, c.fingerprint, c.peer,
-                      type(exc).__name__)
-            self.chan.write(b"corpdir could not start the directory; please tell the administrator.\r\n")
-            self.chan.exit(1)
-            return
-        if self._ending:  # the client left while the app was starting
-            self._slot.leave()
-            await self.child.close(self.server.config.close_grace)
-            return
-        self.last_input = time.monotonic()  # idle from when the app is there, not from the request
-        log.info("session user=%s key=%s peer=%s pid=%d size=%dx%d", c.username, c.fingerprint, c.peer,
-                 self.child.pid, *self.size)
-        if self.server.config.idle_timeout:
-            self._spawn(self._watch_idle(self.server.config.idle_timeout))
-
-    # -- data both ways --------------------------------------------------------------------------
-    def _output(self, data: bytes) -> None:
-        if self._slot is not None:
-            self._slot.output(len(data), self.size[0] * self.size[1])
-        if self.chan is not None and not self._ending:
-            try:
-                self.chan.write(data)
-            except (OSError, asyncssh.Error):  # the client is gone; connection_lost ends the app
-                pass
-
-    def data_received(self, data: bytes, datatype: int | None) -> None:
-        self.last_input = time.monotonic()
-        if self.child is not None:
-            self.child.write(data)
-
-    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
-        if width and height:
-            self.size = (width, height)
-            if self.child is not None:
-                self.child.resize(width, height)
-
-    def pause_writing(self) -> None:
-        if self.child is not None:
-            self.child.pause_output()
-
-    def resume_writing(self) -> None:
-        if self.child is not None:
-            self.child.resume_output()
-
-    def break_received(self, msec: int) -> bool:
-        return True  # ignored: nothing to interrupt
-
-    def signal_received(self, signal: str) -> None:
-        pass  # a client's signals do not reach the app
-
-    # -- the end ---------------------------------------------------------------------------------
-    def _child_exited(self, returncode: int | None) -> None:
-        if self._slot is not None:
-            self._slot.leave()
-        if self.chan is not None and not self._ending:
-            self._ending = True
-            self.chan.exit(returncode if returncode and returncode > 0 else 0)
-        self._spawn(self._cleanup())
-
-    def eof_received(self) -> bool:
-        self._spawn(self.end(None))
-        return False
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._spawn(self.end(None))
-
-    async def _watch_idle(self, timeout: float) -> None:
-        while not self._ending:
-            remaining = self.last_input + timeout - time.monotonic()
-            if remaining <= 0:
-                c = self.connection
-                log.info("idle timeout user=%s key=%s peer=%s after %gs", c.username, c.fingerprint, c.peer, timeout)
-                await self.end(f"Disconnected: no key pressed for {timeout:g} seconds.")
-                return
-            await asyncio.sleep(remaining)
-
-    async def end(self, message: str | None) -> None:
-        """Close the session: the app and its process group first, then the channel."""
-        first = not self._ending
-        self._ending = True
-        if self._slot is not None:
-            self._slot.leave()
-        if self.child is not None:
-            await self.child.close(self.server.config.close_grace)
-        if first and self.chan is not None and message is not None:
-            try:
-                self.chan.write(TERMINAL_RESET + message.encode() + b"\r\n")
-                self.chan.exit(0)
-            except (OSError, asyncssh.Error, BrokenPipeError):
-                pass
-        elif first and self.chan is not None:
-            self.chan.close()
-        await self._cleanup()
-
-    async def _cleanup(self) -> None:
-        if self.child is not None:
-            await self.child.close(self.server.config.close_grace)
-        self.server.sessions.discard(self)
