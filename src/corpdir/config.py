@@ -18,7 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, InitSettingsSource, SettingsConfigDict
 
 from corpdir.client.settings import ClientSettings
-from corpdir.paths import Profile, given, profile_for, read_config_table, service_values
+from corpdir.paths import Profile, config_path, given, profile_for, read_config_table, service_values
+from corpdir.private_config import warn_if_readable_by_others
 
 
 def _toml_table(settings_cls: type[BaseSettings], table: str) -> InitSettingsSource:
@@ -216,6 +217,7 @@ def load_calls_settings() -> CallsSettings:
     """The ``[calls]`` table; a mistake raises CallsConfigError naming the field and the rule."""
     from pydantic import ValidationError
 
+    warn_if_readable_by_others(config_path())
     try:
         return CallsSettings()
     except ValidationError as exc:

@@ -70,3 +70,49 @@ def test_the_tui_refuses_to_start_on_a_bad_calls_table():
                           env=os.environ.copy(), stdin=subprocess.DEVNULL)
     assert done.returncode == 2
     assert "[calls] feeds[0].ami.username: Field required" in done.stderr and "Traceback" not in done.stderr
+
+
+SECRETS = """
+[[calls.feeds]]
+name = "pbx"
+kind = "ami"
+username = "corpdir"
+secret = "s3cret"
+extension = "201"
+[[calls.feeds]]
+name = "desk phone"
+kind = "action_url"
+token = "k3Yp9-desk-7Q"
+[calls.dialer]
+kind = "action_uri"
+url = "http://192.0.2.10/servlet?key=number={number}"
+password = "ph0ne"
+"""
+
+
+def test_a_config_open_to_others_with_secrets_in_it_is_warned_about_by_name(caplog):
+    path = write_config(SECRETS)
+    path.chmod(0o644)
+    load_calls_settings()
+    [message] = [r.getMessage() for r in caplog.records if r.name == "corpdir.config"]
+    assert "calls.feeds[0].secret, calls.feeds[1].token, calls.dialer.password" in message
+    assert "mode 0644" in message and f"chmod 600 {path}" in message and "s3cret" not in message
+
+
+def test_a_private_config_or_one_without_secrets_says_nothing(caplog):
+    path = write_config(SECRETS)
+    path.chmod(0o600)
+    load_calls_settings()
+    write_config('[[calls.feeds]]\nname = "soft phone"\nkind = "baresip"\n').chmod(0o644)
+    load_calls_settings()
+    assert not [r for r in caplog.records if r.name == "corpdir.config"]
+
+
+def test_the_tui_says_its_config_is_open_before_anything_else():
+    path = write_config(SECRETS + '[[calls.feeds]]\nname = "x"\nkind = "ami"\n')  # and unusable: it stops there
+    path.chmod(0o644)
+    done = subprocess.run([sys.executable, "-m", "corpdir.cli", "--no-sync"], capture_output=True, text=True,
+                          env=os.environ.copy(), stdin=subprocess.DEVNULL)
+    assert done.returncode == 2
+    assert "calls.feeds[0].secret, calls.feeds[1].token, calls.dialer.password and is open to others" in done.stderr
+    assert done.stderr.index("open to others") < done.stderr.index("[calls] feeds[2].ami.username: Field required")
