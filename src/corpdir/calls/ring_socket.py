@@ -172,7 +172,7 @@ def ring(message: dict[str, Any], timeout: float = 2.0) -> tuple[int, list[str]]
     finally:
         os.close(fd)
     sent, problems = 0, []
-    data = json.dumps(message, ensure_ascii=False).encode() + b"\n"
+    data = json.dumps(message).encode() + b"\n"  # ASCII: a lone surrogate travels as "\udcff", not as a crash
     for path in sorted(folder.glob("ring-*.sock")):
         try:
             with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
