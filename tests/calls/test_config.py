@@ -20,6 +20,16 @@ def write_config(text: str) -> Path:
     return path
 
 
+AMI_FEED = """
+[[calls.feeds]]
+name = "pbx"
+kind = "ami"
+username = "corpdir"
+secret = "s3cret"
+extension = "201"
+"""
+
+
 def test_several_feeds_and_a_dialer_are_read():
     write_config("""
 [calls]
@@ -28,12 +38,7 @@ recent_calls = 5
 name = "soft phone"
 kind = "baresip"
 port = 4555
-[[calls.feeds]]
-name = "pbx"
-kind = "ami"
-username = "corpdir"
-secret = "s3cret"
-extension = "201"
+""" + AMI_FEED + """
 [[calls.feeds]]
 name = "history"
 kind = "history"
@@ -72,13 +77,7 @@ def test_the_tui_refuses_to_start_on_a_bad_calls_table():
     assert "[calls] feeds[0].ami.username: Field required" in done.stderr and "Traceback" not in done.stderr
 
 
-SECRETS = """
-[[calls.feeds]]
-name = "pbx"
-kind = "ami"
-username = "corpdir"
-secret = "s3cret"
-extension = "201"
+SECRETS = AMI_FEED + """
 [[calls.feeds]]
 name = "desk phone"
 kind = "action_url"

@@ -126,8 +126,8 @@ def squatted(tmp_path):
     return shared
 
 
-async def test_a_symlinked_fallback_folder_is_refused_by_the_tui_and_its_target_left_alone(service, squatted,
-                                                                                          monkeypatch, tmp_path):
+async def ring_feed_refusal(service, monkeypatch, tmp_path) -> str:  # noqa: ANN001
+    """Why a TUI's ring feed, with no runtime dir and tmp_path as the temp dir, does not listen."""
     import tempfile
 
     monkeypatch.setenv("CORPDIR_RUNTIME_DIR", "/proc/corpdir-no-such-dir")  # cannot be made: the temp fallback
@@ -136,7 +136,12 @@ async def test_a_symlinked_fallback_folder_is_refused_by_the_tui_and_its_target_
     async with app.run_test(size=(120, 36)) as pilot:
         hub = app.desk_phone.hub
         assert await wait_for(pilot, lambda: hub is not None and hub.status["ring"].state == "reconnecting", tries=500)
-        assert "symbolic link" in hub.status["ring"].error
+        return hub.status["ring"].error
+
+
+async def test_a_symlinked_fallback_folder_is_refused_by_the_tui_and_its_target_left_alone(service, squatted,
+                                                                                          monkeypatch, tmp_path):
+    assert "symbolic link" in await ring_feed_refusal(service, monkeypatch, tmp_path)
     assert stat.S_IMODE(squatted.stat().st_mode) == 0o1777 and not list(squatted.iterdir())
 
 
@@ -156,7 +161,6 @@ async def test_corpdir_ring_sends_nothing_into_a_symlinked_folder(squatted, tmp_
 @pytest.mark.skipif(os.getuid() != 0, reason="making a folder of another user needs root")
 async def test_a_fallback_folder_of_another_user_is_refused_on_both_sides(service, monkeypatch, tmp_path):
     import pwd
-    import tempfile
 
     folder = tmp_path / f"corpdir-{os.getuid()}"
     folder.mkdir()
@@ -164,11 +168,5 @@ async def test_a_fallback_folder_of_another_user_is_refused_on_both_sides(servic
     os.chown(folder, pwd.getpwnam("nobody").pw_uid, -1)
     done = await asyncio.to_thread(ring, "0312345678", env=_without_runtime_dir(tmp_path))
     assert done.returncode == 1 and "belongs to another user" in done.stderr
-    monkeypatch.setenv("CORPDIR_RUNTIME_DIR", "/proc/corpdir-no-such-dir")
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    app = desk_app(service)
-    async with app.run_test(size=(120, 36)) as pilot:
-        hub = app.desk_phone.hub
-        assert await wait_for(pilot, lambda: hub is not None and hub.status["ring"].state == "reconnecting", tries=500)
-        assert "another user" in hub.status["ring"].error
+    assert "another user" in await ring_feed_refusal(service, monkeypatch, tmp_path)
     assert stat.S_IMODE(folder.stat().st_mode) == 0o777 and not list(folder.iterdir())
