@@ -35,3 +35,16 @@ def test_an_address_gets_its_share_and_a_refused_one_comes_back_after_the_penalt
 def test_an_ipv6_host_is_one_source_across_its_64_and_a_mapped_ipv4_is_its_address():
     assert source_of("2001:db8::1") == source_of("2001:db8::ffff:1") == "2001:db8::/64"
     assert source_of("::ffff:192.0.2.7") == "192.0.2.7"
+
+
+def test_max_startups_is_written_as_sshd_writes_it_and_a_bad_value_stops_the_server(tmp_path):
+    import subprocess
+    import sys
+
+    assert StartupLimits.parse("10:30:100") == StartupLimits(10, 30, 100)
+    assert (StartupLimits.parse("20").ceiling, StartupLimits.parse("20").share) == (100, 20)
+    (tmp_path / "keys").write_text("", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "corpdir.cli", "ssh-server", "--port", "0", "--host-key",
+                           str(tmp_path / "hk"), "--authorized-keys", str(tmp_path / "keys"), "--max-startups", "30:30:10"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "max startups '30:30:10': expected START or START:RATE:FULL" in done.stderr

@@ -26,7 +26,7 @@ import random
 import time
 from collections import Counter
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 PENALTY_TABLE_MAX = 4096  # sources remembered as penalised; past it, new penalties are not recorded
 
@@ -43,14 +43,14 @@ class StartupLimits:
     penalty: float = 20.0  # seconds a source that let a connection time out is refused; 0: never
 
     @classmethod
-    def parse(cls, text: str, **others: float) -> StartupLimits:
+    def parse(cls, text: str, **others: Any) -> StartupLimits:
         """``"20"`` or ``"10:30:100"``, as sshd's MaxStartups is written; ValueError if not."""
         parts = [int(part) if part.isdigit() else -1 for part in text.split(":")]
         if len(parts) == 1 and parts[0] > 0:
-            return cls(parts[0], **others)  # type: ignore[arg-type]
+            return cls(parts[0], **others)
         if len(parts) != 3 or not 0 < parts[0] < parts[2] or not 0 <= parts[1] <= 100:
             raise ValueError(f"max startups {text!r}: expected START or START:RATE:FULL, 0 < START < FULL, RATE 0-100")
-        return cls(parts[0], parts[1], parts[2], **others)  # type: ignore[arg-type]
+        return cls(parts[0], parts[1], parts[2], **others)
 
     @property
     def ceiling(self) -> int:
