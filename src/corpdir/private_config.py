@@ -4,7 +4,8 @@ warns about a private key with an open mode.
 ``config.toml`` may hold an AMI manager's secret, a desk phone dialer's password, the
 token a phone's action URLs carry, the service's API key: a file others can read (the
 0644 an editor or ``cp`` leaves) gives each of them to every account on the machine. It
-was accepted without a word; now the start says which keys are exposed and how to fix it.
+is not refused (a desk must still answer its phone), but the start says which keys are
+exposed and how to fix it.
 The check costs a ``stat`` when the file is private (the usual case); it reads the file
 only when it is not.
 """

@@ -6,8 +6,8 @@ was answered and how long it lasted (what an H2 record needs).
 
 Every text field of an event is made inert and bounded when the event is built, whatever
 built it: a feed reads what a phone, a PBX, a script or the service sends (a Yealink's
-``active_user`` query, a SIP display name, an argv), and one OSC 52 in it wrote the desk's
-clipboard, one 60 KB name filled the screen. Doing it in the event itself, not in each
+``active_user`` query, a SIP display name, an argv): one OSC 52 in it would write the
+desk's clipboard, one 60 KB name fill the screen. Doing it in the event itself, not in each
 feed, covers every feed there is and every one added later.
 """
 

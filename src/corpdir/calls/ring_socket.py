@@ -78,8 +78,8 @@ def _make(folder: Path) -> None:
 def _open_own(folder: Path) -> int:
     """``folder`` opened without following a symbolic link (O_NOFOLLOW), after checking it
     is a folder of this user's. The temp dir is shared: another user could have put a
-    link there, ``/tmp/corpdir-0 -> /some/1777/folder``, so that a ring went to their
-    listener and a chmod to 0700 locked the link's target (``/tmp`` itself)."""
+    link there, ``/tmp/corpdir-0 -> /some/1777/folder``, so that a ring would go to their
+    listener and a chmod to 0700 lock the link's target (``/tmp`` itself)."""
     if stat.S_ISLNK(os.lstat(folder).st_mode):
         raise PermissionError(f"{folder} is a symbolic link")
     try:

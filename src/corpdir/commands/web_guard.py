@@ -13,9 +13,9 @@ changes only the door:
 - at most ``max_sessions`` apps run at once; one more is refused with 503;
 - the page loads nothing from outside: textual-serve's web-font link is replaced by the
   font it ships, and a Content-Security-Policy allows this origin only;
-- the token is the key to the app, so the log never shows it: every line (aiohttp's access
-  log put it in each request line, 44 lines for one page and a session) reads
-  ``/[token]/...``, and a traceback shows no local variables (the request, the server).
+- the token is the key to the app, so the log never shows it: aiohttp's access log puts
+  the path in each request line, which reads ``/[token]/...``, and a traceback shows no
+  local variables (the request, the server).
 """
 
 from __future__ import annotations

@@ -53,8 +53,8 @@ class ServerConfig:
     max_sessions: int = 20
     # connections not yet logged in (sshd's MaxStartups, per-source shares, the pre-auth
     # timeout: corpdir.ssh.startups). None: start = max_sessions, so that as many clients as
-    # may have sessions can all open at once (with a fixed 10, the 11th to 20th of 20 desks
-    # opening together were dropped)
+    # may have sessions can all open at once (a fixed 10 would drop the 11th to 20th of 20
+    # desks opening together)
     max_startups: StartupLimits | None = None
     login_timeout: float = 30.0
     child_argv: Sequence[str] = (sys.executable, "-m", "corpdir.cli")

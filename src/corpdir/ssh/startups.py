@@ -2,9 +2,9 @@
 and ``PerSourceMaxStartups``/``PerSourcePenalties``, so that a flood cannot lock out a
 real user.
 
-A hard cap alone let 200 connections that sent a version line and held fill every slot:
-a real user's login was dropped for the whole login timeout, and with the flood
-reconnecting, every login failed. Now:
+A hard cap alone lets 200 connections that send a version line and hold fill every slot:
+a real user's login is dropped for the whole login timeout, and with the flood
+reconnecting, every login fails. So:
 
 - **each source has a share** (``per_source``, default ``start``): an address (an IPv6
   /64) holding that many pre-auth connections gets no more, so one address cannot take
