@@ -18,8 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, InitSettingsSource, SettingsConfigDict
 
 from corpdir.client.settings import ClientSettings
-from corpdir.paths import Profile, config_path, given, profile_for, read_config_table, service_values
-from corpdir.private_config import warn_if_readable_by_others
+from corpdir.paths import (Profile, config_path, given, profile_for, read_config_table, service_values,
+                           warn_if_readable_by_others)
 
 
 def _toml_table(settings_cls: type[BaseSettings], table: str) -> InitSettingsSource:

@@ -126,22 +126,27 @@ def squatted(tmp_path):
     return shared
 
 
-async def ring_feed_refusal(service, monkeypatch, tmp_path) -> str:  # noqa: ANN001
-    """Why a TUI's ring feed, with no runtime dir and tmp_path as the temp dir, does not listen."""
+async def ring_feed_refusal(service, monkeypatch, tmp_path, caplog) -> str:  # noqa: ANN001
+    """Why a TUI's ring feed, with no runtime dir and tmp_path as the temp dir, does not
+    listen: the line the call hub logs when the feed stops (and is retried)."""
+    import logging
     import tempfile
 
+    caplog.set_level(logging.INFO, logger="corpdir.calls")
     monkeypatch.setenv("CORPDIR_RUNTIME_DIR", "/proc/corpdir-no-such-dir")  # cannot be made: the temp fallback
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     app = desk_app(service)
     async with app.run_test(size=(120, 36)) as pilot:
-        hub = app.desk_phone.hub
-        assert await wait_for(pilot, lambda: hub is not None and hub.status["ring"].state == "reconnecting", tries=500)
-        return hub.status["ring"].error
+        def said() -> list[str]:
+            return [r.getMessage() for r in caplog.records if r.getMessage().startswith("call feed ring dropped")]
+
+        assert await wait_for(pilot, said, tries=500)
+        return said()[0]
 
 
 async def test_a_symlinked_fallback_folder_is_refused_by_the_tui_and_its_target_left_alone(service, squatted,
-                                                                                          monkeypatch, tmp_path):
-    assert "symbolic link" in await ring_feed_refusal(service, monkeypatch, tmp_path)
+                                                                                          monkeypatch, tmp_path, caplog):
+    assert "symbolic link" in await ring_feed_refusal(service, monkeypatch, tmp_path, caplog)
     assert stat.S_IMODE(squatted.stat().st_mode) == 0o1777 and not list(squatted.iterdir())
 
 
@@ -159,7 +164,7 @@ async def test_corpdir_ring_sends_nothing_into_a_symlinked_folder(squatted, tmp_
 
 
 @pytest.mark.skipif(os.getuid() != 0, reason="making a folder of another user needs root")
-async def test_a_fallback_folder_of_another_user_is_refused_on_both_sides(service, monkeypatch, tmp_path):
+async def test_a_fallback_folder_of_another_user_is_refused_on_both_sides(service, monkeypatch, tmp_path, caplog):
     import pwd
 
     folder = tmp_path / f"corpdir-{os.getuid()}"
@@ -168,5 +173,5 @@ async def test_a_fallback_folder_of_another_user_is_refused_on_both_sides(servic
     os.chown(folder, pwd.getpwnam("nobody").pw_uid, -1)
     done = await asyncio.to_thread(ring, "0312345678", env=_without_runtime_dir(tmp_path))
     assert done.returncode == 1 and "belongs to another user" in done.stderr
-    assert "another user" in await ring_feed_refusal(service, monkeypatch, tmp_path)
+    assert "another user" in await ring_feed_refusal(service, monkeypatch, tmp_path, caplog)
     assert stat.S_IMODE(folder.stat().st_mode) == 0o777 and not list(folder.iterdir())

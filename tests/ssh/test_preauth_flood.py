@@ -57,7 +57,7 @@ async def test_a_connection_that_never_exchanges_keys_is_dropped_and_its_address
         while await reader.read(4096):  # returns once the server has closed it
             pass
         writer.close()
-        assert any(b"no login attempt within 0.5s" in line for line in log)
+        assert await until(lambda: any(b"no login attempt within 0.5s" in line for line in log))
         reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=("127.0.0.3", 0))
         assert await reader.read() in (b"", b"SSH-2.0-corpdir\r\n")  # refused at once for a while
         writer.close()
