@@ -140,3 +140,78 @@ async def until(predicate: Callable[[], bool], timeout: float = 30.0) -> bool:
 
 async def wait_gone(pid: int, timeout: float = 30.0) -> bool:
     return await until(lambda: process_gone(pid), timeout)
+
+
+async def openssh_login(port: int, identity, host: str = "127.0.0.1", timeout: int = 60) -> bool:  # noqa: ANN001 - a Path
+    """Log in with the real OpenSSH client (``ssh -N``: no session, no app) and report
+    whether it authenticated; ``ConnectTimeout`` bounds the connection and the key exchange."""
+    process = await asyncio.create_subprocess_exec(
+        "ssh", "-N", "-v", "-F", "/dev/null", "-p", str(port), "-i", str(identity), "-o", "IdentitiesOnly=yes",
+        "-o", "IdentityAgent=none", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=no",
+        "-o", "UserKnownHostsFile=/dev/null", "-o", f"ConnectTimeout={timeout}", "-o", "PreferredAuthentications=publickey",
+        f"desk@{host}", stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE)
+    assert process.stderr is not None
+    try:
+        async for line in process.stderr:  # -v says "Authenticated to HOST ..." once the key is accepted
+            if line.startswith(b"Authenticated to"):
+                return True
+        return False
+    finally:
+        if process.returncode is None:
+            process.terminate()
+        await process.wait()
+
+
+class PreAuthFlood:
+    """``count`` connections from ``source`` that send a version line and hold it until the
+    server closes them, then reconnect at once: what locked real users out."""
+
+    def __init__(self, port: int, source: str, count: int = 200) -> None:
+        self.port, self.source, self.count = port, source, count
+        self.opened = 0
+        self._tasks: list[asyncio.Task[None]] = []
+
+    def start(self) -> PreAuthFlood:
+        self._tasks = [asyncio.create_task(self._hold()) for _ in range(self.count)]
+        return self
+
+    async def _hold(self) -> None:
+        while True:
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", self.port, local_addr=(self.source, 0))
+            except OSError:
+                await asyncio.sleep(0.01)
+                continue
+            self.opened += 1
+            try:
+                writer.write(b"SSH-2.0-OpenSSH_9.6 flood\r\n")
+                while await reader.read(4096):
+                    pass
+            except OSError:
+                pass
+            finally:
+                writer.close()
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+
+async def ssh_server_process(folder, key: asyncssh.SSHKey, *extra: str):  # noqa: ANN001 - a Path
+    """A `corpdir ssh-server` process on a free port of 127.0.0.1 letting ``key`` in, its
+    files in ``folder``: (process, port, its stderr stream, read up to the line naming the port)."""
+    import sys
+
+    authorized = folder / "authorized_keys"
+    authorized.write_bytes(b"restrict,pty " + key.export_public_key("openssh"))
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "corpdir.cli", "ssh-server", "--port", "0", "--host-key", str(folder / "host_key"),
+        "--authorized-keys", str(authorized), *extra, stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE, env=os.environ.copy())
+    assert process.stderr is not None
+    async for line in process.stderr:
+        if found := re.search(rb"corpdir ssh-server on [^ ]+:(\d+):", line):
+            return process, int(found.group(1)), process.stderr
+    raise AssertionError(f"the server did not start (exit {await process.wait()})")

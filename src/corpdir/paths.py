@@ -108,6 +108,51 @@ def read_config() -> dict[str, Any]:
         raise SettingsError(f"{path}: not valid TOML: {exc}") from None
 
 
+SECRET_KEYS = frozenset({"secret", "password", "token", "api_key"})
+
+
+def _secrets(value: Any, where: str) -> Iterable[str]:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            name = f"{where}.{key}" if where else str(key)
+            if key in SECRET_KEYS and isinstance(item, str) and item:
+                yield name
+            else:
+                yield from _secrets(item, name)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _secrets(item, f"{where}[{i}]")
+
+
+def warn_if_readable_by_others(path: Path) -> None:
+    """Warn (logger ``corpdir.config``: on stderr, as an unreadable API key file is) when
+    the config file ``path`` holds a secret and its mode gives the group or others any
+    access, ssh's rule for a private key.
+
+    It may hold an AMI manager's secret, a desk phone dialer's password, the token a
+    phone's action URLs carry, the API key: a file others can read (the 0644 an editor or
+    ``cp`` leaves) gives each of them to every account on the machine. It is not refused (a
+    desk must still answer its phone), but the start names the exposed keys and the fix.
+    The check is a ``stat`` when the file is private; it reads the file only when it is
+    not, and says nothing about a file it cannot read (its reader reports that)."""
+    import stat
+
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+        if not mode & 0o077:
+            return
+        import tomllib
+
+        found = list(_secrets(tomllib.loads(path.read_text(encoding="utf-8-sig")), ""))
+    except (OSError, ValueError):
+        return
+    if found:
+        import logging
+
+        logging.getLogger("corpdir.config").warning("%s holds %s and is open to others (mode %04o): chmod 600 %s", path,
+                                                    ", ".join(found), mode, path)
+
+
 class Profile(namedtuple("Profile", ("base_url", "api_key"))):
     """The service a command talks to: its base URL (str, or None: the embedded demo) and
     key (str or None). (A named tuple, not a dataclass or typing.NamedTuple: this module is

@@ -8,8 +8,12 @@ clipboard, or mislead the reader; in a file they reach whatever opens it next.
 :func:`printable` is the one function that makes such text inert, and every surface
 (screens, CLI lines, exports, XML, pop-ups) calls it on text from the service:
 
-- C0 controls, DEL and C1 controls (U+0000-U+001F, U+007F-U+009F) and lone surrogates
-  become U+FFFD (one cell, like the character it replaces was meant to be);
+- C0 controls, DEL and C1 controls (U+0000-U+001F, U+007F-U+009F), lone surrogates (what
+  an undecodable byte becomes under ``surrogateescape``) and noncharacters (U+FDD0-U+FDEF
+  and the last two code points of every plane, U+FFFE/U+FFFF ... U+10FFFF) become U+FFFD
+  (one cell, like the character it replaces was meant to be). Noncharacters are not text:
+  XML 1.0 forbids U+FFFE/U+FFFF, so one of them breaks a phone's whole directory, and
+  terminals give them no agreed width, so a row holding one is misaligned;
 - bidi controls (U+202A-U+202E, U+2066-U+2069, U+200E/F, U+061C) and invisible format
   characters (U+200B-U+200D, U+2060-U+2064, U+FEFF, U+00AD, U+180E, U+2028/9, tag
   characters, Hangul fillers, ...) become a visible ``<U+202E>``: the reader sees that
@@ -40,15 +44,21 @@ _FORMAT = (
     "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e007f"
 )
 _CONTROL = "\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff"
+_NONCHARACTER = "\ufdd0-\ufdef" + "".join(f"{chr(plane + 0xFFFE)}{chr(plane + 0xFFFF)}" for plane in range(0, 0x110000, 0x10000))
 # One pattern, compiled at import: every name painted, printed or exported passes through
 # it (a pattern given as text costs a lookup in `re`'s cache on each call, ~0.7 us), and a
 # compile (~0.25 ms) is paid once by `corpdir lookup` whichever of its outputs it writes.
-_UNSAFE = re.compile(f"[\n{_CONTROL}{_FORMAT}]")
+_UNSAFE = re.compile(f"[\n{_CONTROL}{_NONCHARACTER}{_FORMAT}]")
+
+
+def _noncharacter(code: int) -> bool:
+    """One of the 66 code points Unicode reserves as never-text (U+FDD0-U+FDEF, U+nFFFE, U+nFFFF)."""
+    return 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE
 
 
 def _visible(match: re.Match[str]) -> str:
     code = ord(match.group())
-    if code < 0xA0 or 0xD800 <= code <= 0xDFFF:
+    if code < 0xA0 or 0xD800 <= code <= 0xDFFF or _noncharacter(code):
         return REPLACEMENT
     return f"<U+{code:04X}>"
 
@@ -60,7 +70,7 @@ def _visible_but_newline(match: re.Match[str]) -> str:
 def printable(value: object, *, keep_newlines: bool = False) -> str:
     """``value`` (``None`` -> "") as inert text for a screen, a terminal or a file.
 
-    Control characters (C0, DEL, C1) and lone surrogates become U+FFFD; bidi controls and
+    Control characters (C0, DEL, C1), lone surrogates and noncharacters become U+FFFD; bidi controls and
     invisible characters become a visible ``<U+XXXX>``. Newlines are replaced too, so a
     name stays one line, unless ``keep_newlines`` (a multi-line message, a quoted CSV
     field). Safe to call twice: the output holds nothing it would change.

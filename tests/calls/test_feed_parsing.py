@@ -18,7 +18,7 @@ from corpdir.calls.feeds.ami import AmiCalls
 from corpdir.calls.feeds.baresip import parse
 from corpdir.calls.netstring import Decoder, NetstringError, encode
 from corpdir.calls.ring_socket import ring
-from hostile_text import HOSTILE, assert_inert
+from hostile_text import EVERY, assert_inert
 from tui_helpers import wait_for
 
 
@@ -73,12 +73,13 @@ def test_ami_withheld_caller_and_other_extensions():
     assert calls({"Event": "Hangup", "Uniqueid": "9.9"}) is None  # not a call of ours
 
 
-@pytest.mark.parametrize("kind", ["csi", "osc52", "bidi", "zero_width", "markup", "cr"])
+@pytest.mark.parametrize("kind", ["csi", "osc52", "bidi", "zero_width", "markup", "cr", "noncharacters", "surrogates",
+                                  "invalid_utf8"])
 async def test_a_hostile_name_from_the_phone_system_is_shown_inert(service, kind):
     app = desk_app(service)
     async with app.run_test(size=(120, 36)) as pilot:
         assert await feed_ready(pilot, "ring")
-        sent, _ = await asyncio.to_thread(ring, {"number": "0357001111", "display_name": HOSTILE[kind]})
+        sent, _ = await asyncio.to_thread(ring, {"number": "0357001111", "display_name": EVERY[kind]})
         assert sent == 1
         assert await wait_for(pilot, lambda: "Unknown number" in card_text(app))
         assert_inert(card_text(app))

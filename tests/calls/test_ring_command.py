@@ -16,9 +16,9 @@ from corpdir.phone import for_display
 from tui_helpers import wait_for
 
 
-def ring(*args: str) -> subprocess.CompletedProcess:
+def ring(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "corpdir.cli", "ring", *args], capture_output=True, text=True,
-                          env=os.environ.copy())
+                          env=os.environ.copy() if env is None else env)
 
 
 async def test_ring_pops_the_caller_in_both_running_tuis(service, demo_user, _runtime_dir):
@@ -107,3 +107,71 @@ async def test_ring_pops_a_tui_in_another_process_and_one_here(service, demo_use
             assert for_display(demo_user.phoneNum) in pane() and "sent as 山田 太郎" in pane(), pane()
         finally:
             subprocess.run([*server, "kill-server"], capture_output=True)
+
+
+def _without_runtime_dir(tmp_path) -> dict[str, str]:
+    """An environment with no runtime dir: the ring sockets fall back to TMPDIR=tmp_path."""
+    env = {k: v for k, v in os.environ.items() if k not in ("CORPDIR_RUNTIME_DIR", "XDG_RUNTIME_DIR")}
+    return {**env, "TMPDIR": str(tmp_path)}
+
+
+@pytest.fixture
+def squatted(tmp_path):
+    """Another user's trap in the shared temp dir: ``corpdir-UID`` a symbolic link to a
+    1777 folder where their listener waits for rings."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    (tmp_path / f"corpdir-{os.getuid()}").symlink_to(shared)
+    return shared
+
+
+async def ring_feed_refusal(service, monkeypatch, tmp_path, caplog) -> str:  # noqa: ANN001
+    """Why a TUI's ring feed, with no runtime dir and tmp_path as the temp dir, does not
+    listen: the line the call hub logs when the feed stops (and is retried)."""
+    import logging
+    import tempfile
+
+    caplog.set_level(logging.INFO, logger="corpdir.calls")
+    monkeypatch.setenv("CORPDIR_RUNTIME_DIR", "/proc/corpdir-no-such-dir")  # cannot be made: the temp fallback
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    app = desk_app(service)
+    async with app.run_test(size=(120, 36)) as pilot:
+        def said() -> list[str]:
+            return [r.getMessage() for r in caplog.records if r.getMessage().startswith("call feed ring dropped")]
+
+        assert await wait_for(pilot, said, tries=500)
+        return said()[0]
+
+
+async def test_a_symlinked_fallback_folder_is_refused_by_the_tui_and_its_target_left_alone(service, squatted,
+                                                                                          monkeypatch, tmp_path, caplog):
+    assert "symbolic link" in await ring_feed_refusal(service, monkeypatch, tmp_path, caplog)
+    assert stat.S_IMODE(squatted.stat().st_mode) == 0o1777 and not list(squatted.iterdir())
+
+
+async def test_corpdir_ring_sends_nothing_into_a_symlinked_folder(squatted, tmp_path):
+    import socket
+
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:  # the other user's "TUI"
+        listener.bind(str(squatted / "ring-1-trap.sock"))
+        listener.listen()
+        listener.setblocking(False)
+        done = await asyncio.to_thread(ring, "0312345678", "--name", "山田 太郎", env=_without_runtime_dir(tmp_path))
+        with pytest.raises(BlockingIOError):
+            listener.accept()  # nobody connected
+    assert done.returncode == 1 and "symbolic link" in done.stderr
+
+
+@pytest.mark.skipif(os.getuid() != 0, reason="making a folder of another user needs root")
+async def test_a_fallback_folder_of_another_user_is_refused_on_both_sides(service, monkeypatch, tmp_path, caplog):
+    import pwd
+
+    folder = tmp_path / f"corpdir-{os.getuid()}"
+    folder.mkdir()
+    folder.chmod(0o777)
+    os.chown(folder, pwd.getpwnam("nobody").pw_uid, -1)
+    done = await asyncio.to_thread(ring, "0312345678", env=_without_runtime_dir(tmp_path))
+    assert done.returncode == 1 and "belongs to another user" in done.stderr
+    assert "another user" in await ring_feed_refusal(service, monkeypatch, tmp_path, caplog)
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o777 and not list(folder.iterdir())

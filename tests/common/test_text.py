@@ -7,18 +7,18 @@ import json
 import pytest
 
 from corpdir.text import json_text, printable
-from hostile_text import HOSTILE, NAMES, assert_inert, unsafe_characters
+from hostile_text import EVERY, NAMES, assert_inert, unsafe_characters
 
 
-@pytest.mark.parametrize("name", list(HOSTILE))
+@pytest.mark.parametrize("name", list(EVERY))
 def test_every_hostile_value_comes_out_inert(name):
-    assert_inert(printable(HOSTILE[name]))
-    assert_inert(printable(HOSTILE[name], keep_newlines=True))
+    assert_inert(printable(EVERY[name]))
+    assert_inert(printable(EVERY[name], keep_newlines=True))
 
 
 def test_the_corpus_check_finds_what_it_must():
     """The check itself: each hostile value except pure markup and length is unsafe raw."""
-    for name, value in HOSTILE.items():
+    for name, value in EVERY.items():
         assert bool(unsafe_characters(value)) == (name not in ("markup", "link", "long")), name
 
 
@@ -36,6 +36,23 @@ def test_controls_become_the_replacement_mark():
     assert printable("one\ntwo\r", keep_newlines=True) == "one\ntwo\ufffd"
 
 
+def test_noncharacters_and_undecodable_bytes_become_the_replacement_mark():
+    """A U+FFFE in one name made every phone's XML directory unparseable (XML 1.0 forbids
+    it); an argv byte that is not UTF-8 arrives as a lone surrogate and cannot be written."""
+    assert printable("a\ufffe\uffffb\ufdd0\ufdef\U0001fffe\U0010ffff") == "a\ufffd\ufffdb\ufffd\ufffd\ufffd\ufffd"
+    assert printable(b"Yam\xffada".decode("utf-8", "surrogateescape")) == "Yam\ufffdada"
+    assert printable("\ufdcf\ufdf0\ufffd\U0001fffd") == "\ufdcf\ufdf0\ufffd\U0001fffd"  # their neighbours are text
+
+
+@pytest.mark.parametrize("name", list(EVERY))
+def test_every_hostile_value_is_writable_as_utf8_and_xml(name):
+    from xml.etree import ElementTree
+
+    shown = printable(EVERY[name])
+    element = ElementTree.fromstring(f"<n>{shown.replace('&', '&amp;').replace('<', '&lt;')}</n>".encode())
+    assert element.text == shown
+
+
 def test_japanese_names_pass_unchanged():
     """Kanji with an ideographic variation selector, full-width digits and spaces, emoji
     presentation: nothing here is hidden or reordering, so nothing changes."""
@@ -50,7 +67,7 @@ def test_printing_twice_changes_nothing_more():
 
 
 def test_json_keeps_the_exact_data_in_inert_bytes():
-    record = {"name": HOSTILE["c1"] + HOSTILE["bidi"] + HOSTILE["zero_width"] + "\U000e0041", "kana": "ヤマダ"}
+    record = {"name": EVERY["c1"] + EVERY["bidi"] + EVERY["zero_width"] + "\U000e0041", "kana": "ヤマダ"}
     line = json_text(record)
     assert_inert(line)
     assert "\\u009b" in line and "\\u202e" in line and "\\udb40\\udc41" in line and "ヤマダ" in line

@@ -13,6 +13,7 @@ import asyncssh
 import pytest
 
 from corpdir.ssh.authorized import ProfileError, load_authorized_keys
+from corpdir.ssh.startups import StartupLimits
 from ssh_helpers import connect, open_terminal
 
 
@@ -89,7 +90,7 @@ async def _wait(condition, what: str) -> None:
 
 async def test_connections_that_never_log_in_are_capped(serve, keys, caplog):
     caplog.set_level(logging.INFO, logger="corpdir.ssh")
-    server = await serve(f"restrict,pty {_public(keys[0])}\n", max_startups=3)
+    server = await serve(f"restrict,pty {_public(keys[0])}\n", max_startups=StartupLimits(3))
     idle = [await asyncio.open_connection("127.0.0.1", server.port) for _ in range(3)]
     await _wait(lambda: server.unauthenticated == 3, "the three idle connections were not counted")
     reader, writer = await asyncio.open_connection("127.0.0.1", server.port)

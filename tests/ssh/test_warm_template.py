@@ -88,7 +88,7 @@ async def test_apps_start_in_turn_and_each_gives_its_turn_up_once_it_has_drawn_a
 
 
 async def test_a_start_that_draws_nothing_gives_its_turn_up_after_a_while():
-    from corpdir.ssh.server import StartGate
+    from corpdir.ssh.tui_session import StartGate
 
     gate = StartGate(1, hold=3600)
     first = await gate.enter()

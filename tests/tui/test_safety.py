@@ -144,3 +144,21 @@ async def test_notifications_quote_data_literally(hostile):
         assert LINK in screen_text(app)
         assert_inert(app)
         assert app.clipboard == on_screen(email)  # nothing to replay when pasted
+
+
+async def test_a_screenshot_is_written_0600_like_an_export(service, tmp_path):
+    """It shows names and numbers on screen; it was written 0644 while exports are 0600."""
+    import os
+    import stat
+
+    old = os.umask(0o022)  # the usual umask: a file opened plainly comes out 0644
+    try:
+        app = app_for(service)
+        async with app.run_test(size=(120, 36)) as pilot:
+            await pilot.pause()
+            app.deliver_screenshot("desk.svg", path=str(tmp_path))
+            shot = tmp_path / "desk.svg"
+            assert await wait_for(pilot, lambda: shot.exists() and shot.read_text().rstrip().endswith("</svg>"))
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(shot.stat().st_mode) == 0o600

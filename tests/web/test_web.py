@@ -302,3 +302,23 @@ async def test_a_headless_chromium_shows_the_read_only_app_and_searches(served, 
             await browser.type(target["fullnameAlphabet"].lower())
             await browser.wait_for_text(lambda t: target["fullname"] in t and 'search "' in t,
                                         f"searching for {target['fullnameAlphabet']} never showed {target['fullname']}")
+
+
+async def test_the_log_never_shows_the_token(tmp_path):
+    """Its access log (on stdout, after the address) wrote the token, the only key to the
+    app, into every request line."""
+    prepare_demo_home(tmp_path)
+    process, url = start_web(tmp_path)
+    try:
+        async with aiohttp.ClientSession() as session:
+            assert (await _get_page(session, url + "/"))[0] == 200
+            async with session.get(url + "/static/js/textual.js") as response:
+                assert response.status == 200
+            async with session.get(url + "/no-such-page?again=" + url) as response:
+                assert response.status == 404
+    finally:
+        stop(process)
+    token = urlsplit(url).path.strip("/")
+    written = process.stdout.read()  # after the line with the address, which start_web read
+    assert written.count("[token]") >= 4  # the page, the script, the wrong page and its query: logged, hidden
+    assert token not in written

@@ -3,6 +3,12 @@
 A feed says "call X is ringing / was answered / ended at this line"; :class:`CallTracker`
 remembers each call's ringing and answer times so the end of a call carries whether it
 was answered and how long it lasted (what an H2 record needs).
+
+Every text field of an event is made inert and bounded when the event is built, whatever
+built it: a feed reads what a phone, a PBX, a script or the service sends (a Yealink's
+``active_user`` query, a SIP display name, an argv): one OSC 52 in it would write the
+desk's clipboard, one 60 KB name fill the screen. Doing it in the event itself, not in each
+feed, covers every feed there is and every one added later.
 """
 
 from __future__ import annotations
@@ -12,6 +18,8 @@ import re
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from enum import Enum
+
+from corpdir.text import printable
 
 log = logging.getLogger("corpdir.calls")
 
@@ -24,6 +32,17 @@ class CallState(str, Enum):
 
 class MalformedEvent(ValueError):
     """An event a feed could not read: logged and skipped, never fatal."""
+
+
+TEXT_MAX = 128  # characters of one field: a SIP display name, a call id, a line; longer is cut
+
+
+def bounded(value: object) -> str:
+    """``value`` as :func:`~corpdir.text.printable` text of at most :data:`TEXT_MAX`
+    characters, ending in "…" when cut. Only the first ``TEXT_MAX + 1`` characters are
+    read: printable never shortens text, so they decide whether it is cut."""
+    text = printable(("" if value is None else str(value))[:TEXT_MAX + 1])
+    return text if len(text) <= TEXT_MAX else text[:TEXT_MAX - 1] + "…"
 
 
 def now() -> datetime:
@@ -50,6 +69,10 @@ class CallEvent:
     duration: int | None = None
     rang_at: datetime | None = None  # on ENDED: when it started ringing (the record's calledAt)
     records: bool = False  # the desk's own feed: its ENDED event becomes an H2 record
+
+    def __post_init__(self) -> None:
+        for name in ("feed", "call_id", "number", "display_name", "line"):
+            object.__setattr__(self, name, bounded(getattr(self, name)))
 
     @property
     def key(self) -> str:

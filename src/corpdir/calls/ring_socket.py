@@ -11,6 +11,7 @@ import json
 import os
 import secrets
 import socket
+import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,17 +49,47 @@ def _temp_dir() -> Path:
 
 def _private_dir() -> Path:
     """The runtime dir, 0700; where there is none (no /run/user/UID, e.g. a session without
-    systemd-logind), a private folder under the temp dir, refused if someone else owns it."""
+    systemd-logind), a private folder under the temp dir. Either is refused if it is a
+    symbolic link or someone else's (:func:`_open_own`)."""
     folder = runtime_dir()
     try:
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        _make(folder)
     except OSError:
         folder = _temp_dir()
-        folder.mkdir(exist_ok=True, mode=0o700)
-    if folder == _temp_dir() and folder.stat().st_uid != os.getuid():
-        raise PermissionError(f"{folder} belongs to another user")
-    os.chmod(folder, 0o700)
+        _make(folder)
+    fd = _open_own(folder)
+    try:
+        os.fchmod(fd, 0o700)  # on the folder opened without following a link, never on a link's target
+        if stat.S_IMODE(os.fstat(fd).st_mode) != 0o700:
+            raise PermissionError(f"{folder} cannot be made private (mode 0700)")
+    finally:
+        os.close(fd)
     return folder
+
+
+def _make(folder: Path) -> None:
+    try:
+        os.mkdir(folder, 0o700)
+    except FileExistsError:
+        pass  # checked by _open_own: a link or another user's folder placed there is refused
+
+
+def _open_own(folder: Path) -> int:
+    """``folder`` opened without following a symbolic link (O_NOFOLLOW), after checking it
+    is a folder of this user's. The temp dir is shared: another user could have put a
+    link there, ``/tmp/corpdir-0 -> /some/1777/folder``, so that a ring would go to their
+    listener and a chmod to 0700 lock the link's target (``/tmp`` itself)."""
+    if stat.S_ISLNK(os.lstat(folder).st_mode):
+        raise PermissionError(f"{folder} is a symbolic link")
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except OSError as exc:  # ELOOP: it became a link since the lstat; ENOTDIR: not a folder
+        raise PermissionError(f"{folder} is not a folder of this user ({exc.strerror})") from None
+    if os.fstat(fd).st_uid != os.getuid():
+        os.close(fd)
+        raise PermissionError(f"{folder} belongs to another user")
+    return fd
 
 
 def parse(line: bytes, fallback_id: str) -> CallEvent:
@@ -127,13 +158,22 @@ class RingSocketFeed:
 def ring(message: dict[str, Any], timeout: float = 2.0) -> tuple[int, list[str]]:
     """Send ``message`` to every listening TUI; (how many took it, problems)."""
     folder = runtime_dir()
-    if not folder.is_dir():
+    if not os.path.lexists(folder):
         folder = _temp_dir()
-    if folder == _temp_dir() and folder.is_dir() and folder.stat().st_uid != os.getuid():
-        return 0, [f"{folder} belongs to another user"]
+    if not os.path.lexists(folder):
+        return 0, []
+    try:
+        fd = _open_own(folder)
+    except OSError as exc:
+        return 0, [str(exc)]
+    try:
+        if stat.S_IMODE(os.fstat(fd).st_mode) & 0o022:  # others could have put a socket there
+            return 0, [f"{folder} is writable by others"]
+    finally:
+        os.close(fd)
     sent, problems = 0, []
-    data = json.dumps(message, ensure_ascii=False).encode() + b"\n"
-    for path in sorted(folder.glob("ring-*.sock")) if folder.is_dir() else []:
+    data = json.dumps(message).encode() + b"\n"  # ASCII: a lone surrogate travels as "\udcff", not as a crash
+    for path in sorted(folder.glob("ring-*.sock")):
         try:
             with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
                 sock.settimeout(timeout)

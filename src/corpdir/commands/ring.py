@@ -20,12 +20,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
+    from corpdir.calls.events import bounded
     from corpdir.calls.ring_socket import ring
     from corpdir.text import printable
 
-    message = {"number": args.number, "display_name": args.name, "line": args.line, "state": args.state}
+    # An argument that is not UTF-8 arrives as lone surrogates (surrogateescape), which no
+    # socket can carry: sent as the pop-up would show it, U+FFFD, and cut as it would cut it
+    # (a 60 KB name would not fit the socket's line).
+    message = {"number": bounded(args.number), "display_name": bounded(args.name), "line": bounded(args.line),
+               "state": args.state}
     if args.call_id:
-        message["call_id"] = args.call_id
+        message["call_id"] = bounded(args.call_id)
     sent, problems = ring(message)
     for problem in problems:
         print(f"corpdir ring: {printable(problem)}", file=sys.stderr)

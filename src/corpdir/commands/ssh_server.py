@@ -15,9 +15,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--profiles", metavar="FILE", help="TOML: [[keys]] public_key = ..., profile = { base_url, api_key_file, ... }")
     parser.add_argument("--idle-timeout", type=float, metavar="S", help="close a session after S seconds without a key pressed (default 900; 0: never)")
     parser.add_argument("--max-sessions", type=int, metavar="N", help="sessions at once (default 20)")
-    parser.add_argument("--max-startups", type=int, metavar="N",
-                        help="connections that have not finished logging in, at once; more are dropped, like sshd's MaxStartups"
-                             " (default: --max-sessions, so that many clients opening at once all get in)")
+    parser.add_argument("--max-startups", metavar="START[:RATE:FULL]",
+                        help="connections that have not finished logging in, like sshd's MaxStartups: past START, RATE %% of"
+                             " new ones from an address that already has one are dropped, rising to all at FULL (default:"
+                             " --max-sessions:30:5x, so that many clients opening at once all get in)")
+    parser.add_argument("--per-source-startups", type=int, metavar="N",
+                        help="connections not yet logged in that one address (an IPv6 /64) may hold (default: START)")
+    parser.add_argument("--preauth-timeout", type=float, metavar="S",
+                        help="drop a connection that has not asked to log in after S seconds and refuse its address"
+                             " for 20 s, like sshd's PerSourcePenalties (default 10)")
     parser.add_argument("--login-timeout", type=float, metavar="S",
                         help="drop a connection that has not logged in after S seconds (default 30)")
     parser.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"],
@@ -25,7 +31,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 FLAGS = ("host", "port", "host_key", "authorized_keys", "profiles", "idle_timeout", "max_sessions", "max_startups",
-         "login_timeout")
+         "per_source_startups", "preauth_timeout", "login_timeout")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -38,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
     from corpdir.ssh.authorized import KeyRing, ProfileError
     from corpdir.ssh.hostkey import HostKeyError
     from corpdir.ssh.server import DirectoryServer, ServerOptions
+    from corpdir.ssh.startups import StartupLimits
 
     logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     logging.getLogger("asyncssh").setLevel(logging.WARNING)  # its INFO lines are per-packet chatter
@@ -48,12 +55,14 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         keys = KeyRing.load(ssh.authorized_keys, ssh.profiles)
-    except ProfileError as exc:
+        startups = StartupLimits.parse(str(ssh.max_startups or ssh.max_sessions),
+                                       per_source=ssh.per_source_startups, preauth_timeout=ssh.preauth_timeout)
+    except (ProfileError, ValueError) as exc:
         print(f"corpdir ssh-server: {exc}", file=sys.stderr)
         return 2
     config = ServerOptions(keys=keys, host_key=ssh.host_key, host=ssh.host, port=ssh.port,
                            idle_timeout=ssh.idle_timeout or None, max_sessions=ssh.max_sessions,
-                           max_startups=ssh.max_startups, login_timeout=ssh.login_timeout)
+                           max_startups=startups, login_timeout=ssh.login_timeout)
 
     async def serve() -> int:
         server = DirectoryServer(config)

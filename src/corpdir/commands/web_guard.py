@@ -12,11 +12,15 @@ changes only the door:
 - a websocket whose ``Origin`` is not the page's own origin is refused (a foreign page);
 - at most ``max_sessions`` apps run at once; one more is refused with 503;
 - the page loads nothing from outside: textual-serve's web-font link is replaced by the
-  font it ships, and a Content-Security-Policy allows this origin only.
+  font it ships, and a Content-Security-Policy allows this origin only;
+- the token is the key to the app, so the log never shows it: aiohttp's access log puts
+  the path in each request line, which reads ``/[token]/...``, and a traceback shows no
+  local variables (the request, the server).
 """
 
 from __future__ import annotations
 
+import logging
 import re
 import secrets
 from urllib.parse import urlsplit
@@ -27,6 +31,21 @@ from textual_serve.server import Server
 #: textual-serve's page asks Google Fonts for Roboto Mono; the same font ships in its static files.
 _WEB_FONT_LINK = re.compile(r'<link\s+rel="stylesheet"\s+href="https?://fonts\.googleapis\.com[^"]*"\s*/?>', re.S)
 _LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
+HIDDEN_TOKEN = "[token]"
+
+
+class _HideToken(logging.Filter):
+    """On the log's handler, so it sees every logger's lines (aiohttp.access, textual-serve)."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__()
+        self.token = token
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if self.token in message:
+            record.msg, record.args = message.replace(self.token, HIDDEN_TOKEN), ()
+        return True
 
 
 def _origin(url: str) -> str:
@@ -101,6 +120,16 @@ class GuardedServer(Server):
                 f"font-src 'self'; img-src 'self' data:; connect-src 'self' {websocket}; frame-ancestors 'none'")
             response.headers["Referrer-Policy"] = "no-referrer"  # the token is in the URL
         return response
+
+    def initialize_logging(self) -> None:
+        """textual-serve's log (lines through Rich on stderr) without the token."""
+        from rich.logging import RichHandler
+        from textual_serve.server import LogHighlighter
+
+        handler = RichHandler(show_path=False, show_time=False, rich_tracebacks=True, tracebacks_show_locals=False,
+                              highlighter=LogHighlighter(), console=self.console)
+        handler.addFilter(_HideToken(self.token))
+        logging.basicConfig(level="DEBUG" if self.debug else "INFO", format="%(message)s", handlers=[handler])
 
     def serve(self, debug: bool = False) -> None:
         """Serve until SIGINT/SIGTERM; the address is printed once the socket listens, not before."""

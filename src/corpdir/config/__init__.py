@@ -42,7 +42,7 @@ from corpdir.config.gateway import GatewayConfig
 from corpdir.config.service import ConnectionConfig, ServiceConfig, service_env_names
 from corpdir.config.ssh import SshConfig
 from corpdir.config.ui import UiConfig, dotted
-from corpdir.paths import SettingsError, given, read_config, service_values
+from corpdir.paths import SettingsError, config_path, given, read_config, service_values, warn_if_readable_by_others
 
 __all__ = [
     "ActionUrlFeedConfig", "AmiDialerConfig", "AmiFeedConfig", "BaresipDialerConfig", "BaresipFeedConfig", "CallsConfig",
@@ -112,6 +112,7 @@ def load_settings(**flags: dict[str, Any]) -> Settings:
     A value that breaks a rule raises :class:`SettingsError`, naming each section, key and
     rule; `corpdir` prints it and exits with status 2."""
     given_flags = {section: {k: v for k, v in values.items() if given(v) is not None} for section, values in flags.items()}
+    warn_if_readable_by_others(config_path())
     try:
         return Settings(**given_flags)
     except ValidationError as exc:

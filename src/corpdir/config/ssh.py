@@ -19,5 +19,7 @@ class SshConfig(BaseModel):
     profiles: Path | None = Field(default=None, description="TOML mapping a key to a service profile")
     idle_timeout: float = Field(default=900, ge=0, description="seconds without a key pressed before a session closes (0: never)")
     max_sessions: int = Field(default=20, ge=1)
-    max_startups: int | None = Field(default=None, ge=1, description="connections not yet logged in at once (None: max_sessions)")
+    max_startups: int | str | None = Field(default=None, description="connections not yet logged in, START[:RATE:FULL] as sshd's MaxStartups (None: max_sessions)")
+    per_source_startups: int | None = Field(default=None, ge=1, description="connections not yet logged in one address may hold (None: START)")
+    preauth_timeout: float = Field(default=10, gt=0, description="seconds a connection has to ask to log in before it is dropped and its address refused for 20 s")
     login_timeout: float = Field(default=30, gt=0, description="seconds a connection has to log in")

@@ -26,12 +26,13 @@ from typing import Any, Mapping, Sequence
 import asyncssh
 import platformdirs
 
-from corpdir.config import service_env_names
 from corpdir.ssh.authorized import AuthorizedKey, KeyRing, SessionProfile, key_id
 from corpdir.ssh.hostkey import load_or_create_host_key
 from corpdir.ssh.session import PtyChild
+from corpdir.config import service_env_names
+from corpdir.ssh.startups import StartupLimits, Startups, source_of
 from corpdir.ssh.template import AppTemplate, TemplateError
-from corpdir.ssh.tui_session import TuiSession
+from corpdir.ssh.tui_session import StartGate, TuiSession
 
 log = logging.getLogger("corpdir.ssh")
 
@@ -50,10 +51,11 @@ class ServerOptions:
     port: int = 2222  # 0: any free port (tests)
     idle_timeout: float | None = 15 * 60  # seconds without a keystroke; None: never
     max_sessions: int = 20
-    # connections not yet logged in at once; more are dropped at once (sshd's MaxStartups).
-    # None: max_sessions, so that as many clients as may have sessions can all open at once
-    # (a fixed 10 would drop the 11th to 20th of 20 desks opening together)
-    max_startups: int | None = None
+    # connections not yet logged in (sshd's MaxStartups, per-source shares, the pre-auth
+    # timeout: corpdir.ssh.startups). None: start = max_sessions, so that as many clients as
+    # may have sessions can all open at once (a fixed 10 would drop the 11th to 20th of 20
+    # desks opening together)
+    max_startups: StartupLimits | None = None
     login_timeout: float = 30.0
     child_argv: Sequence[str] = (sys.executable, "-m", "corpdir.cli")
     warm: bool = True  # fork sessions from a pre-imported template process (corpdir.ssh.template)
@@ -70,44 +72,6 @@ def loggable(text: str, limit: int = 64) -> str:
     return shown + ("..." if len(text) > limit else "") if text else "-"
 
 
-class StartGate:
-    """At most ``slots`` apps starting at once; the others wait their turn, in order.
-
-    An app spends ~0.3 s of CPU from its fork to its first screen. Twenty sessions opening
-    together on two cores, all started at once, share the CPU fairly and so all get their
-    first screen at about the end (median = p95 = the whole 20 x 0.3 s / 2); started one a
-    core, in order, each is on screen as soon as its own start is done, and the median
-    halves. A slot is given back when the app has drawn a whole screen (at least one byte
-    a cell: a first frame), ends, or fails, or after ``hold`` seconds at most, so a slow
-    app cannot stop the others."""
-
-    def __init__(self, slots: int, hold: float = 3.0) -> None:
-        self._free = asyncio.Semaphore(slots)
-        self.hold = hold
-
-    async def enter(self) -> _Slot:
-        await self._free.acquire()
-        return _Slot(self._free, self.hold)
-
-
-class _Slot:
-    def __init__(self, free: asyncio.Semaphore, hold: float) -> None:
-        self._free: asyncio.Semaphore | None = free
-        self._timer = asyncio.get_running_loop().call_later(hold, self.leave)
-        self.drawn = 0
-
-    def output(self, size: int, cells: int) -> None:
-        self.drawn += size
-        if self.drawn >= cells:
-            self.leave()
-
-    def leave(self) -> None:
-        if self._free is not None:
-            self._free.release()
-            self._free = None
-            self._timer.cancel()
-
-
 def _peer(conn: asyncssh.SSHServerConnection) -> str:
     peer = conn.get_extra_info("peername") or ("?", 0)
     return f"{peer[0]}:{peer[1]}"
@@ -119,11 +83,16 @@ class DirectoryServer:
     def __init__(self, config: ServerOptions) -> None:
         self.config = config
         self.sessions: set[TuiSession] = set()
-        self.unauthenticated = 0  # connections that have not finished logging in
+        self.startups = Startups(config.max_startups or StartupLimits(config.max_sessions))
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self.port: int | None = None
         self.template: AppTemplate | None = None
         self.start_gate = StartGate(config.starting or os.cpu_count() or 2)
+
+    @property
+    def unauthenticated(self) -> int:
+        """Connections that have not finished logging in."""
+        return self.startups.total
 
     async def start(self) -> None:
         c = self.config
@@ -213,25 +182,40 @@ class _Connection(asyncssh.SSHServer):
         self.authenticated = False
         self.session_count = 0
         self.key_line: AuthorizedKey | None = None
-        self.counted = False  # counted among the connections not yet logged in
+        self.counted = False  # holds a slot among the connections not yet logged in
+        self.source = ""
+        self._progress_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         self.peer = _peer(conn)
-        config = self.server.config
-        limit = config.max_startups if config.max_startups is not None else config.max_sessions
-        if self.server.unauthenticated >= limit:
-            log.warning("dropped connection peer=%s: %d connections already logging in (the maximum)", self.peer, limit)
+        self.source = source_of(str((conn.get_extra_info("peername") or ("?",))[0]))
+        startups = self.server.startups
+        why = startups.admit(self.source)
+        if why is not None:
+            log.warning("dropped connection peer=%s: %s", self.peer, why)
             asyncio.get_running_loop().call_soon(conn.abort)
-            self.counted = False
             return
-        self.server.unauthenticated += 1
         self.counted = True
+        self._progress_timer = asyncio.get_running_loop().call_later(startups.limits.preauth_timeout, self._no_progress)
+
+    def _no_progress(self) -> None:
+        """No authentication request within the pre-auth timeout: a client that holds a slot
+        without doing the key exchange. Dropped, and its address refused for a while."""
+        self._progress_timer = None
+        if self.counted and self.conn is not None:
+            log.warning("dropped connection peer=%s: no login attempt within %gs", self.peer,
+                        self.server.startups.limits.preauth_timeout)
+            self.server.startups.penalise(self.source)
+            self.conn.abort()
 
     def _logged_in_or_gone(self) -> None:
+        if self._progress_timer is not None:
+            self._progress_timer.cancel()
+            self._progress_timer = None
         if self.counted:
             self.counted = False
-            self.server.unauthenticated -= 1
+            self.server.startups.release(self.source)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._logged_in_or_gone()
@@ -243,6 +227,9 @@ class _Connection(asyncssh.SSHServer):
     # -- authentication: public keys only ----------------------------------------------------
     def begin_auth(self, username: str) -> bool:
         self.username = loggable(username)  # chosen by the client: only ever shown in the log
+        if self._progress_timer is not None:  # the key exchange is done: the login timeout runs on
+            self._progress_timer.cancel()
+            self._progress_timer = None
         return True
 
     def password_auth_supported(self) -> bool:

@@ -1,6 +1,7 @@
-"""One SSH session: the directory app on a PTY, forked from the server's warm template or
-started fresh, fed the client's keys and size, and ended (with its process group) when
-either side goes, the session idles too long, or the server shuts down."""
+"""One SSH session: the directory app on a PTY (forked from the warm template, or a fresh
+process), its bytes both ways, its idle timeout and its end; and the gate that lets apps
+start a few at a time. :mod:`corpdir.ssh.server` admits connections and logs them in;
+what a logged-in client opens is this."""
 
 from __future__ import annotations
 
@@ -11,16 +12,55 @@ from typing import TYPE_CHECKING, Any, Mapping
 
 import asyncssh
 
-from corpdir.ssh.session import PtyChild
-
 if TYPE_CHECKING:
-    from corpdir.ssh.server import _Connection, _Slot
+    from corpdir.ssh.server import _Connection
+    from corpdir.ssh.session import PtyChild
 
 log = logging.getLogger("corpdir.ssh")
 
 # Puts the client's terminal back when the server ends an app the hard way (idle, shutdown).
 TERMINAL_RESET = (b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?2004l\x1b[?1004l"
                   b"\x1b[?1049l\x1b[?25h\x1b[0m\r\n")
+
+
+class StartGate:
+    """At most ``slots`` apps starting at once; the others wait their turn, in order.
+
+    An app spends ~0.3 s of CPU from its fork to its first screen. Twenty sessions opening
+    together on two cores, all started at once, share the CPU fairly and so all get their
+    first screen at about the end (median = p95 = the whole 20 x 0.3 s / 2); started one a
+    core, in order, each is on screen as soon as its own start is done, and the median
+    halves. A slot is given back when the app has drawn a whole screen (at least one byte
+    a cell: a first frame), ends, or fails, or after ``hold`` seconds at most, so a slow
+    app cannot stop the others."""
+
+    def __init__(self, slots: int, hold: float = 3.0) -> None:
+        self._free = asyncio.Semaphore(slots)
+        self.hold = hold
+
+    async def enter(self) -> _Slot:
+        await self._free.acquire()
+        return _Slot(self._free, self.hold)
+
+
+class _Slot:
+    def __init__(self, free: asyncio.Semaphore, hold: float) -> None:
+        self._free: asyncio.Semaphore | None = free
+        self._timer = asyncio.get_running_loop().call_later(hold, self.leave)
+        self.drawn = 0
+
+    def output(self, size: int, cells: int) -> None:
+        self.drawn += size
+        if self.drawn >= cells:
+            self.leave()
+
+    def leave(self) -> None:
+        if self._free is not None:
+            self._free.release()
+            self._free = None
+            self._timer.cancel()
+
+
 class TuiSession(asyncssh.SSHServerSession):
     """One SSH session: the directory app on a PTY, until either side goes."""
 

@@ -208,10 +208,25 @@ class CorpdirApp(GatedApp):
             return
         super().action_suspend_process()
 
-    def deliver_screenshot(self, *args: Any, **kwargs: Any) -> str | None:
+    def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
+                           time_format: str | None = None) -> str | None:
+        """A screenshot shows names and numbers: saved 0600, as exports are. Textual's writer
+        opens the file with the default mode (0644), so the file is made private first."""
         if self.read_only:  # writes a file: no path outside the app in a kiosk
             return None
-        return super().deliver_screenshot(*args, **kwargs)
+        if self._driver is not None and not self.is_web:  # in a browser it is a download, no file here
+            import os
+            from pathlib import Path
+
+            from platformdirs import user_downloads_path
+            from textual.app import generate_datetime_filename
+
+            filename = filename or generate_datetime_filename(self.title, ".svg", time_format)
+            target = (Path(path) if path else user_downloads_path()) / filename
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+            os.fchmod(fd, 0o600)  # a file of that name there before is made private too
+            os.close(fd)
+        return super().deliver_screenshot(filename, path, time_format)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         if self.read_only:

@@ -35,10 +35,24 @@ class LdapError(Exception):
     """The directory server refused or could not be reached (the message says which)."""
 
 
+def shown_url(url: str) -> str:
+    """``url`` fit for a message: ``ldap://admin:pw@host`` -> ``ldap://[redacted]@host``."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return urlunsplit(parts._replace(netloc="[redacted]@" + parts.netloc.rsplit("@", 1)[1]))
+
+
 def _connect(url: str, bind_dn: str | None, password: str | None) -> Any:
     import ldap3
     from ldap3.core.exceptions import LDAPException
 
+    shown = shown_url(url)
+    if shown != url:  # ldap3 takes no user or password from a URL; the message must not repeat them
+        raise LdapError(f"{shown}: a user or password in the URL is not used: give --bind-dn, and the password"
+                        " in --password-file or CORPDIR_LDAP_PASSWORD")
     try:
         server = ldap3.Server(url, get_info=ldap3.NONE, connect_timeout=10)
         return ldap3.Connection(server, user=bind_dn, password=password, auto_bind=True, raise_exceptions=True,

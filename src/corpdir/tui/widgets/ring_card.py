@@ -19,6 +19,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Static
 
+from corpdir.text import printable
 from corpdir.tui.context import context_of
 from corpdir.tui.text import literal
 from corpdir.tui.widgets import tcss_beside
@@ -105,9 +106,9 @@ class RingCard(Vertical, can_focus=True):
         self.set_class(event.state.value == "ended", "-ended")
         head = Text(STATE_TITLES[event.state.value], style="bold")  # the time before the feed's name:
         head.append(f" · {when(event.at)}")  # three cards side by side cut the end of this line
-        if event.line:
-            head.append(f" · line {event.line}")
-        head.append(f" · {event.feed}")
+        if event.line:  # the phone's active_user query, a script's --line: text, never escapes
+            head.append(f" · line {printable(event.line)}")
+        head.append(f" · {printable(event.feed)}")
         self.query_one("#ring-head", Static).update(head)
         if caller.known:
             identity = [literal(caller.name, "bold")]
