@@ -21,6 +21,12 @@ BACKOFF_FIRST = 0.5
 BACKOFF_MAX = 30.0
 
 
+class FeedRefused(ConnectionError):
+    """The feed must not connect now (another corpdir holds the soft phone's one control
+    connection): said as it is on the status bar, and tried again only after the longest
+    wait, never in a loop that takes the connection from the other."""
+
+
 class Feed(Protocol):
     name: str
     records: bool
@@ -31,12 +37,14 @@ class Feed(Protocol):
 @dataclass(frozen=True)
 class FeedStatus:
     name: str
-    state: str = "connecting"  # connecting, connected, reconnecting
+    state: str = "connecting"  # connecting, connected, reconnecting, refused
     error: str = ""
     retry_in: float = 0.0
     skipped: int = 0  # malformed events read and skipped
 
     def describe(self) -> str:
+        if self.state == "refused":
+            return f"{self.name}: {self.error}"
         if self.state == "reconnecting":
             return f"{self.name}: reconnecting in {self.retry_in:.0f} s ({self.error})"
         return f"{self.name}: {self.state}"
@@ -65,7 +73,7 @@ class FeedLink:
     def __init__(self, hub: CallHub, feed: Feed) -> None:
         self.hub = hub
         self.feed = feed
-        self.tracker = CallTracker()
+        self.tracker = hub.trackers[feed.name]  # kept across reconnects: a call open before a drop ends right
         self.was_connected = False
 
     def connected(self) -> None:
@@ -93,6 +101,7 @@ class CallHub:
         self.on_status = on_status
         self.sleep = sleep
         self.status: dict[str, FeedStatus] = {f.name: FeedStatus(f.name) for f in feeds}
+        self.trackers: dict[str, CallTracker] = {f.name: CallTracker() for f in feeds}
         self._tasks: list[asyncio.Task[None]] = []
 
     def start(self) -> None:
@@ -126,6 +135,11 @@ class CallHub:
                 error = "connection closed"
             except asyncio.CancelledError:
                 raise
+            except FeedRefused as exc:
+                log.warning("call feed %s: %s", feed.name, exc)
+                self._set(feed.name, state="refused", error=str(exc), retry_in=BACKOFF_MAX)
+                await self.sleep(BACKOFF_MAX)
+                continue
             except Exception as exc:  # noqa: BLE001 - any failure of a feed is a reconnect, never a crash
                 error = reason(exc)
                 log.info("call feed %s dropped: %s", feed.name, error)
