@@ -41,6 +41,19 @@ class Ring:
     event: CallEvent
     caller: Caller
     note: str = ""
+    controls: bool = False  # its feed can answer and hang up (baresip's accept/hangup)
+
+    @property
+    def can_answer(self) -> bool:
+        return self.controls and self.event.state is CallState.RINGING
+
+    @property
+    def can_hang_up(self) -> bool:
+        return self.controls and self.event.state is not CallState.ENDED
+
+
+class CallControlFailed(Exception):
+    """Answering or hanging up did not happen (the feed cannot, or the phone refused)."""
 
 
 @dataclass(frozen=True)
@@ -136,7 +149,7 @@ class CallSession:
             self._set(tuple(ring if r.uid == known.uid else r for r in self.rings))
         else:
             self._uids += 1
-            ring = Ring(self._uids, event, caller)
+            ring = Ring(self._uids, event, caller, controls=hasattr(self._feed(event.feed), "answer"))
             self._set((ring, *self.rings)[:KEPT])
         if event.state is CallState.ENDED and event.records and self.recorder is not None:
             self.recorder.record(event, ring.note)
@@ -160,6 +173,25 @@ class CallSession:
         self._set(tuple(replace(r, note=note) if r.uid == ring.uid else r for r in self.rings))
         if self.recorder is not None and ring.event.records:
             await self.recorder.set_note(ring.event.key, note)
+
+    async def answer(self, ring: Ring) -> None:
+        """Picks the call up on the phone its feed speaks for (:class:`CallControlFailed`)."""
+        await self._control(ring, "answer")
+
+    async def hang_up(self, ring: Ring) -> None:
+        await self._control(ring, "hang_up")
+
+    def _feed(self, name: str) -> Feed | None:
+        return next((f for f in self.hub.feeds if f.name == name), None) if self.hub is not None else None
+
+    async def _control(self, ring: Ring, verb: str) -> None:
+        control = getattr(self._feed(ring.event.feed), verb, None)
+        if control is None:
+            raise CallControlFailed(f"calls from {ring.event.feed or 'this feed'} are answered and hung up on the phone")
+        try:
+            await control(ring.event.call_id)
+        except OSError as exc:
+            raise CallControlFailed(str(exc)) from None
 
     async def dial(self, number: str) -> str:
         """Through the configured dialer (:attr:`dialer`, not None); returns what was dialled,
