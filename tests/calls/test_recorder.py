@@ -95,3 +95,47 @@ async def test_a_message_taken_is_the_note_then_an_edit(tmp_path):
         assert recorder.entries["pbx:c2"].record_id == record.incomingCallHistoryId
     finally:
         await service.close()
+
+
+async def test_a_message_taken_during_an_outage_reaches_the_service_when_it_returns(tmp_path):
+    """The H3 of a message taken after the call was recorded, while the service is away
+    (the fault proxy in front of uvicorn stopped), waits in the queue file and is sent
+    by the recorder's retries once the service answers again."""
+    from corpdir.calls.recorder import read_queue
+    from corpdir.config import ServiceSettings
+    from corpdir.service.directory import DirectoryService
+    from fault_proxy import FaultProxy
+
+    server = LiveServer(make_server())
+    proxy = FaultProxy(server.port, free_port())
+    await proxy.start()
+    service = DirectoryService.open(ServiceSettings(base_url=proxy.base_url, api_key="demo-reception", max_retries=0))
+    checker = make_service(server.server.config.app)
+    recorder = CallRecorder(CallDesk(service), tmp_path / "queue.json", retry_every=0.05)
+    try:
+        recorder.record(ended("c3", "0312340003"))
+        assert await recorder.flush() == 1
+        await proxy.stop()  # the outage
+        await recorder.set_note("pbx:c3", "折り返し希望 明日10時")
+        [waiting] = [p for p in read_queue(tmp_path / "queue.json")[0].values() if p.key == "pbx:c3"]
+        assert waiting.note_pending and waiting.note == "折り返し希望 明日10時"  # on disk, not lost
+        recorder.start()
+
+        async def note_on_service() -> str | None:
+            [record] = [r for r in await checker.refresh_calls("incoming") if r.fromNum == "0312340003"]
+            return record.note
+
+        assert await note_on_service() is None  # still away: nothing reached it
+        await proxy.start()  # the service is back on its address
+        for _ in range(2000):
+            if not recorder.notes_queued:
+                break
+            await asyncio.sleep(0.01)
+        assert await note_on_service() == "折り返し希望 明日10時"
+        assert not read_queue(tmp_path / "queue.json")[0]["pbx:c3"].note_pending
+    finally:
+        await recorder.stop()
+        await service.close()
+        await checker.close()
+        await proxy.stop()
+        server.stop()

@@ -23,8 +23,13 @@ BACKOFF_MAX = 30.0
 
 class FeedRefused(ConnectionError):
     """The feed must not connect now (another corpdir holds the soft phone's one control
-    connection): said as it is on the status bar, and tried again only after the longest
-    wait, never in a loop that takes the connection from the other."""
+    connection): said as it is on the status bar (short: it shares a line), the whole
+    story in the log, and tried again only after the longest wait, never in a loop that
+    takes the connection from the other."""
+
+    def __init__(self, status: str, detail: str) -> None:
+        super().__init__(status)
+        self.detail = detail
 
 
 class Feed(Protocol):
@@ -136,7 +141,7 @@ class CallHub:
             except asyncio.CancelledError:
                 raise
             except FeedRefused as exc:
-                log.warning("call feed %s: %s", feed.name, exc)
+                log.warning("call feed %s refused: %s", feed.name, exc.detail)
                 self._set(feed.name, state="refused", error=str(exc), retry_in=BACKOFF_MAX)
                 await self.sleep(BACKOFF_MAX)
                 continue

@@ -125,8 +125,9 @@ def hold(host: str, port: int) -> int:
     except BlockingIOError:
         holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
         os.close(fd)
-        raise FeedRefused(f"refused: another corpdir (pid {holder}) is connected to baresip at {host}:{port}, "
-                          "which serves one client") from None
+        raise FeedRefused(f"refused, in use by corpdir pid {holder}",
+                          f"another corpdir (pid {holder}) is connected to baresip at {host}:{port}, whose ctrl_tcp "
+                          "serves one client: a second connection would cut the first") from None
     os.ftruncate(fd, 0)
     os.pwrite(fd, str(os.getpid()).encode(), 0)
     return fd
