@@ -104,7 +104,7 @@ class CallSession:
         if not self.enabled:
             return
         feeds: list[Feed] = build_feeds(self.settings, self.desk)
-        if self.settings.ring_socket:
+        if self.settings.ring_socket or (self.settings.ring_socket is None and feeds):  # the desk asks for rings
             feeds.append(RingSocketFeed())
         if self.queue is not None and any(f.records for f in feeds):
             self.recorder = CallRecorder(self.desk, self.queue)

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from corpdir.config import CallsSettings
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -11,6 +15,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-sync", action="store_true", help="do not sync the cache on start")
     parser.add_argument("--read-only", action="store_true",
                         help="kiosk mode: nothing that writes is offered or sent, no files, no shell (also [ui] read_only)")
+
+
+def desk_only(calls: CallsSettings, read_only: bool) -> CallsSettings:
+    """The callers' names appear on the desk alone: an SSH session (``CORPDIR_SESSION=ssh``,
+    set by `corpdir ssh-server`), a browser's (textual-serve's web driver) or a kiosk runs no
+    feed and takes no ring, whatever the shared config file says, unless ``[calls]
+    every_session`` says otherwise. Dialing stays: it is the user's own phone."""
+    import os
+
+    remote = os.environ.get("CORPDIR_SESSION") == "ssh" or "web_driver" in os.environ.get("TEXTUAL_DRIVER", "")
+    if (remote or read_only) and not calls.every_session:
+        return calls.model_copy(update={"feeds": [], "ring_socket": False})
+    return calls
 
 
 def run(args: argparse.Namespace) -> int:
@@ -29,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
     if args.theme:
         ui.theme = args.theme
     read_only = bool(getattr(args, "read_only", False) or ui.read_only or settings.read_only)
+    calls = desk_only(calls, read_only)
     settings.read_only = read_only  # the client refuses writes too, not only the screens
     service = DirectoryService.open(settings)
     app = CorpdirApp(service, ui, sync_on_start=not args.no_sync, owns_service=True, read_only=read_only,
