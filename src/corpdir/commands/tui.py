@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+import logging
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from corpdir.config import CallsSettings
@@ -51,5 +52,20 @@ def run(args: argparse.Namespace) -> int:
     service = DirectoryService.open(settings)
     app = CorpdirApp(service, ui, sync_on_start=not args.no_sync, owns_service=True, read_only=read_only,
                      calls=calls)
-    app.run()
+    log = None if read_only else desk_log(settings)  # a kiosk writes no file
+    try:
+        app.run()
+    finally:
+        if log is not None:
+            logging.getLogger("corpdir").removeHandler(log)
+            log.close()
     return int(app.return_code or 0)
+
+
+def desk_log(settings: Any) -> logging.Handler:
+    """The profile's log file (:mod:`corpdir.calls.logfile`), the key kept out of it."""
+    from corpdir.calls.logfile import log_path, open_log
+    from corpdir.paths import state_dir
+
+    profile = settings.profile()
+    return open_log(log_path(state_dir(), profile.cache_path()), (profile.api_key or "",))
