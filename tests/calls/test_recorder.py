@@ -139,3 +139,28 @@ async def test_a_message_taken_during_an_outage_reaches_the_service_when_it_retu
         await checker.close()
         await proxy.stop()
         server.stop()
+
+
+async def test_a_lost_answer_is_found_even_after_a_page_of_newer_calls(tmp_path):
+    """H1's page holds 20: a desk taking 5 calls/s passes it in 4 s, so the lookup reads
+    on, newest first, until the records are older than the call."""
+    from datetime import timedelta
+
+    faults = FaultTransport(__import__("httpx").ASGITransport(app=make_server()))
+    service = make_service(transport=faults)
+    try:
+        recorder = CallRecorder(CallDesk(service), tmp_path / "queue.json")
+        recorder.record(ended("lost", "0312340100"))
+        faults.add("reset_after")  # H2 reaches the service, its answer is lost
+        assert await recorder.flush() == 0
+        other = CallRecorder(CallDesk(service), tmp_path / "other.json")  # another desk of the same user
+        for i in range(25):  # newer calls: the lost one is on H1's second page now
+            other.record(CallEvent("pbx", f"n{i}", CallState.ENDED, f"03123402{i:02d}", answered=True, duration=3,
+                                   rang_at=datetime(2026, 11, 21, 8, 0, tzinfo=timezone.utc) + timedelta(seconds=10 + i),
+                                   records=True))
+        assert await other.flush() == 25
+        assert await recorder.flush() == 1  # found on H1's second page, not sent again
+        records = [r for r in await service.refresh_calls("incoming") if r.fromNum == "0312340100"]
+        assert len(records) == 1
+    finally:
+        await service.close()

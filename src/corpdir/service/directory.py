@@ -506,6 +506,12 @@ class DirectoryService:
         await self.cache.run(self.store.put_calls, direction, records)
         return records
 
+    async def incoming_newest_first(self) -> AsyncIterator[IncomingCall]:
+        """H1 newest first, page by page as far as the caller reads (not into the cache):
+        to find one record, stop at the first older than it."""
+        async for item in self._iter("H1", {"orderDirection": "desc"}):
+            yield item
+
     # -- writes ----------------------------------------------------------------------------
     # Each write goes to the API; the record it returns replaces the cache row (the cache is
     # a read model), a delete removes the rows. Edits take (original, edited) and send the
