@@ -155,3 +155,26 @@ async def test_a_second_corpdir_on_the_same_baresip_is_refused_and_the_first_kee
         log.close()
         server.stop()
         baresip.stop()
+
+
+async def test_the_card_answers_with_a_and_hangs_up_with_h(service, demo_user, tmp_path):
+    from call_helpers import card_text
+    from corpdir.phone import digits
+
+    baresip = Baresip(tmp_path / "baresip")
+    try:
+        app = desk_app(service, feeds=[soft_phone(baresip)])
+        async with app.run_test(size=(120, 36)) as pilot:
+            assert await feed_ready(pilot, "soft phone")
+            caller = await sipp_call(baresip, tmp_path, "山田 太郎", digits(demo_user.phoneNum))
+            assert await wait_for(pilot, lambda: "Ringing" in card_text(app) and "a answer" in card_text(app), tries=500)
+            await pilot.press("f9", "a")  # to the card, answer
+            assert await wait_for(pilot, lambda: "On the line" in card_text(app), tries=500)
+            assert "a answer" not in card_text(app) and "h hang up" in card_text(app)
+            await pilot.press("h")
+            assert await wait_for(pilot, lambda: "Call ended" in card_text(app), tries=500)
+            assert "h hang up" not in card_text(app)
+            await caller.wait()
+            assert "BYE sip:" in (tmp_path / "messages.log").read_text(errors="replace").split("received")[-1]
+    finally:
+        baresip.stop()
