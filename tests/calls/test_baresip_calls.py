@@ -178,3 +178,52 @@ async def test_the_card_answers_with_a_and_hangs_up_with_h(service, demo_user, t
             assert "BYE sip:" in (tmp_path / "messages.log").read_text(errors="replace").split("received")[-1]
     finally:
         baresip.stop()
+
+
+async def test_a_call_that_ends_while_the_desk_is_down_is_shown_as_unknown_not_lost(tmp_path):
+    """baresip keeps no call log: a call answered while the desk ran, which ends after a
+    SIGKILL and before the restart, cannot be recorded (its end is unknown); the restarted
+    desk finds it missing from listcalls and keeps it as a notice (`corpdir doctor`)."""
+    from service_fixtures import LiveServer, make_server
+
+    baresip = Baresip(tmp_path / "baresip", auto_answer=True)
+    server = LiveServer(make_server())
+    queue = queue_path(ServiceSettings(base_url=server.base_url, api_key="demo-reception").profile().cache_path(),
+                       data_dir())
+
+    def queue_file():  # noqa: ANN202
+        try:
+            return read_queue(queue)
+        except (FileNotFoundError, ValueError):
+            return None
+
+    async def desk() -> asyncio.subprocess.Process:
+        with open(tmp_path / "desk.log", "ab") as log:
+            process = await asyncio.create_subprocess_exec(
+                sys.executable, str(HERE / "desk_session.py"), server.base_url, str(baresip.ctrl_port), "0.2",
+                stdout=asyncio.subprocess.PIPE, stderr=log, env=os.environ.copy())
+        assert (await process.stdout.readline()).strip() == b"ready"
+        return process
+
+    first = await desk()
+    again = None
+    try:
+        caller = await sipp_call(baresip, tmp_path, "山田 太郎", "0312345605")
+        while not ((q := queue_file()) and any(o.answered_at for o in q.open.values())):
+            await asyncio.sleep(0.02)  # on disk: the call is up
+        first.kill()
+        await first.wait()
+        assert await caller.wait() == 0  # it ends while no desk listens
+        again = await desk()
+        while not ((q := queue_file()) and q.unknown):
+            await asyncio.sleep(0.02)
+        [notice] = q.unknown
+        assert notice.from_num == "0312345605" and notice.reason.startswith("ended while no corpdir listened (last answered")
+        assert not q.open and not q.calls  # nothing sent for it: its duration is unknown
+    finally:
+        for process in (first, again):
+            if process is not None and process.returncode is None:
+                process.terminate()
+                await process.wait()
+        server.stop()
+        baresip.stop()

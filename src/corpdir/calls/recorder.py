@@ -14,7 +14,10 @@ queued, or as an edit (H3) once it is recorded; an H3 waits in the same file
 
 The file also keeps what the desk should see later (``corpdir doctor``): the last records
 the service refused, and calls whose outcome the feed could not tell (it joined after
-they started), which are not sent: a guessed "missed, 0 s" would mislead a call-back list.
+they started, or they ended while no corpdir listened), which are not sent: a guessed
+"missed, 0 s" would mislead a call-back list. To know the second kind, the calls that are
+ringing or up are in the file too (``open``) until they end: one the feed does not find
+again when it reconnects ended while nobody listened.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ import tempfile
 from dataclasses import asdict, dataclass, fields
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from corpdir.calls.events import CallEvent, CallState, log, now
 
@@ -69,20 +72,35 @@ class Notice:
     at: str  # when corpdir gave up on it
 
 
+@dataclass(frozen=True)
+class Open:
+    """A call of the desk's that rang (and maybe was answered) and has not ended yet."""
+
+    from_num: str
+    rang_at: str
+    answered_at: str | None = None
+
+
+class QueueFile(NamedTuple):
+    calls: dict[str, Pending]
+    refused: list[Notice]
+    unknown: list[Notice]
+    open: dict[str, Open]
+
+
 def _pending(raw: dict[str, Any]) -> Pending:
     known = {f.name for f in fields(Pending)}
     return Pending(**{k: v for k, v in raw.items() if k in known})
 
 
-def read_queue(path: Path) -> tuple[dict[str, Pending], list[Notice], list[Notice]]:
-    """The queue file: (calls by key, refused, unknown outcome). Raises OSError/ValueError."""
+def read_queue(path: Path) -> QueueFile:
+    """The queue file. Raises OSError/ValueError."""
     raw = json.loads(path.read_text(encoding="utf-8"))
     if "calls" not in raw:  # the first format: the calls only
         raw = {"calls": raw}
-    entries = {key: _pending(value) for key, value in raw["calls"].items()}
-    refused = [Notice(**n) for n in raw.get("refused", [])]
-    unknown = [Notice(**n) for n in raw.get("unknown", [])]
-    return entries, refused, unknown
+    return QueueFile({key: _pending(value) for key, value in raw["calls"].items()},
+                     [Notice(**n) for n in raw.get("refused", [])], [Notice(**n) for n in raw.get("unknown", [])],
+                     {key: Open(**value) for key, value in raw.get("open", {}).items()})
 
 
 def write_durably(path: Path, text: str) -> None:
@@ -110,6 +128,8 @@ class CallRecorder:
         self.retry_every = retry_every
         self.refused: list[Notice] = []
         self.unknown: list[Notice] = []
+        self.open: dict[str, Open] = {}
+        self.alive: set[str] = set()  # calls heard of since this recorder started
         self.entries: dict[str, Pending] = self._load()
         self._lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
@@ -117,7 +137,7 @@ class CallRecorder:
     # -- the queue file ----------------------------------------------------------------------
     def _load(self) -> dict[str, Pending]:
         try:
-            entries, self.refused, self.unknown = read_queue(self.path)
+            entries, self.refused, self.unknown, self.open = read_queue(self.path)
             return entries
         except FileNotFoundError:
             return {}
@@ -133,7 +153,8 @@ class CallRecorder:
         self.refused, self.unknown = self.refused[-KEEP_NOTICES:], self.unknown[-KEEP_NOTICES:]
         write_durably(self.path, json.dumps({"calls": {k: asdict(p) for k, p in self.entries.items()},
                                              "refused": [asdict(n) for n in self.refused],
-                                             "unknown": [asdict(n) for n in self.unknown]}, ensure_ascii=False))
+                                             "unknown": [asdict(n) for n in self.unknown],
+                                             "open": {k: asdict(o) for k, o in self.open.items()}}, ensure_ascii=False))
 
     @property
     def queued(self) -> list[Pending]:
@@ -143,6 +164,38 @@ class CallRecorder:
     def notes_queued(self) -> list[Pending]:
         return [p for p in self.entries.values() if p.sent and p.note_pending]
 
+    # -- calls not ended yet ---------------------------------------------------------------------
+    def follow(self, event: CallEvent) -> None:
+        """A call of the desk's own rang or was answered: on disk until it ends, so the next
+        start of a desk that died mid-call knows of it (:meth:`ended_while_away`)."""
+        if not event.records:
+            return
+        self.alive.add(event.key)
+        if event.state is CallState.ENDED:
+            return
+        known = self.open.get(event.key)
+        following = Open(event.number or (known.from_num if known else ""), known.rang_at if known else event.at.isoformat(),
+                         event.at.isoformat() if event.state is CallState.ANSWERED and not (known and known.answered_at)
+                         else (known.answered_at if known else None))
+        if following != known:
+            self.open[event.key] = following
+            self._save()
+
+    def ended_while_away(self, feed: str) -> None:
+        """``feed`` has (re)connected and told what is up now: its calls still open from an
+        earlier run that it did not mention ended while no corpdir listened. Their end (and
+        so the duration) is unknown: kept as notices, not recorded."""
+        gone = [key for key in self.open if key.startswith(f"{feed}:") and key not in self.alive]
+        for key in gone:
+            was = self.open.pop(key)
+            seen = f"answered {was.answered_at}" if was.answered_at else "ringing"
+            self.unknown.append(Notice(key, was.from_num, was.rang_at, f"ended while no corpdir listened (last {seen})",
+                                       now().isoformat()))
+            log.warning("call %s from %s ended while no corpdir listened (last %s): not recorded", key,
+                        was.from_num or "a withheld number", seen)
+        if gone:
+            self._save()
+
     # -- recording -----------------------------------------------------------------------------
     def record(self, event: CallEvent, note: str = "") -> Pending | None:
         """Queue the end of one of the desk's own calls (on disk before anything is sent).
@@ -150,6 +203,7 @@ class CallRecorder:
         for the desk instead."""
         if event.state is not CallState.ENDED or not event.records or event.key in self.entries:
             return None
+        self.open.pop(event.key, None)
         called_at = event.rang_at or event.at
         if event.answered is None:
             if all(n.key != event.key for n in self.unknown):

@@ -96,6 +96,7 @@ class CallSession:
         self._uids = 0
         self._events: asyncio.Queue[CallEvent] = asyncio.Queue()
         self._consumer: asyncio.Task[None] | None = None
+        self._connected_once: set[str] = set()
 
     # -- starting and stopping ---------------------------------------------------------------
     async def start(self) -> None:
@@ -110,7 +111,7 @@ class CallSession:
             self.recorder = CallRecorder(self.desk, self.queue)
             self.recorder.start()
         self._consumer = asyncio.create_task(self._consume(), name="call-session-events")
-        self.hub = CallHub(feeds, self.on_event, self.observer.feeds_changed)
+        self.hub = CallHub(feeds, self.on_event, self._feeds_changed)
         self.hub.start()
         await self.desk.ready()
 
@@ -130,7 +131,19 @@ class CallSession:
     def on_event(self, event: CallEvent) -> None:
         """From a feed, on the session's loop. Events are taken one at a time, in order: a
         call's end never overtakes its ringing while the caller is being looked up."""
+        if self.recorder is not None:
+            self.recorder.follow(event)  # now, not after the caller is looked up: before the feed says it is up
         self._events.put_nowait(event)
+
+    def _feeds_changed(self) -> None:
+        """A feed that connects has told the calls up now (baresip's listcalls): the
+        recorder learns which of its calls from before ended while nobody listened."""
+        if self.recorder is not None and self.hub is not None:
+            for name, status in self.hub.status.items():
+                if status.state == "connected" and name not in self._connected_once:
+                    self._connected_once.add(name)
+                    self.recorder.ended_while_away(name)
+        self.observer.feeds_changed()
 
     async def _consume(self) -> None:
         while True:

@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"service: {printable(settings.base_url or 'the embedded demo')}")
     print(f"log: {log_path(state_dir(), cache)}")
     try:
-        entries, refused, unknown = read_queue(queue)
+        entries, refused, unknown, _open = read_queue(queue)
     except FileNotFoundError:
         print(f"call queue: {queue} (none yet: no call recorded here)")
         return 0
