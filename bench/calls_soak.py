@@ -76,8 +76,9 @@ async def main(calls: int, rate: int, kill_after: int) -> None:
     desk = await start_desk(server.base_url, baresip, folder / "desk.log")
     down = time.perf_counter() - down
     sipp_status = await sipp.wait()
-    for _ in range(1200):
-        if entries() and all(p.sent for p in entries().values()):
+    for _ in range(1200):  # the last call ends last: once it is queued and everything is sent, the desk is done
+        now = entries()
+        if any(p.from_num == numbers[-1] for p in now.values()) and all(p.sent for p in now.values()):
             break
         await asyncio.sleep(0.05)
     desk.terminate()
@@ -94,7 +95,8 @@ async def main(calls: int, rate: int, kill_after: int) -> None:
     print(f"records on the service: {len(records)} for {len(per_number)} numbers; "
           f"recorded twice: {sum(1 for c in per_number.values() if c > 1)}")
     print(f"reported but not recorded: {len(reported - set(per_number) - {n.from_num for n in unknown})}; "
-          f"never reported (rang and ended while no desk listened): {len(set(numbers) - reported)}")
+          f"never reported (rang and ended while no desk listened): {len(set(numbers) - reported)} "
+          f"{sorted(set(numbers) - reported)}; files in {folder}")
     baresip.stop()
     server.stop()
 
