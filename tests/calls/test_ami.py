@@ -83,3 +83,23 @@ async def test_call_back_originates_from_the_desk_phone(service, demo_user, aste
         assert await wait_for(pilot, lambda: any(a.get("Action") == "Originate" for a in asterisk.actions), tries=500)
         [originate] = [a for a in asterisk.actions if a.get("Action") == "Originate"]
         assert originate["Channel"] == "PJSIP/201" and originate["Exten"] == digits(demo_user.phoneNum)
+
+
+async def test_a_ringing_call_is_hung_up_from_the_card_by_a_hangup_of_the_desks_channel(service, demo_user):
+    """calls/ami/desk_ringing.ami: the desk (PJSIP/201) rings and nothing more happens; `h`
+    sends Hangup for the desk's channel over the feed's manager connection. No `a`: the
+    manager cannot take a SIP handset off-hook."""
+    asterisk = await AmiReplay("desk_ringing.ami", "corpdir", "s3cret", CALLER=digits(demo_user.phoneNum),
+                               CALLER_NAME="ヤマダ タロウ").start()
+    try:
+        app = desk_app(service, feeds=[ami_feed(asterisk)])
+        async with app.run_test(size=(120, 36)) as pilot:
+            assert await feed_ready(pilot, "pbx")
+            assert await wait_for(pilot, lambda: "Ringing" in card_text(app), tries=500)
+            assert "h hang up" in card_text(app) and "a answer" not in card_text(app)
+            await pilot.press("f9", "h")
+            assert await wait_for(pilot, lambda: any(a.get("Action") == "Hangup" for a in asterisk.actions), tries=500)
+            [hangup] = [a for a in asterisk.actions if a.get("Action") == "Hangup"]
+            assert hangup["Channel"] == "PJSIP/201-00000042"  # the desk's leg, not the caller's trunk
+    finally:
+        await asterisk.stop()

@@ -174,25 +174,29 @@ class CallRecorder:
         if event.state is CallState.ENDED:
             return
         known = self.open.get(event.key)
-        following = Open(event.number or (known.from_num if known else ""), known.rang_at if known else event.at.isoformat(),
-                         event.at.isoformat() if event.state is CallState.ANSWERED and not (known and known.answered_at)
-                         else (known.answered_at if known else None))
+        answered_at = known.answered_at if known else None
+        if event.state is CallState.ANSWERED and answered_at is None:
+            answered_at = event.at.isoformat()
+        following = Open(event.number or (known.from_num if known else ""),
+                         known.rang_at if known else event.at.isoformat(), answered_at)
         if following != known:
             self.open[event.key] = following
             self._save()
 
-    def ended_while_away(self, feed: str) -> None:
-        """``feed`` has (re)connected and told what is up now: its calls still open from an
-        earlier run that it did not mention ended while no corpdir listened. Their end (and
-        so the duration) is unknown: kept as notices, not recorded."""
+    def ended_while_away(self, feed: str, *, tells_calls_up: bool) -> None:
+        """``feed`` has (re)connected: its calls still open from an earlier run that it did
+        not mention again are lost to the record. A feed that tells the calls up at connect
+        (baresip's listcalls) says they ended while no corpdir listened; for another, their
+        end will never be recognised (a PBX's hang-up of a call this run never saw rung). The
+        end, and so the duration, is unknown: kept as notices, not recorded."""
         gone = [key for key in self.open if key.startswith(f"{feed}:") and key not in self.alive]
+        why = "ended while no corpdir listened" if tells_calls_up else "corpdir restarted during it, its end unseen"
         for key in gone:
             was = self.open.pop(key)
             seen = f"answered {was.answered_at}" if was.answered_at else "ringing"
-            self.unknown.append(Notice(key, was.from_num, was.rang_at, f"ended while no corpdir listened (last {seen})",
-                                       now().isoformat()))
-            log.warning("call %s from %s ended while no corpdir listened (last %s): not recorded", key,
-                        was.from_num or "a withheld number", seen)
+            self.unknown.append(Notice(key, was.from_num, was.rang_at, f"{why} (last {seen})", now().isoformat()))
+            log.warning("call %s from %s: %s (last %s): not recorded", key, was.from_num or "a withheld number",
+                        why, seen)
         if gone:
             self._save()
 

@@ -41,15 +41,16 @@ class Ring:
     event: CallEvent
     caller: Caller
     note: str = ""
-    controls: bool = False  # its feed can answer and hang up (baresip's accept/hangup)
+    answers: bool = False  # its feed can answer it (baresip's accept)
+    hangs_up: bool = False  # its feed can hang it up (baresip's hangup, AMI's Hangup)
 
     @property
     def can_answer(self) -> bool:
-        return self.controls and self.event.state is CallState.RINGING
+        return self.answers and self.event.state is CallState.RINGING
 
     @property
     def can_hang_up(self) -> bool:
-        return self.controls and self.event.state is not CallState.ENDED
+        return self.hangs_up and self.event.state is not CallState.ENDED
 
 
 class CallControlFailed(Exception):
@@ -142,7 +143,8 @@ class CallSession:
             for name, status in self.hub.status.items():
                 if status.state == "connected" and name not in self._connected_once:
                     self._connected_once.add(name)
-                    self.recorder.ended_while_away(name)
+                    tells = getattr(self._feed(name), "tells_calls_up", False)
+                    self.recorder.ended_while_away(name, tells_calls_up=tells)
         self.observer.feeds_changed()
 
     async def _consume(self) -> None:
@@ -162,7 +164,8 @@ class CallSession:
             self._set(tuple(ring if r.uid == known.uid else r for r in self.rings))
         else:
             self._uids += 1
-            ring = Ring(self._uids, event, caller, controls=hasattr(self._feed(event.feed), "answer"))
+            feed = self._feed(event.feed)
+            ring = Ring(self._uids, event, caller, answers=hasattr(feed, "answer"), hangs_up=hasattr(feed, "hang_up"))
             self._set((ring, *self.rings)[:KEPT])
         if event.state is CallState.ENDED and event.records and self.recorder is not None:
             self.recorder.record(event, ring.note)

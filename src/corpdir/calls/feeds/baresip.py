@@ -169,6 +169,8 @@ async def reconcile(connection: Connection) -> list[CallEvent]:
 
 
 class BaresipFeed:
+    tells_calls_up = True  # at connect (reconcile): a call it does not name has ended
+
     def __init__(self, config: BaresipConfig) -> None:
         self.config = config
         self.name = config.name

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from corpdir.calls.session import Ring
 
 STATE_TITLES = {"ringing": "Ringing", "answered": "On the line", "ended": "Call ended"}
-KEYS = (("a", "answer", "answer"), ("h", "hang_up", "hang up"),  # only where the feed can (Ring.controls)
+KEYS = (("a", "answer", "answer"), ("h", "hang_up", "hang up"),  # only where the feed can (Ring.answers, hangs_up)
         ("enter", "open", "open"), ("b", "call_back", "call"), ("c", "copy", "copy"),
         ("m", "take_message", "message"), ("s", "save_contact", "save"), ("d", "dismiss", "close"))
 
