@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import random
 from dataclasses import dataclass, replace
-from typing import Any, Awaitable, Callable, Protocol
+from typing import Any, Awaitable, Callable, Protocol, runtime_checkable
 
 from corpdir.calls.events import CallEvent, CallTracker, log
 
@@ -37,6 +37,20 @@ class Feed(Protocol):
     records: bool
 
     async def run(self, link: FeedLink) -> None: ...
+
+
+@runtime_checkable
+class Answering(Protocol):
+    """A feed that can pick its calls up on the phone (baresip's accept)."""
+
+    async def answer(self, call_id: str) -> None: ...
+
+
+@runtime_checkable
+class HangingUp(Protocol):
+    """A feed that can end its calls on the phone or PBX (baresip's hangup, AMI's Hangup)."""
+
+    async def hang_up(self, call_id: str) -> None: ...
 
 
 @dataclass(frozen=True)

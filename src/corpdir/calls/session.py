@@ -21,7 +21,7 @@ from typing import Awaitable, Callable, Protocol
 from corpdir.calls.dialers import DialFailed, Dialer, build_dialer, dial_string
 from corpdir.calls.events import CallEvent, CallState, log
 from corpdir.calls.feeds import build_feeds
-from corpdir.calls.hub import CallHub, Feed
+from corpdir.calls.hub import Answering, CallHub, Feed, HangingUp
 from corpdir.calls.recorder import CallRecorder
 from corpdir.calls.ring_socket import RingSocketFeed
 from corpdir.config import CallsSettings
@@ -165,7 +165,7 @@ class CallSession:
         else:
             self._uids += 1
             feed = self._feed(event.feed)
-            ring = Ring(self._uids, event, caller, answers=hasattr(feed, "answer"), hangs_up=hasattr(feed, "hang_up"))
+            ring = Ring(self._uids, event, caller, answers=isinstance(feed, Answering), hangs_up=isinstance(feed, HangingUp))
             self._set((ring, *self.rings)[:KEPT])
         if event.state is CallState.ENDED and event.records and self.recorder is not None:
             self.recorder.record(event, ring.note)
@@ -192,21 +192,25 @@ class CallSession:
 
     async def answer(self, ring: Ring) -> None:
         """Picks the call up on the phone its feed speaks for (:class:`CallControlFailed`)."""
-        await self._control(ring, "answer")
+        feed = self._feed(ring.event.feed)
+        if not isinstance(feed, Answering):
+            raise CallControlFailed(f"calls from {ring.event.feed or 'this feed'} are answered on the phone")
+        await self._control(feed.answer(ring.event.call_id))
 
     async def hang_up(self, ring: Ring) -> None:
-        await self._control(ring, "hang_up")
+        feed = self._feed(ring.event.feed)
+        if not isinstance(feed, HangingUp):
+            raise CallControlFailed(f"calls from {ring.event.feed or 'this feed'} are hung up on the phone")
+        await self._control(feed.hang_up(ring.event.call_id))
 
     def _feed(self, name: str) -> Feed | None:
         return next((f for f in self.hub.feeds if f.name == name), None) if self.hub is not None else None
 
-    async def _control(self, ring: Ring, verb: str) -> None:
-        control = getattr(self._feed(ring.event.feed), verb, None)
-        if control is None:
-            raise CallControlFailed(f"calls from {ring.event.feed or 'this feed'} are answered and hung up on the phone")
+    @staticmethod
+    async def _control(done: Awaitable[None]) -> None:
         try:
-            await control(ring.event.call_id)
-        except OSError as exc:
+            await done
+        except OSError as exc:  # ConnectionError, FeedRefused: the phone refused or is not reachable
             raise CallControlFailed(str(exc)) from None
 
     async def dial(self, number: str) -> str:

@@ -135,7 +135,7 @@ class RingCard(Vertical, can_focus=True):
         self.query_one("#ring-identity", Static).update(Group(*identity))
         more: list[Text] = []
         if event.state.value == "ended" and event.answered is None:
-            more.append(Text("outcome unknown (began before corpdir listened): not recorded", style="italic"))
+            more.append(Text("outcome unknown: not recorded", style="italic"))  # corpdir doctor says why
         if event.state.value == "ended" and event.answered is not None:
             more.append(Text(f"{'answered' if event.answered else 'missed'}"
                              + (f", {duration_text(event.duration)}" if event.answered else ""), style="italic"))
