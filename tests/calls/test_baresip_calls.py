@@ -227,3 +227,30 @@ async def test_a_call_that_ends_while_the_desk_is_down_is_shown_as_unknown_not_l
                 await process.wait()
         server.stop()
         baresip.stop()
+
+
+async def test_a_call_cut_off_by_a_soft_phone_restart_ends_on_the_card_as_unknown(service, tmp_path):
+    """baresip stopped under an answered call and started again: the feed reconnects, the
+    call is not in listcalls any more, so the card says it ended (outcome unknown) instead
+    of staying "On the line", and the desk can see it (a notice, no H2)."""
+    baresip = Baresip(tmp_path / "baresip", auto_answer=True)
+    watcher = Watcher()
+    session = await started(service, watcher, queue=tmp_path / "queue.json", feeds=[soft_phone(baresip)],
+                            ring_socket=False)
+    caller = None
+    try:
+        caller = await sipp_call(baresip, tmp_path, "山田 太郎", "0312345606")
+        on_line = await next_state(watcher, CallState.ANSWERED)
+        baresip.stop()  # the call dies with it; no CALL_CLOSED reaches the feed
+        baresip.start()
+        ended = await next_state(watcher, CallState.ENDED)
+        assert ended.uid == on_line.uid and ended.event.answered is None
+        [notice] = session.recorder.unknown
+        assert notice.from_num == "0312345606" and notice.reason.startswith("ended while no corpdir listened")
+        assert session.recorder.entries == {}
+    finally:
+        await session.stop()
+        if caller is not None and caller.returncode is None:
+            caller.kill()
+            await caller.wait()
+        baresip.stop()

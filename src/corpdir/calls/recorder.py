@@ -129,7 +129,7 @@ class CallRecorder:
         self.refused: list[Notice] = []
         self.unknown: list[Notice] = []
         self.open: dict[str, Open] = {}
-        self.alive: set[str] = set()  # calls heard of since this recorder started
+        self.alive: set[str] = set()  # calls heard of on their feed's current connection
         self.entries: dict[str, Pending] = self._load()
         self._lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
@@ -183,13 +183,19 @@ class CallRecorder:
             self.open[event.key] = following
             self._save()
 
-    def ended_while_away(self, feed: str, *, tells_calls_up: bool) -> None:
+    def lost_touch(self, feed: str) -> None:
+        """``feed`` dropped: what it says after reconnecting decides which calls are still up."""
+        self.alive = {key for key in self.alive if not key.startswith(f"{feed}:")}
+
+    def ended_while_away(self, feed: str, *, tells_calls_up: bool) -> list[tuple[str, Open]]:
         """``feed`` has (re)connected: its calls still open from an earlier run that it did
         not mention again are lost to the record. A feed that tells the calls up at connect
         (baresip's listcalls) says they ended while no corpdir listened; for another, their
         end will never be recognised (a PBX's hang-up of a call this run never saw rung). The
-        end, and so the duration, is unknown: kept as notices, not recorded."""
+        end, and so the duration, is unknown: kept as notices, not recorded. Returns them
+        (key, what was known), so a card still showing one can say it ended."""
         gone = [key for key in self.open if key.startswith(f"{feed}:") and key not in self.alive]
+        lost = [(key, self.open[key]) for key in gone]
         why = "ended while no corpdir listened" if tells_calls_up else "corpdir restarted during it, its end unseen"
         for key in gone:
             was = self.open.pop(key)
@@ -199,6 +205,7 @@ class CallRecorder:
                         why, seen)
         if gone:
             self._save()
+        return lost
 
     # -- recording -----------------------------------------------------------------------------
     def record(self, event: CallEvent, note: str = "") -> Pending | None:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Awaitable, Callable, Protocol
 
 from corpdir.calls.dialers import DialFailed, Dialer, build_dialer, dial_string
-from corpdir.calls.events import CallEvent, CallState, log
+from corpdir.calls.events import CallEvent, CallState, log, now
 from corpdir.calls.feeds import build_feeds
 from corpdir.calls.hub import Answering, CallHub, Feed, HangingUp
 from corpdir.calls.recorder import CallRecorder
@@ -98,6 +98,7 @@ class CallSession:
         self._events: asyncio.Queue[CallEvent] = asyncio.Queue()
         self._consumer: asyncio.Task[None] | None = None
         self._connected_once: set[str] = set()
+        self._feed_states: dict[str, str] = {}
 
     # -- starting and stopping ---------------------------------------------------------------
     async def start(self) -> None:
@@ -138,14 +139,28 @@ class CallSession:
 
     def _feeds_changed(self) -> None:
         """A feed that connects has told the calls up now (baresip's listcalls): the
-        recorder learns which of its calls from before ended while nobody listened."""
+        recorder learns which of its calls from before ended while nobody listened: at the
+        first connection, the calls of an earlier run; at a reconnection, for a feed that
+        tells the calls up, those that ended during the drop (a feed that does not, such
+        as an action URL, still reports their end: its tracker outlives the drop)."""
         if self.recorder is not None and self.hub is not None:
             for name, status in self.hub.status.items():
-                if status.state == "connected" and name not in self._connected_once:
+                was, self._feed_states[name] = self._feed_states.get(name), status.state
+                tells = bool(getattr(self._feed(name), "tells_calls_up", False))
+                if was == "connected" and status.state != "connected" and tells:
+                    self.recorder.lost_touch(name)
+                if status.state == "connected" and was != "connected" and (tells or name not in self._connected_once):
                     self._connected_once.add(name)
-                    tells = getattr(self._feed(name), "tells_calls_up", False)
-                    self.recorder.ended_while_away(name, tells_calls_up=tells)
+                    for key, _known in self.recorder.ended_while_away(name, tells_calls_up=tells):
+                        self._ended_unseen(key)
         self.observer.feeds_changed()
+
+    def _ended_unseen(self, key: str) -> None:
+        """A call on show whose end nobody saw: its card says it ended, outcome unknown."""
+        ring = self.ring_of(key)
+        if ring is not None and ring.event.state is not CallState.ENDED:
+            ended = replace(ring.event, state=CallState.ENDED, at=now(), answered=None, duration=None, rang_at=None)
+            self._set(tuple(replace(r, event=ended) if r.uid == ring.uid else r for r in self.rings))
 
     async def _consume(self) -> None:
         while True:
