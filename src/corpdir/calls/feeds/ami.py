@@ -7,13 +7,17 @@ ended. The call's id is the desk channel's Uniqueid. panoramisk's own reconnect 
 switched off: the hub reconnects, with backoff, and tells the status bar.
 
 The card's hang-up is a Hangup action on the desk's channel, over the feed's own manager
-connection. There is no answer: the manager cannot take a SIP handset off-hook."""
+connection. There is no answer: the manager cannot take a SIP handset off-hook.
+
+Calls already up when the feed connects come from CoreShowChannels: the desk's channels
+that ring or are up, with the caller as the channel's connected line and the channel's age
+(``Duration``) as when it began ringing."""
 
 from __future__ import annotations
 
 import asyncio
 import re
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable
 
@@ -128,12 +132,29 @@ class AmiCalls:
         self._calls.pop(call_id, None)
         return CallEvent("", call_id, CallState.ENDED, "", "", self.extension, _at(event))
 
+    def up(self, listed: Any) -> CallEvent | None:
+        """A CoreShowChannel entry of the desk's, as the call's state now (None: not the
+        desk's, or neither ringing nor up)."""
+        channel, call_id = listed.get("Channel"), listed.get("Uniqueid")
+        state = {"Up": CallState.ANSWERED, "Ring": CallState.RINGING, "Ringing": CallState.RINGING}.get(
+            listed.get("ChannelStateDesc"))
+        if not self._is_desk(channel) or not call_id or state is None or call_id in self._calls:
+            return None
+        self._calls[call_id] = channel
+        number, name = listed.get("ConnectedLineNum") or "", listed.get("ConnectedLineName") or ""
+        hours, minutes, seconds = (int(x) for x in (listed.get("Duration") or "0:0:0").split(":"))
+        return CallEvent("", call_id, state, "" if number.lower() in UNKNOWN_ID else number,
+                         "" if name.lower() in UNKNOWN_ID else name, self.extension,
+                         now() - timedelta(hours=hours, minutes=minutes, seconds=seconds))
+
     def channel(self, call_id: str) -> str:
         """The desk's channel of a call up now ('' if none is known)."""
         return self._calls.get(call_id, "")
 
 
 class AmiFeed:
+    tells_calls_up = True  # CoreShowChannels at connect: a call it does not list has ended
+
     def __init__(self, config: AmiConfig) -> None:
         self.config = config
         self.name = config.name
@@ -167,6 +188,10 @@ class AmiFeed:
         async with ami_session(self.config.host, self.config.port, self.config.username,
                                self.config.secret.get_secret_value(), on_event=on_event) as manager:
             self._live = (manager, calls)
+            listed = await manager.send_action({"Action": "CoreShowChannels"})
+            for entry in listed if isinstance(listed, list) else []:
+                if entry.get("Event") == "CoreShowChannel" and (event := calls.up(entry)) is not None:
+                    link.emit(event)
             link.connected()
             try:
                 raise ConnectionError(await manager.lost)
