@@ -33,7 +33,7 @@ EXIT_STATUS: dict[str, str] = {
     "export": "0 written; 2 the service failed, the file cannot be written, or a bad filter",
     "gateway": "0 stopped; 2 the port is taken or the settings are bad",
     "ldap-sync": "0 the LDAP tree matches the cache; 2 the LDAP server or the cache failed",
-    "ring": "0 rang at least one running TUI; 1 no TUI of this user is running",
+    "ring": "0 rang at least one running TUI; 1 no TUI of this user takes rings (none runs, or none is a desk)",
     "doctor": "0 no call waits and none was refused; 1 calls or messages wait to be sent, or records were refused; "
               "2 the call queue cannot be read or the settings are bad",
 }
