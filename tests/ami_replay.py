@@ -1,6 +1,7 @@
 """A server speaking the Asterisk manager protocol (Asterisk is not packaged here): it
 greets, checks the Login, then replays a recorded event transcript to each manager that
-logs in; it answers Originate with Success and keeps the actions it was sent."""
+logs in; it answers Originate with Success, CoreShowChannels with the channels of a
+second transcript (none by default), and keeps the actions it was sent."""
 
 from __future__ import annotations
 
@@ -22,8 +23,11 @@ def parse_messages(data: str) -> list[dict[str, str]]:
 
 
 class AmiReplay:
-    def __init__(self, transcript: str, username: str, secret: str, **values: str) -> None:
+    def __init__(self, transcript: str, username: str, secret: str, *, channels: str | None = None,
+                 **values: str) -> None:
         self.events = Template((TRANSCRIPTS / transcript).read_bytes().decode()).substitute(values).encode()  # CRLF kept
+        listed = Template((TRANSCRIPTS / channels).read_bytes().decode()).substitute(values) if channels else ""
+        self.channels = [block for block in listed.split("\r\n\r\n") if block.strip()]
         self.username = username
         self.secret = secret
         self.actions: list[dict[str, str]] = []
@@ -49,6 +53,14 @@ class AmiReplay:
             writer.close()
         self.writers.clear()
 
+    def _channels(self, action_id: str) -> bytes:
+        """CoreShowChannels' answer: a list of CoreShowChannel events, then the end of it."""
+        head = {"Response": "Success", "ActionID": action_id, "EventList": "start", "Message": "Channels will follow"}
+        tail = {"Event": "CoreShowChannelsComplete", "ActionID": action_id, "EventList": "Complete",
+                "ListItems": str(len(self.channels))}
+        return (self._message(head) + b"".join(f"{block}\r\nActionID: {action_id}\r\n\r\n".encode()
+                                                for block in self.channels) + self._message(tail))
+
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.writers.append(writer)
         writer.write(GREETING)
@@ -68,6 +80,8 @@ class AmiReplay:
                         if action.get("Events", "on") != "off":
                             writer.write(b"Event: FullyBooted\r\nPrivilege: system,all\r\nStatus: Fully Booted\r\n\r\n")
                             writer.write(self.events)
+                elif action.get("Action") == "CoreShowChannels":
+                    writer.write(self._channels(action.get("ActionID", "")))
                 else:
                     reply.update({"Response": "Success", "Message": "Originate successfully queued"
                                   if action.get("Action") == "Originate" else "OK"})

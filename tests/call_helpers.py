@@ -12,6 +12,7 @@ from corpdir.state import State
 def desk_app(service: Any, *, read_only: bool = False, **calls: Any) -> Any:
     from corpdir.tui.app import CorpdirApp
 
+    calls.setdefault("ring_socket", True)  # the desk asks for `corpdir ring`
     return CorpdirApp(service, state=State(), sync_on_start=False, read_only=read_only, calls=CallsConfig(**calls))
 
 

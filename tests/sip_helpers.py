@@ -36,9 +36,10 @@ def free_sip_port() -> int:
 
 
 class Baresip:
-    """``baresip -f <dir>`` with a desk account, SIP on ``sip_port``, ctrl_tcp on ``ctrl_port``."""
+    """``baresip -f <dir>`` with a desk account, SIP on ``sip_port``, ctrl_tcp on ``ctrl_port``;
+    ``auto_answer``: the account answers by itself (``answermode=auto``)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, *, auto_answer: bool = False) -> None:
         self.folder = folder
         self.sip_port = free_sip_port()
         self.ctrl_port = free_port()
@@ -51,8 +52,10 @@ class Baresip:
             f"module_path {MODULES}",
             "module g711.so", "module ausine.so", "module aufile.so",
             "module_app account.so", "module_app menu.so", "module_app ctrl_tcp.so",
-            f"ctrl_tcp_listen 127.0.0.1:{self.ctrl_port}", ""]))
-        (folder / "accounts").write_text("<sip:desk@127.0.0.1>;regint=0\n")
+            f"ctrl_tcp_listen 127.0.0.1:{self.ctrl_port}",
+            "call_max_calls 32",  # baresip's 4 answers a fifth call 486 (docs/calls.md)
+            ""]))
+        (folder / "accounts").write_text("<sip:desk@127.0.0.1>;regint=0" + (";answermode=auto" if auto_answer else "") + "\n")
         self.start()
 
     def start(self) -> None:

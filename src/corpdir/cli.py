@@ -17,7 +17,7 @@ TYPE_CHECKING = False  # not typing's (~14 M instructions of a lookup): docs/per
 if TYPE_CHECKING:
     import argparse
 
-COMMANDS = ("lookup", "sync", "server", "ssh-server", "web", "bulk", "export", "gateway", "ldap-sync", "ring")
+COMMANDS = ("lookup", "sync", "server", "ssh-server", "web", "bulk", "export", "gateway", "ldap-sync", "ring", "doctor")
 
 # Every exit status of every command, written once: shown by --help and listed in README.
 # 2 is also argparse's status for a command line it cannot parse.
@@ -33,7 +33,9 @@ EXIT_STATUS: dict[str, str] = {
     "export": "0 written; 2 the service failed, the file cannot be written, or a bad filter",
     "gateway": "0 stopped; 2 the port is taken or the settings are bad",
     "ldap-sync": "0 the LDAP tree matches the cache; 2 the LDAP server or the cache failed",
-    "ring": "0 rang at least one running TUI; 1 no TUI of this user is running",
+    "ring": "0 rang at least one running TUI; 1 no TUI of this user takes rings (none runs, or none is a desk)",
+    "doctor": "0 no call waits and none was refused; 1 calls or messages wait to be sent, or records were refused; "
+              "2 the call queue cannot be read or the settings are bad",
 }
 
 
@@ -54,7 +56,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         prog="corpdir",
         description="Corporate phone directory: TUI, caller-ID lookup and reference service. "
         "Without a COMMAND the TUI starts (on the embedded demo tenant when no service is configured).",
-        epilog=_exit_text("") + " (each COMMAND's --help lists its own)",
+        epilog=_exit_text("") + " (each COMMAND's --help lists its own). The TUI logs to "
+        "<state dir>/logs/<profile>.log (~/.local/state/corpdir unless CORPDIR_STATE_DIR; `corpdir doctor` prints it).",
     )
     parser.add_argument("--version", action="version", version=f"corpdir {version('corpdir')}",
                         help="print corpdir's version and exit")

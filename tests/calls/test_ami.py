@@ -83,3 +83,50 @@ async def test_call_back_originates_from_the_desk_phone(service, demo_user, aste
         assert await wait_for(pilot, lambda: any(a.get("Action") == "Originate" for a in asterisk.actions), tries=500)
         [originate] = [a for a in asterisk.actions if a.get("Action") == "Originate"]
         assert originate["Channel"] == "PJSIP/201" and originate["Exten"] == digits(demo_user.phoneNum)
+
+
+async def test_a_ringing_call_is_hung_up_from_the_card_by_a_hangup_of_the_desks_channel(service, demo_user):
+    """calls/ami/desk_ringing.ami: the desk (PJSIP/201) rings and nothing more happens; `h`
+    sends Hangup for the desk's channel over the feed's manager connection. No `a`: the
+    manager cannot take a SIP handset off-hook."""
+    asterisk = await AmiReplay("desk_ringing.ami", "corpdir", "s3cret", CALLER=digits(demo_user.phoneNum),
+                               CALLER_NAME="ヤマダ タロウ").start()
+    try:
+        app = desk_app(service, feeds=[ami_feed(asterisk)])
+        async with app.run_test(size=(120, 36)) as pilot:
+            assert await feed_ready(pilot, "pbx")
+            assert await wait_for(pilot, lambda: "Ringing" in card_text(app), tries=500)
+            assert "h hang up" in card_text(app) and "a answer" not in card_text(app)
+            await pilot.press("f9", "h")
+            assert await wait_for(pilot, lambda: any(a.get("Action") == "Hangup" for a in asterisk.actions), tries=500)
+            [hangup] = [a for a in asterisk.actions if a.get("Action") == "Hangup"]
+            assert hangup["Channel"] == "PJSIP/201-00000042"  # the desk's leg, not the caller's trunk
+    finally:
+        await asterisk.stop()
+
+
+async def test_a_call_up_when_the_desk_connects_is_read_from_core_show_channels(service, demo_user):
+    """calls/ami/desk_up.ami: the desk's channel (PJSIP/201) has been up 30 s with a demo
+    user on its connected line when the feed logs in (the trunk's leg and extension 202's
+    ringing channel are listed too). The card shows the call on the line from then, and `h`
+    hangs up the desk's channel it learnt from the list."""
+    from datetime import timedelta
+
+    from corpdir.calls.events import now
+
+    asterisk = await AmiReplay("quiet.ami", "corpdir", "s3cret", channels="desk_up.ami",
+                               CALLER=digits(demo_user.phoneNum), CALLER_NAME="ヤマダ タロウ").start()
+    try:
+        before = now()
+        app = desk_app(service, feeds=[ami_feed(asterisk)])
+        async with app.run_test(size=(120, 36)) as pilot:
+            assert await feed_ready(pilot, "pbx")
+            assert await wait_for(pilot, lambda: "On the line" in card_text(app), tries=500)
+            [card] = cards(app)  # not the trunk's leg, not 202's call
+            assert card.ring.caller.record.userId == demo_user.userId and card.ring.event.call_id == "1763872900.80"
+            assert before - timedelta(seconds=30) <= card.ring.event.at <= now() - timedelta(seconds=30)  # its age
+            await pilot.press("f9", "h")
+            assert await wait_for(pilot, lambda: any(a.get("Action") == "Hangup" for a in asterisk.actions), tries=500)
+            assert [a["Channel"] for a in asterisk.actions if a.get("Action") == "Hangup"] == ["PJSIP/201-00000050"]
+    finally:
+        await asterisk.stop()

@@ -95,3 +95,72 @@ async def test_a_message_taken_is_the_note_then_an_edit(tmp_path):
         assert recorder.entries["pbx:c2"].record_id == record.incomingCallHistoryId
     finally:
         await service.close()
+
+
+async def test_a_message_taken_during_an_outage_reaches_the_service_when_it_returns(tmp_path):
+    """The H3 of a message taken after the call was recorded, while the service is away
+    (the fault proxy in front of uvicorn stopped), waits in the queue file and is sent
+    by the recorder's retries once the service answers again."""
+    from corpdir.calls.recorder import read_queue
+    from corpdir.config import ServiceSettings
+    from corpdir.service.directory import DirectoryService
+    from fault_proxy import FaultProxy
+
+    server = LiveServer(make_server())
+    proxy = FaultProxy(server.port, free_port())
+    await proxy.start()
+    service = DirectoryService.open(ServiceSettings(base_url=proxy.base_url, api_key="demo-reception", max_retries=0))
+    checker = make_service(server.server.config.app)
+    recorder = CallRecorder(CallDesk(service), tmp_path / "queue.json", retry_every=0.05)
+    try:
+        recorder.record(ended("c3", "0312340003"))
+        assert await recorder.flush() == 1
+        await proxy.stop()  # the outage
+        await recorder.set_note("pbx:c3", "折り返し希望 明日10時")
+        [waiting] = [p for p in read_queue(tmp_path / "queue.json")[0].values() if p.key == "pbx:c3"]
+        assert waiting.note_pending and waiting.note == "折り返し希望 明日10時"  # on disk, not lost
+        recorder.start()
+
+        async def note_on_service() -> str | None:
+            [record] = [r for r in await checker.refresh_calls("incoming") if r.fromNum == "0312340003"]
+            return record.note
+
+        assert await note_on_service() is None  # still away: nothing reached it
+        await proxy.start()  # the service is back on its address
+        for _ in range(2000):
+            if not recorder.notes_queued:
+                break
+            await asyncio.sleep(0.01)
+        assert await note_on_service() == "折り返し希望 明日10時"
+        assert not read_queue(tmp_path / "queue.json")[0]["pbx:c3"].note_pending
+    finally:
+        await recorder.stop()
+        await service.close()
+        await checker.close()
+        await proxy.stop()
+        server.stop()
+
+
+async def test_a_lost_answer_is_found_even_after_a_page_of_newer_calls(tmp_path):
+    """H1's page holds 20: a desk taking 5 calls/s passes it in 4 s, so the lookup reads
+    on, newest first, until the records are older than the call."""
+    from datetime import timedelta
+
+    faults = FaultTransport(__import__("httpx").ASGITransport(app=make_server()))
+    service = make_service(transport=faults)
+    try:
+        recorder = CallRecorder(CallDesk(service), tmp_path / "queue.json")
+        recorder.record(ended("lost", "0312340100"))
+        faults.add("reset_after")  # H2 reaches the service, its answer is lost
+        assert await recorder.flush() == 0
+        other = CallRecorder(CallDesk(service), tmp_path / "other.json")  # another desk of the same user
+        for i in range(25):  # newer calls: the lost one is on H1's second page now
+            other.record(CallEvent("pbx", f"n{i}", CallState.ENDED, f"03123402{i:02d}", answered=True, duration=3,
+                                   rang_at=datetime(2026, 11, 21, 8, 0, tzinfo=timezone.utc) + timedelta(seconds=10 + i),
+                                   records=True))
+        assert await other.flush() == 25
+        assert await recorder.flush() == 1  # found on H1's second page, not sent again
+        records = [r for r in await service.calls.refresh("incoming") if r.fromNum == "0312340100"]
+        assert len(records) == 1
+    finally:
+        await service.close()

@@ -8,6 +8,7 @@ import shutil
 import stat
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -85,8 +86,11 @@ TMUX = shutil.which("tmux")
 @pytest.mark.skipif(not TMUX, reason="tmux is needed to run a second TUI in a terminal of its own")
 async def test_ring_pops_a_tui_in_another_process_and_one_here(service, demo_user, _runtime_dir, tmp_path):
     """One TUI under pilot, one a real `corpdir` process (the embedded demo) in a tmux
-    terminal, both of this user: `corpdir ring` reaches both."""
+    terminal, both of this user and both asking for rings: `corpdir ring` reaches both."""
     server = ["tmux", "-L", f"corpdir-ring-{os.getpid()}", "-f", "/dev/null"]
+    config = Path(os.environ["CORPDIR_CONFIG"])
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text("[calls]\nring_socket = true\n", encoding="utf-8")  # no feed: it asks for rings by name
     here = desk_app(service)
     async with here.run_test(size=(120, 36)) as pilot:
         assert await feed_ready(pilot, "ring")

@@ -37,6 +37,7 @@ class Watcher:
 
 async def started(service, watcher: Watcher, *, queue=None, **calls) -> CallSession:
     """A session on ``calls`` whose feeds are all connected."""
+    calls.setdefault("ring_socket", True)  # the desk asks for `corpdir ring`
     session = CallSession(CallDesk(service), CallsConfig(**calls), watcher, queue=queue)
     await session.start()
     while any(status.state != "connected" for status in session.hub.status.values()):

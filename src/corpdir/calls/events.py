@@ -67,7 +67,7 @@ class CallEvent:
     at: datetime = field(default_factory=now)
     answered: bool | None = None
     duration: int | None = None
-    rang_at: datetime | None = None  # on ENDED: when it started ringing (the record's calledAt)
+    rang_at: datetime | None = None  # on ENDED: when it started ringing (the record's calledAt); None: not seen
     records: bool = False  # the desk's own feed: its ENDED event becomes an H2 record
 
     def __post_init__(self) -> None:
@@ -110,9 +110,13 @@ class CallTracker:
         if event.state is CallState.RINGING:
             self._open[event.call_id] = (_Open(event.at), event)
             return event
-        if known is None:  # joined mid-call (feed restarted): this is the first we hear of it
-            opened = _Open(event.at, event.at if event.state is CallState.ANSWERED else None)
-            first = event
+        if known is None and event.state is CallState.ENDED:
+            # Its start was never seen (the feed joined after it began): whether it was
+            # answered, and when it rang, are unknown unless the end itself says so. Never
+            # guessed as "missed, 0 s, rang at its end" (the recorder keeps it as unknown).
+            return replace(event, answered=event.answered, duration=max(0, event.duration or 0), rang_at=None)
+        if known is None:  # joined an answered call (a feed (re)connected, or reconciled at connect)
+            opened, first = _Open(event.at, event.at), event
         else:
             opened, first = known
         event = replace(event, number=event.number or first.number, display_name=event.display_name or first.display_name,

@@ -13,12 +13,23 @@ from __future__ import annotations
 import asyncio
 import random
 from dataclasses import dataclass, replace
-from typing import Any, Awaitable, Callable, Protocol
+from typing import Any, Awaitable, Callable, Protocol, runtime_checkable
 
 from corpdir.calls.events import CallEvent, CallTracker, log
 
 BACKOFF_FIRST = 0.5
 BACKOFF_MAX = 30.0
+
+
+class FeedRefused(ConnectionError):
+    """The feed must not connect now (another corpdir holds the soft phone's one control
+    connection): said as it is on the status bar (short: it shares a line), the whole
+    story in the log, and tried again only after the longest wait, never in a loop that
+    takes the connection from the other."""
+
+    def __init__(self, status: str, detail: str) -> None:
+        super().__init__(status)
+        self.detail = detail
 
 
 class Feed(Protocol):
@@ -28,15 +39,31 @@ class Feed(Protocol):
     async def run(self, link: FeedLink) -> None: ...
 
 
+@runtime_checkable
+class Answering(Protocol):
+    """A feed that can pick its calls up on the phone (baresip's accept)."""
+
+    async def answer(self, call_id: str) -> None: ...
+
+
+@runtime_checkable
+class HangingUp(Protocol):
+    """A feed that can end its calls on the phone or PBX (baresip's hangup, AMI's Hangup)."""
+
+    async def hang_up(self, call_id: str) -> None: ...
+
+
 @dataclass(frozen=True)
 class FeedStatus:
     name: str
-    state: str = "connecting"  # connecting, connected, reconnecting
+    state: str = "connecting"  # connecting, connected, reconnecting, refused
     error: str = ""
     retry_in: float = 0.0
     skipped: int = 0  # malformed events read and skipped
 
     def describe(self) -> str:
+        if self.state == "refused":
+            return f"{self.name}: {self.error}"
         if self.state == "reconnecting":
             return f"{self.name}: reconnecting in {self.retry_in:.0f} s ({self.error})"
         return f"{self.name}: {self.state}"
@@ -65,7 +92,7 @@ class FeedLink:
     def __init__(self, hub: CallHub, feed: Feed) -> None:
         self.hub = hub
         self.feed = feed
-        self.tracker = CallTracker()
+        self.tracker = hub.trackers[feed.name]  # kept across reconnects: a call open before a drop ends right
         self.was_connected = False
 
     def connected(self) -> None:
@@ -93,6 +120,7 @@ class CallHub:
         self.on_status = on_status
         self.sleep = sleep
         self.status: dict[str, FeedStatus] = {f.name: FeedStatus(f.name) for f in feeds}
+        self.trackers: dict[str, CallTracker] = {f.name: CallTracker() for f in feeds}
         self._tasks: list[asyncio.Task[None]] = []
 
     def start(self) -> None:
@@ -126,6 +154,11 @@ class CallHub:
                 error = "connection closed"
             except asyncio.CancelledError:
                 raise
+            except FeedRefused as exc:
+                log.warning("call feed %s refused: %s", feed.name, exc.detail)
+                self._set(feed.name, state="refused", error=str(exc), retry_in=BACKOFF_MAX)
+                await self.sleep(BACKOFF_MAX)
+                continue
             except Exception as exc:  # noqa: BLE001 - any failure of a feed is a reconnect, never a crash
                 error = reason(exc)
                 log.info("call feed %s dropped: %s", feed.name, error)

@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Awaitable, Callable, Protocol
 
 from corpdir.calls.dialers import DialFailed, Dialer, build_dialer, dial_string
-from corpdir.calls.events import CallEvent, CallState, log
+from corpdir.calls.events import CallEvent, CallState, log, now
 from corpdir.calls.feeds import build_feeds
-from corpdir.calls.hub import CallHub, Feed
+from corpdir.calls.hub import Answering, CallHub, Feed, HangingUp
 from corpdir.calls.recorder import CallRecorder
 from corpdir.calls.ring_socket import RingSocketFeed
 from corpdir.config import CallsConfig
@@ -41,6 +41,20 @@ class Ring:
     event: CallEvent
     caller: Caller
     note: str = ""
+    answers: bool = False  # its feed can answer it (baresip's accept)
+    hangs_up: bool = False  # its feed can hang it up (baresip's hangup, AMI's Hangup)
+
+    @property
+    def can_answer(self) -> bool:
+        return self.answers and self.event.state is CallState.RINGING
+
+    @property
+    def can_hang_up(self) -> bool:
+        return self.hangs_up and self.event.state is not CallState.ENDED
+
+
+class CallControlFailed(Exception):
+    """Answering or hanging up did not happen (the feed cannot, or the phone refused)."""
 
 
 @dataclass(frozen=True)
@@ -83,6 +97,8 @@ class CallSession:
         self._uids = 0
         self._events: asyncio.Queue[CallEvent] = asyncio.Queue()
         self._consumer: asyncio.Task[None] | None = None
+        self._connected_once: set[str] = set()
+        self._feed_states: dict[str, str] = {}
 
     # -- starting and stopping ---------------------------------------------------------------
     async def start(self) -> None:
@@ -91,13 +107,13 @@ class CallSession:
         if not self.enabled:
             return
         feeds: list[Feed] = build_feeds(self.settings, self.desk)
-        if self.settings.ring_socket:
+        if self.settings.ring_socket or (self.settings.ring_socket is None and feeds):  # the desk asks for rings
             feeds.append(RingSocketFeed())
         if self.queue is not None and any(f.records for f in feeds):
             self.recorder = CallRecorder(self.desk, self.queue)
             self.recorder.start()
         self._consumer = asyncio.create_task(self._consume(), name="call-session-events")
-        self.hub = CallHub(feeds, self.on_event, self.observer.feeds_changed)
+        self.hub = CallHub(feeds, self.on_event, self._feeds_changed)
         self.hub.start()
         await self.desk.ready()
 
@@ -117,7 +133,34 @@ class CallSession:
     def on_event(self, event: CallEvent) -> None:
         """From a feed, on the session's loop. Events are taken one at a time, in order: a
         call's end never overtakes its ringing while the caller is being looked up."""
+        if self.recorder is not None:
+            self.recorder.follow(event)  # now, not after the caller is looked up: before the feed says it is up
         self._events.put_nowait(event)
+
+    def _feeds_changed(self) -> None:
+        """A feed that connects has told the calls up now (baresip's listcalls): the
+        recorder learns which of its calls from before ended while nobody listened: at the
+        first connection, the calls of an earlier run; at a reconnection, for a feed that
+        tells the calls up, those that ended during the drop (a feed that does not, such
+        as an action URL, still reports their end: its tracker outlives the drop)."""
+        if self.recorder is not None and self.hub is not None:
+            for name, status in self.hub.status.items():
+                was, self._feed_states[name] = self._feed_states.get(name), status.state
+                tells = bool(getattr(self._feed(name), "tells_calls_up", False))
+                if was == "connected" and status.state != "connected" and tells:
+                    self.recorder.lost_touch(name)
+                if status.state == "connected" and was != "connected" and (tells or name not in self._connected_once):
+                    self._connected_once.add(name)
+                    for key, _known in self.recorder.ended_while_away(name, tells_calls_up=tells):
+                        self._ended_unseen(key)
+        self.observer.feeds_changed()
+
+    def _ended_unseen(self, key: str) -> None:
+        """A call on show whose end nobody saw: its card says it ended, outcome unknown."""
+        ring = self.ring_of(key)
+        if ring is not None and ring.event.state is not CallState.ENDED:
+            ended = replace(ring.event, state=CallState.ENDED, at=now(), answered=None, duration=None, rang_at=None)
+            self._set(tuple(replace(r, event=ended) if r.uid == ring.uid else r for r in self.rings))
 
     async def _consume(self) -> None:
         while True:
@@ -136,7 +179,8 @@ class CallSession:
             self._set(tuple(ring if r.uid == known.uid else r for r in self.rings))
         else:
             self._uids += 1
-            ring = Ring(self._uids, event, caller)
+            feed = self._feed(event.feed)
+            ring = Ring(self._uids, event, caller, answers=isinstance(feed, Answering), hangs_up=isinstance(feed, HangingUp))
             self._set((ring, *self.rings)[:KEPT])
         if event.state is CallState.ENDED and event.records and self.recorder is not None:
             self.recorder.record(event, ring.note)
@@ -160,6 +204,29 @@ class CallSession:
         self._set(tuple(replace(r, note=note) if r.uid == ring.uid else r for r in self.rings))
         if self.recorder is not None and ring.event.records:
             await self.recorder.set_note(ring.event.key, note)
+
+    async def answer(self, ring: Ring) -> None:
+        """Picks the call up on the phone its feed speaks for (:class:`CallControlFailed`)."""
+        feed = self._feed(ring.event.feed)
+        if not isinstance(feed, Answering):
+            raise CallControlFailed(f"calls from {ring.event.feed or 'this feed'} are answered on the phone")
+        await self._control(feed.answer(ring.event.call_id))
+
+    async def hang_up(self, ring: Ring) -> None:
+        feed = self._feed(ring.event.feed)
+        if not isinstance(feed, HangingUp):
+            raise CallControlFailed(f"calls from {ring.event.feed or 'this feed'} are hung up on the phone")
+        await self._control(feed.hang_up(ring.event.call_id))
+
+    def _feed(self, name: str) -> Feed | None:
+        return next((f for f in self.hub.feeds if f.name == name), None) if self.hub is not None else None
+
+    @staticmethod
+    async def _control(done: Awaitable[None]) -> None:
+        try:
+            await done
+        except OSError as exc:  # ConnectionError, FeedRefused: the phone refused or is not reachable
+            raise CallControlFailed(str(exc)) from None
 
     async def dial(self, number: str) -> str:
         """Through the configured dialer (:attr:`dialer`, not None); returns what was dialled,

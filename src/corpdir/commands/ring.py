@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-HELP = "pop up a call in this user's running corpdir TUI(s)"
+HELP = "pop up a call in this user's running desk TUI(s): those with a [calls] feed or ring_socket = true"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -35,7 +35,8 @@ def run(args: argparse.Namespace) -> int:
     for problem in problems:
         print(f"corpdir ring: {printable(problem)}", file=sys.stderr)
     if not sent:
-        print("corpdir ring: no corpdir TUI of this user is running", file=sys.stderr)
+        print("corpdir ring: no corpdir TUI of this user takes rings (a desk: a [calls] feed or ring_socket = true)",
+              file=sys.stderr)
         return 1
     print(f"rang {sent} TUI{'s' if sent != 1 else ''}")
     return 0

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import logging
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from corpdir.config import CallsConfig
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -11,6 +16,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-sync", action="store_true", help="do not sync the cache on start")
     parser.add_argument("--read-only", action="store_true",
                         help="kiosk mode: nothing that writes is offered or sent, no files, no shell (also [ui] read_only)")
+
+
+def desk_only(calls: CallsConfig, read_only: bool) -> CallsConfig:
+    """The callers' names appear on the desk alone: an SSH session (``CORPDIR_SESSION=ssh``,
+    set by `corpdir ssh-server`), a browser's (textual-serve's web driver) or a kiosk runs no
+    feed and takes no ring, whatever the shared config file says, unless ``[calls]
+    every_session`` says otherwise. Dialing stays: it is the user's own phone."""
+    import os
+
+    remote = os.environ.get("CORPDIR_SESSION") == "ssh" or "web_driver" in os.environ.get("TEXTUAL_DRIVER", "")
+    if (remote or read_only) and not calls.every_session:
+        return calls.model_copy(update={"feeds": [], "ring_socket": False})
+    return calls
 
 
 def run(args: argparse.Namespace) -> int:
@@ -23,6 +41,21 @@ def run(args: argparse.Namespace) -> int:
     settings.service.read_only = read_only  # the client refuses writes too, not only the screens
     service = DirectoryService.open(settings.service)
     app = CorpdirApp(service, settings.ui, sync_on_start=not args.no_sync, owns_service=True, read_only=read_only,
-                     calls=settings.calls, keymap=settings.keymap)
-    app.run()
+                     calls=desk_only(settings.calls, read_only), keymap=settings.keymap)
+    log = None if read_only else desk_log(settings.service)  # a kiosk writes no file
+    try:
+        app.run()
+    finally:
+        if log is not None:
+            logging.getLogger("corpdir").removeHandler(log)
+            log.close()
     return int(app.return_code or 0)
+
+
+def desk_log(settings: Any) -> logging.Handler:
+    """The profile's log file (:mod:`corpdir.calls.logfile`), the key kept out of it."""
+    from corpdir.calls.logfile import log_path, open_log
+    from corpdir.paths import state_dir
+
+    profile = settings.profile()
+    return open_log(log_path(state_dir(), profile.cache_path()), (profile.api_key or "",))

@@ -101,7 +101,10 @@ class CallsConfig(BaseModel):
 
     feeds: list[FeedConfig] = Field(default_factory=list)
     dialer: DialerConfig | None = None
-    ring_socket: bool = Field(default=True, description="listen for `corpdir ring` in the runtime dir")
+    ring_socket: bool | None = Field(default=None, description="listen for `corpdir ring` in the runtime dir "
+                                     "(default: when this TUI has a feed, i.e. it is the desk)")
+    every_session: bool = Field(default=False, description="SSH, web and kiosk (--read-only) sessions also run the "
+                                "feeds and take rings (default: only a local, writable TUI: the desk)")
     recent_calls: int = Field(default=3, ge=0, le=20, description="earlier calls from the number shown on the pop-up")
 
     @field_validator("feeds")

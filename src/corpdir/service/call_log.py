@@ -3,7 +3,7 @@ the writes of a call's record (what :class:`corpdir.service.calls.CallDesk` reco
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, AsyncIterator, Literal
 
 if TYPE_CHECKING:
     from corpdir.service.backend import Backend, Fields
@@ -30,6 +30,12 @@ class CallLog:
             query["answered"] = answered
         code = "H1" if direction == "incoming" else "H4"
         return await self._b.ask(self._b.take(code, query, limit), lambda records: self._b.store.put_calls(direction, records))
+
+    async def incoming_newest_first(self) -> AsyncIterator[IncomingCall]:
+        """H1 newest first, page by page as far as the caller reads (not into the cache):
+        to find one record, stop at the first older than it."""
+        async for item in self._b.items("H1", {"orderDirection": "desc"}):
+            yield item
 
     async def create(self, direction: Direction,
                      fields: IncomingCallCreate | OutgoingCallCreate | Fields) -> IncomingCall | OutgoingCall:

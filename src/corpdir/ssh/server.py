@@ -162,6 +162,7 @@ class DirectoryServer:
         base["CORPDIR_STATE_DIR"] = str(per_key)  # theme and recent lookups per key, not shared
         base["TERM"] = term or "xterm-256color"
         base["COLORTERM"] = "truecolor"  # OpenSSH clients do not send it
+        base["CORPDIR_SESSION"] = "ssh"  # no caller pop-ups here unless [calls] every_session (commands/tui.py)
         if not (base.get("LANG") or base.get("LC_ALL")):
             base["LANG"] = "C.UTF-8"
         base.update(profile.child_env())

@@ -9,11 +9,11 @@ it also opens people (full screen, remembered as recently viewed) and keeps favo
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from corpdir.calls.dialers import DialFailed, dial_string, tel_uri
 from corpdir.calls.recorder import queue_path
-from corpdir.calls.session import CallSession, Ring
+from corpdir.calls.session import CallControlFailed, CallSession, Ring
 from corpdir.paths import data_dir
 from corpdir.service.calls import CallDesk
 from corpdir.service.people_at_hand import PeopleAtHand, PersonRef, ref_of
@@ -43,6 +43,7 @@ class DeskPhone:
         self.actions: dict[str, Callable[[Ring], None]] = {  # RingCard.KEYS' actions
             "open": self._open, "call_back": self._call_back, "copy": self._copy,
             "take_message": self._take_message, "save_contact": self._save_contact, "dismiss": self.session.dismiss,
+            "answer": self._answer, "hang_up": self._hang_up,
         }
 
     async def start(self) -> None:
@@ -101,6 +102,19 @@ class DeskPhone:
         """The card's call as the session keeps it now (the card may show an older event of it)."""
         ring = self.session.ring_of(message.ring.event.key) or message.ring
         self.actions[message.action](ring)
+
+    def _answer(self, ring: Ring) -> None:
+        self.app.run_worker(self._control(self.session.answer(ring), "answer"), group="call-control", exit_on_error=False)
+
+    def _hang_up(self, ring: Ring) -> None:
+        self.app.run_worker(self._control(self.session.hang_up(ring), "hang up"), group="call-control", exit_on_error=False)
+
+    async def _control(self, done: Awaitable[None], what: str) -> None:
+        """On the phone; the card changes when the phone says it did (its feed's event)."""
+        try:
+            await done
+        except CallControlFailed as exc:
+            self.app.notify(f"Could not {what}: {exc}", severity="error", timeout=6)
 
     def _copy(self, ring: Ring) -> None:
         if ring.caller.withheld:

@@ -4,13 +4,20 @@ extension.
 DialBegin whose destination is the desk's extension -> ringing (the caller's
 CallerIDNum / CallerIDName); Newstate of that channel to Up -> answered; Hangup of it ->
 ended. The call's id is the desk channel's Uniqueid. panoramisk's own reconnect timer is
-switched off: the hub reconnects, with backoff, and tells the status bar."""
+switched off: the hub reconnects, with backoff, and tells the status bar.
+
+The card's hang-up is a Hangup action on the desk's channel, over the feed's own manager
+connection. There is no answer: the manager cannot take a SIP handset off-hook.
+
+Calls already up when the feed connects come from CoreShowChannels: the desk's channels
+that ring or are up, with the caller as the channel's connected line and the channel's age
+(``Duration``) as when it began ringing."""
 
 from __future__ import annotations
 
 import asyncio
 import re
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable
 
@@ -97,7 +104,7 @@ class AmiCalls:
     def __init__(self, extension: str) -> None:
         self.extension = extension
         self._desk_channel = re.compile(rf"^[A-Za-z0-9_]+/{re.escape(extension)}(-[^-]+)?-[0-9a-f]+$")
-        self._calls: set[str] = set()
+        self._calls: dict[str, str] = {}  # the desk channel's Uniqueid -> the channel's name
 
     def _is_desk(self, channel: str | None, exten_num: str | None = None) -> bool:
         return bool(channel and self._desk_channel.match(channel)) or exten_num == self.extension
@@ -110,7 +117,7 @@ class AmiCalls:
             call_id = event.get("DestUniqueid")
             if not call_id:
                 raise MalformedEvent("DialBegin without DestUniqueid")
-            self._calls.add(call_id)
+            self._calls[call_id] = event.get("DestChannel") or ""
             number = event.get("CallerIDNum") or ""
             caller_name = event.get("CallerIDName") or ""
             return CallEvent("", call_id, CallState.RINGING, "" if number.lower() in UNKNOWN_ID else number,
@@ -122,15 +129,49 @@ class AmiCalls:
             if event.get("ChannelStateDesc") != "Up":
                 return None
             return CallEvent("", call_id, CallState.ANSWERED, "", "", self.extension, _at(event))
-        self._calls.discard(call_id)
+        self._calls.pop(call_id, None)
         return CallEvent("", call_id, CallState.ENDED, "", "", self.extension, _at(event))
+
+    def up(self, listed: Any) -> CallEvent | None:
+        """A CoreShowChannel entry of the desk's, as the call's state now (None: not the
+        desk's, or neither ringing nor up)."""
+        channel, call_id = listed.get("Channel"), listed.get("Uniqueid")
+        state = {"Up": CallState.ANSWERED, "Ring": CallState.RINGING, "Ringing": CallState.RINGING}.get(
+            listed.get("ChannelStateDesc"))
+        if not self._is_desk(channel) or not call_id or state is None or call_id in self._calls:
+            return None
+        self._calls[call_id] = channel
+        number, name = listed.get("ConnectedLineNum") or "", listed.get("ConnectedLineName") or ""
+        hours, minutes, seconds = (int(x) for x in (listed.get("Duration") or "0:0:0").split(":"))
+        return CallEvent("", call_id, state, "" if number.lower() in UNKNOWN_ID else number,
+                         "" if name.lower() in UNKNOWN_ID else name, self.extension,
+                         now() - timedelta(hours=hours, minutes=minutes, seconds=seconds))
+
+    def channel(self, call_id: str) -> str:
+        """The desk's channel of a call up now ('' if none is known)."""
+        return self._calls.get(call_id, "")
 
 
 class AmiFeed:
+    tells_calls_up = True  # CoreShowChannels at connect: a call it does not list has ended
+
     def __init__(self, config: AmiFeedConfig) -> None:
         self.config = config
         self.name = config.name
         self.records = config.records
+        self._live: tuple[Any, AmiCalls] | None = None  # the connected manager and its calls
+
+    async def hang_up(self, call_id: str) -> None:
+        if self._live is None:
+            raise ConnectionError("the PBX's manager connection is down")
+        manager, calls = self._live
+        channel = calls.channel(call_id)
+        if not channel:
+            raise ConnectionError("that call is no longer up on the PBX")
+        answer = await manager.send_action({"Action": "Hangup", "Channel": channel})
+        answer = answer[0] if isinstance(answer, list) else answer
+        if not answer.success:
+            raise ConnectionError(f"Asterisk: {answer.get('Message') or 'Hangup refused'}")
 
     async def run(self, link: FeedLink) -> None:
         calls = AmiCalls(self.config.extension)
@@ -146,5 +187,13 @@ class AmiFeed:
 
         async with ami_session(self.config.host, self.config.port, self.config.username,
                                self.config.secret.get_secret_value(), on_event=on_event) as manager:
+            self._live = (manager, calls)
+            listed = await manager.send_action({"Action": "CoreShowChannels"})
+            for entry in listed if isinstance(listed, list) else []:
+                if entry.get("Event") == "CoreShowChannel" and (event := calls.up(entry)) is not None:
+                    link.emit(event)
             link.connected()
-            raise ConnectionError(await manager.lost)
+            try:
+                raise ConnectionError(await manager.lost)
+            finally:
+                self._live = None

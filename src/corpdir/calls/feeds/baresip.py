@@ -1,22 +1,35 @@
 """baresip's ctrl_tcp module: netstring-framed JSON events on a TCP connection.
 
 CALL_INCOMING -> ringing, CALL_ESTABLISHED -> answered, CALL_CLOSED -> ended (incoming
-calls only: a call the desk places is not someone calling in). The same connection takes
-commands (``dial``), which is what :class:`corpdir.calls.dialers.BaresipDialer` sends.
+calls only: a call the desk places is not someone calling in). An account with
+``answermode=auto`` sends no CALL_INCOMING (baresip 1.0.0): its first event is
+CALL_REMOTE_SDP "offer", which rings the pop-up then. The same connection takes commands
+(``dial``, ``accept``, ``hangup``), which the dialer and the card's answer/hang-up send.
 
 ctrl_tcp serves one client at a time: a second connection drops the first. So while a
 feed is connected, commands to the same baresip go over the feed's connection (its
 answers come back among the events, matched by token); only without one does a command
-open its own connection."""
+open its own connection. Two corpdir processes on one baresip would take the connection
+from each other in a loop, so the connection is held under a lock file in the runtime dir
+(:func:`hold`): the second one is refused and says who holds it.
+
+Calls already up when the feed connects are read from ``listcalls`` and ``callstat``
+(:func:`reconcile`): an answered call is taken from its answer (baresip counts its
+duration from there), a ringing one from now."""
 
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import itertools
 import json
+import os
+import re
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from corpdir.calls.events import CallEvent, CallState, MalformedEvent, number_from_uri
+from corpdir.calls.events import CallEvent, CallState, MalformedEvent, now, number_from_uri
+from corpdir.calls.hub import FeedRefused
 from corpdir.calls.netstring import Decoder, encode
 
 if TYPE_CHECKING:
@@ -28,7 +41,8 @@ STATES = {"CALL_INCOMING": CallState.RINGING, "CALL_ESTABLISHED": CallState.ANSW
 
 def parse(payload: bytes) -> CallEvent | None:
     """The event in one netstring payload; None for anything that is not about an incoming
-    call's state (responses, SDP, registration); MalformedEvent for what cannot be read."""
+    call's state (responses, registration, SDP but an offer); MalformedEvent for what
+    cannot be read."""
     try:
         message = json.loads(payload)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -37,7 +51,10 @@ def parse(payload: bytes) -> CallEvent | None:
         raise MalformedEvent("not a JSON object")
     if not message.get("event"):
         return None
-    state = STATES.get(str(message.get("type")))
+    kind = str(message.get("type"))
+    state = STATES.get(kind)
+    if kind == "CALL_REMOTE_SDP" and message.get("param") == "offer":
+        state = CallState.RINGING  # an auto-answering account's first word of a call (the feed keeps one ring)
     if state is None:
         return None
     if message.get("direction", "incoming") != "incoming":
@@ -95,39 +112,145 @@ _TOKENS = itertools.count(1)
 _FEEDS: dict[tuple[str, int], Connection] = {}  # connected feeds, by baresip address
 
 
+def hold(host: str, port: int) -> int:
+    """This process's lock on baresip's one control connection (an open file descriptor:
+    closing it lets go, and so does the process's death). :class:`FeedRefused`, naming the
+    holder, when another corpdir has it."""
+    from corpdir.calls.ring_socket import _private_dir
+
+    path = _private_dir() / f"baresip-{host.replace('/', '_')}-{port}.lock"
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+        os.close(fd)
+        raise FeedRefused(f"refused, in use by corpdir pid {holder}",
+                          f"another corpdir (pid {holder}) is connected to baresip at {host}:{port}, whose ctrl_tcp "
+                          "serves one client: a second connection would cut the first") from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, str(os.getpid()).encode(), 0)
+    return fd
+
+
+_CALL_LINE = re.compile(r"^(?P<current>>)?\s*\[line (?P<line>\d+)\]\s+(?P<h>\d+):(?P<m>\d\d):(?P<s>\d\d)\s+"
+                        r"(?P<state>[A-Z]+)\s+(?P<uri>\S+)", re.MULTILINE)
+_CALL_ID = re.compile(r"\bid=(\S+)")
+_PEER = re.compile(r"peer_uri:\s*(?P<name>.*?)\s*<(?P<uri>[^>]+)>")
+
+
+def call_lines(listing: str) -> list[re.Match[str]]:
+    """``listcalls``' lines: line number, whether current, time since answer, state, peer."""
+    return list(_CALL_LINE.finditer(listing))
+
+
+async def reconcile(connection: Connection) -> list[CallEvent]:
+    """The incoming calls up now, as events: ``listcalls`` names each line's state, peer
+    and time since its answer; ``callstat`` on each line gives its id (the one later events
+    carry), direction and the name sent. The line that was current is made current again."""
+    lines = call_lines(str((await connection.command("listcalls", "")).get("data") or ""))
+    events = []
+    for found in lines:
+        if len(lines) > 1:
+            await connection.command("line", found["line"])
+        stat = str((await connection.command("callstat", "")).get("data") or "")
+        call_id, peer = _CALL_ID.search(stat), _PEER.search(stat)
+        state = {"INCOMING": CallState.RINGING, "ESTABLISHED": CallState.ANSWERED}.get(found["state"])
+        if call_id is None or state is None or "direction: Incoming" not in stat:
+            continue
+        up = timedelta(hours=int(found["h"]), minutes=int(found["m"]), seconds=int(found["s"]))
+        name = peer["name"].strip('"') if peer else ""
+        events.append(CallEvent("", call_id[1], state, number_from_uri(found["uri"]), name,
+                                at=now() - up if state is CallState.ANSWERED else now()))
+    current = next((f["line"] for f in lines if f["current"]), None)
+    if len(lines) > 1 and current:
+        await connection.command("line", current)
+    return events
+
+
 class BaresipFeed:
+    tells_calls_up = True  # at connect (reconcile): a call it does not name has ended
+
     def __init__(self, config: BaresipFeedConfig) -> None:
         self.config = config
         self.name = config.name
         self.records = config.records
+        self.peers: dict[str, str] = {}  # call id -> peer URI, to find its line
 
     async def run(self, link: FeedLink) -> None:
         address = (self.config.host, self.config.port)
-        connection = Connection(*await asyncio.open_connection(*address))
-        _FEEDS[address] = connection
-        link.connected()
+        lock = hold(*address)
         try:
-            async for payload in connection.messages():
-                try:
-                    event = parse(payload)
-                except MalformedEvent as exc:
-                    link.skip(payload, str(exc))
-                    continue
-                if event is not None:
+            connection = Connection(*await asyncio.open_connection(*address))
+        except BaseException:
+            os.close(lock)
+            raise
+        _FEEDS[address] = connection
+        seen: set[str] = set()
+        reading = asyncio.create_task(self._read(connection, link, seen))
+        try:
+            for event in await reconcile(connection):
+                if event.call_id not in seen:
+                    seen.add(event.call_id)
                     link.emit(event)
+            link.connected()
+            await reading
         finally:
+            reading.cancel()
             if _FEEDS.get(address) is connection:
                 del _FEEDS[address]
             connection.close()
+            os.close(lock)
+
+    async def _read(self, connection: Connection, link: FeedLink, seen: set[str]) -> None:
+        async for payload in connection.messages():
+            try:
+                event = parse(payload)
+            except MalformedEvent as exc:
+                link.skip(payload, str(exc))
+                continue
+            if event is None or (event.state is CallState.RINGING and event.call_id in seen):
+                continue  # CALL_INCOMING, then the SDP offer: one ring
+            seen.add(event.call_id)
+            if event.state is CallState.ENDED:
+                self.peers.pop(event.call_id, None)
+            else:
+                self.peers[event.call_id] = str(json.loads(payload).get("peeruri") or "")
+            link.emit(event)
+
+    async def answer(self, call_id: str) -> None:
+        await self._on_line(call_id, "accept")
+
+    async def hang_up(self, call_id: str) -> None:
+        await self._on_line(call_id, "hangup")
+
+    async def _on_line(self, call_id: str, command: str) -> None:
+        """``command`` for this call: with several calls up, its line is made current
+        first (baresip's accept and hangup act on the current call)."""
+        host, port = self.config.host, self.config.port
+        lines = call_lines(str((await send_command(host, port, "listcalls", "")).get("data") or ""))
+        if len(lines) > 1:
+            line = next((f["line"] for f in lines if f["uri"] == self.peers.get(call_id)), None)
+            if line is None:
+                raise ConnectionError("that call is no longer up on the soft phone")
+            await send_command(host, port, "line", line)
+        answer = await send_command(host, port, command, "")
+        if not answer.get("ok"):
+            raise ConnectionError(f"baresip: {answer.get('data') or 'refused'}")
 
 
 async def send_command(host: str, port: int, command: str, params: str) -> dict[str, Any]:
     """A ctrl_tcp command (dial, accept, hangup ...) and baresip's answer: over a running
-    feed's connection, else over one of its own."""
+    feed's connection, else over one of its own (refused while another corpdir holds it)."""
     feed = _FEEDS.get((host, port))
     if feed is not None:
         return await feed.command(command, params)
-    connection = Connection(*await asyncio.open_connection(host, port))
+    lock = hold(host, port)
+    try:
+        connection = Connection(*await asyncio.open_connection(host, port))
+    except BaseException:
+        os.close(lock)
+        raise
 
     async def drain() -> None:
         async for _ in connection.messages():  # events meant for a feed: nobody is listening
@@ -139,3 +262,4 @@ async def send_command(host: str, port: int, command: str, params: str) -> dict[
     finally:
         reading.cancel()
         connection.close()
+        os.close(lock)

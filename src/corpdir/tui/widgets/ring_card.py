@@ -29,7 +29,8 @@ if TYPE_CHECKING:
     from corpdir.calls.session import Ring
 
 STATE_TITLES = {"ringing": "Ringing", "answered": "On the line", "ended": "Call ended"}
-KEYS = (("enter", "open", "open"), ("b", "call_back", "call"), ("c", "copy", "copy"),
+KEYS = (("a", "answer", "answer"), ("h", "hang_up", "hang up"),  # only where the feed can (Ring.answers, hangs_up)
+        ("enter", "open", "open"), ("b", "call_back", "call"), ("c", "copy", "copy"),
         ("m", "take_message", "message"), ("s", "save_contact", "save"), ("d", "dismiss", "close"))
 
 
@@ -128,6 +129,8 @@ class RingCard(Vertical, can_focus=True):
                 identity.append(Text.assemble(("sent as ", "dim"), literal(event.display_name)))
         self.query_one("#ring-identity", Static).update(Group(*identity))
         more: list[Text] = []
+        if event.state.value == "ended" and event.answered is None:
+            more.append(Text("outcome unknown: not recorded", style="italic"))  # corpdir doctor says why
         if event.state.value == "ended" and event.answered is not None:
             more.append(Text(f"{'answered' if event.answered else 'missed'}"
                              + (f", {duration_text(event.duration)}" if event.answered else ""), style="italic"))
@@ -159,9 +162,12 @@ class RingCard(Vertical, can_focus=True):
         return text
 
     def offers(self, action: str) -> bool:
-        """Open needs a caller's record, save an unknown number, calling back a number at all."""
+        """Open needs a caller's record, save an unknown number, calling back a number at all;
+        answer a ringing call, hang up one not ended, both only when its feed can."""
         if self.ring is None:
             return False
+        if action in ("answer", "hang_up"):
+            return self.ring.can_answer if action == "answer" else self.ring.can_hang_up
         caller = self.ring.caller
         if action == "open":
             return caller.kind is not None
@@ -172,6 +178,12 @@ class RingCard(Vertical, can_focus=True):
     def _choose(self, action: str) -> None:
         if self.ring is not None:
             self.post_message(self.Chosen(self.ring, action))
+
+    def action_answer(self) -> None:
+        self._choose("answer")
+
+    def action_hang_up(self) -> None:
+        self._choose("hang_up")
 
     def action_open(self) -> None:
         self._choose("open")
@@ -192,6 +204,6 @@ class RingCard(Vertical, can_focus=True):
         self._choose("dismiss")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return self.offers(action) if action in ("open", "save_contact", "call_back") else self.ring is not None
+        return self.offers(action) if action in ("open", "save_contact", "call_back", "answer", "hang_up") else self.ring is not None
 
 
