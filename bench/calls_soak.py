@@ -47,14 +47,14 @@ async def main(calls: int, rate: int, kill_after: int) -> None:
     os.environ["CORPDIR_RUNTIME_DIR"] = str(folder / "run")
     os.environ["CORPDIR_CONFIG"] = str(folder / "none.toml")
     from corpdir.calls.recorder import queue_path, read_queue
-    from corpdir.config import ServiceSettings
+    from corpdir.config import ServiceConfig
     from corpdir.paths import data_dir
 
     server = LiveServer(make_server())
     baresip = Baresip(folder / "baresip", auto_answer=True)
     numbers = [f"0312{i:06d}" for i in range(calls)]
     (folder / "callers.csv").write_text("SEQUENTIAL\n" + "".join(f"客 {i};{n}\n" for i, n in enumerate(numbers)))
-    queue = queue_path(ServiceSettings(base_url=server.base_url, api_key="demo-reception").profile().cache_path(), data_dir())
+    queue = queue_path(ServiceConfig(base_url=server.base_url, api_key="demo-reception").profile().cache_path(), data_dir())
 
     def entries() -> dict:
         try:
@@ -85,7 +85,7 @@ async def main(calls: int, rate: int, kill_after: int) -> None:
     await desk.wait()
     queued, _refused, unknown, _open = read_queue(queue)
     checker = make_service(server.server.config.app)
-    records = [r for r in await checker.refresh_calls("incoming", limit=10 * calls) if r.fromNum in set(numbers)]
+    records = [r for r in await checker.calls.refresh("incoming", limit=10 * calls) if r.fromNum in set(numbers)]
     await checker.close()
     per_number = Counter(r.fromNum for r in records)
     reported = {p.from_num for p in queued.values()} | {n.from_num for n in unknown}

@@ -11,14 +11,14 @@ import sys
 
 from corpdir.calls.recorder import queue_path
 from corpdir.calls.session import CallSession
-from corpdir.config import CallsSettings, ServiceSettings
+from corpdir.config import CallsConfig, ServiceConfig
 from corpdir.paths import data_dir
 from corpdir.service.calls import CallDesk
 from corpdir.service.directory import DirectoryService
 
 
 async def main(base_url: str, port: int, retry_every: float) -> None:
-    settings = ServiceSettings(base_url=base_url, api_key="demo-reception", max_retries=0)
+    settings = ServiceConfig(base_url=base_url, api_key="demo-reception", max_retries=0)
     service = DirectoryService.open(settings)
     connected = asyncio.Event()
 
@@ -30,7 +30,7 @@ async def main(base_url: str, port: int, retry_every: float) -> None:
             if session.hub is not None and session.hub.status["soft phone"].state == "connected":
                 connected.set()
 
-    calls = CallsSettings(feeds=[{"kind": "baresip", "name": "soft phone", "port": port}], ring_socket=False)
+    calls = CallsConfig(feeds=[{"kind": "baresip", "name": "soft phone", "port": port}], ring_socket=False)
     session = CallSession(CallDesk(service), calls, Watcher(), queue=queue_path(settings.profile().cache_path(), data_dir()))
     await session.start()
     session.recorder.retry_every = retry_every  # type: ignore[union-attr]

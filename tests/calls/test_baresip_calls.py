@@ -17,7 +17,7 @@ from calls.test_session import Watcher, started
 from corpdir.calls.events import CallState
 from corpdir.calls.feeds.baresip import send_command
 from corpdir.calls.recorder import queue_path, read_queue
-from corpdir.config import ServiceSettings
+from corpdir.config import ServiceConfig
 from corpdir.paths import data_dir
 from sip_helpers import BARESIP, SIPP, TALK_SECONDS, Baresip, sipp_call
 from tui_helpers import screen_text, wait_for
@@ -132,7 +132,7 @@ async def test_a_second_corpdir_on_the_same_baresip_is_refused_and_the_first_kee
             assert f"phone: soft phone: refused, in use by corpdir pid {first.pid}" in screen_text(app)
             caller = await sipp_call(baresip, tmp_path, "山田 太郎", "0312345604")
             assert await caller.wait() == 0
-            queue = queue_path(ServiceSettings(base_url=server.base_url, api_key="demo-reception").profile().cache_path(),
+            queue = queue_path(ServiceConfig(base_url=server.base_url, api_key="demo-reception").profile().cache_path(),
                                data_dir())
 
             def recorded_by_the_first() -> bool:
@@ -188,7 +188,7 @@ async def test_a_call_that_ends_while_the_desk_is_down_is_shown_as_unknown_not_l
 
     baresip = Baresip(tmp_path / "baresip", auto_answer=True)
     server = LiveServer(make_server())
-    queue = queue_path(ServiceSettings(base_url=server.base_url, api_key="demo-reception").profile().cache_path(),
+    queue = queue_path(ServiceConfig(base_url=server.base_url, api_key="demo-reception").profile().cache_path(),
                        data_dir())
 
     def queue_file():  # noqa: ANN202

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from corpdir.calls.recorder import Pending, queue_path, read_queue
-from corpdir.config import ServiceSettings
+from corpdir.config import ServiceConfig
 from corpdir.paths import data_dir
 from fault_proxy import FaultProxy
 from service_fixtures import LiveServer, make_server, make_service
@@ -43,7 +43,7 @@ class Desk:
 
     def __init__(self, base_url: str, baresip: Baresip, folder: Path) -> None:
         self.base_url, self.baresip, self.folder = base_url, baresip, folder
-        settings = ServiceSettings(base_url=base_url, api_key="demo-reception")
+        settings = ServiceConfig(base_url=base_url, api_key="demo-reception")
         self.queue = queue_path(settings.profile().cache_path(), data_dir())
         self.process: asyncio.subprocess.Process | None = None
 
@@ -112,7 +112,7 @@ async def test_a_call_killed_at_any_step_of_its_send_is_recorded_exactly_once(tm
         await desk.stop()
         checker = make_service(server.server.config.app)
         try:
-            records = [r for r in await checker.refresh_calls("incoming") if r.fromNum == number]
+            records = [r for r in await checker.calls.refresh("incoming") if r.fromNum == number]
         finally:
             await checker.close()
         assert len(records) == 1, [r.incomingCallHistoryId for r in records]

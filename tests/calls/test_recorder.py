@@ -102,14 +102,14 @@ async def test_a_message_taken_during_an_outage_reaches_the_service_when_it_retu
     (the fault proxy in front of uvicorn stopped), waits in the queue file and is sent
     by the recorder's retries once the service answers again."""
     from corpdir.calls.recorder import read_queue
-    from corpdir.config import ServiceSettings
+    from corpdir.config import ServiceConfig
     from corpdir.service.directory import DirectoryService
     from fault_proxy import FaultProxy
 
     server = LiveServer(make_server())
     proxy = FaultProxy(server.port, free_port())
     await proxy.start()
-    service = DirectoryService.open(ServiceSettings(base_url=proxy.base_url, api_key="demo-reception", max_retries=0))
+    service = DirectoryService.open(ServiceConfig(base_url=proxy.base_url, api_key="demo-reception", max_retries=0))
     checker = make_service(server.server.config.app)
     recorder = CallRecorder(CallDesk(service), tmp_path / "queue.json", retry_every=0.05)
     try:
@@ -122,7 +122,7 @@ async def test_a_message_taken_during_an_outage_reaches_the_service_when_it_retu
         recorder.start()
 
         async def note_on_service() -> str | None:
-            [record] = [r for r in await checker.refresh_calls("incoming") if r.fromNum == "0312340003"]
+            [record] = [r for r in await checker.calls.refresh("incoming") if r.fromNum == "0312340003"]
             return record.note
 
         assert await note_on_service() is None  # still away: nothing reached it

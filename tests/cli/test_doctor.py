@@ -12,7 +12,7 @@ from corpdir.calls.events import CallEvent, CallState
 from corpdir.calls.logfile import MAX_BYTES, log_path, open_log
 from corpdir.calls.recorder import CallRecorder, queue_path
 from corpdir.cli import main
-from corpdir.config import ServiceSettings
+from corpdir.config import load_settings
 from corpdir.paths import data_dir, state_dir
 from corpdir.service.calls import CallDesk
 from corpdir.service.directory import DirectoryService
@@ -30,7 +30,7 @@ def ended(call_id: str, number: str, answered: bool | None = False) -> CallEvent
 async def test_doctor_shows_the_queue_the_refused_records_and_the_log(monkeypatch, capsys):
     monkeypatch.setenv("CORPDIR_BASE_URL", f"http://127.0.0.1:{free_port()}/v1")  # nothing listens: away
     monkeypatch.setenv("CORPDIR_API_KEY", "demo-reception")
-    settings = ServiceSettings()
+    settings = load_settings().service
     queue = queue_path(settings.profile().cache_path(), data_dir())
     assert main(["doctor"]) == 0
     assert "none yet" in capsys.readouterr().out
