@@ -10,7 +10,7 @@ import json
 import httpx
 import pytest
 
-from corpdir.commands.bulk import run_bulk
+from corpdir.commands.bulk import PARTLY_TAKEN, run_bulk
 from corpdir.commands.export import configure as export_configure, run_export
 from service_fixtures import make_server, make_service
 
@@ -95,8 +95,9 @@ async def test_every_bad_spot_row_is_listed(admin, recorder, tmp_path):
 
 
 async def test_spots_inside_the_5_minute_window_say_when_to_retry(admin, recorder, clock, tmp_path):
+    tags = [u.bleId async for u in admin.client.iter_users(select=["userId", "bleId"]) if u.bleId][:2]
     path = tmp_path / "spots.csv"
-    path.write_text("bleId,spotId\ntag-1,lobby\ntag-2,room-3\n", encoding="utf-8")
+    path.write_text(f"bleId,spotId\n{tags[0]},lobby\n{tags[1]},room-3\n", encoding="utf-8")
     out, err = io.StringIO(), io.StringIO()
     assert await run_bulk(admin, "spots", str(path), out, err) == 0, err.getvalue()
     assert "Sent 2 spots" in out.getvalue()
@@ -275,12 +276,12 @@ async def test_rows_the_service_did_not_take_are_counted(admin, recorder, tmp_pa
     login = (await _login_ids(admin))[0]
     path = _write(tmp_path, "dest.csv", f"{HEADER}\n{login},1,x\nno.such.login,2,y\n")
     out = io.StringIO()
-    assert await run_bulk(admin, "destinations", str(path), out, io.StringIO()) == 0
+    assert await run_bulk(admin, "destinations", str(path), out, io.StringIO()) == PARTLY_TAKEN
     assert out.getvalue() == ("Sent 2 destinations in 1 request: 1 registered. 1 not registered (the service does not "
                               "say which: check that each loginId exists).\n")
     spots = _write(tmp_path, "spots.csv", "bleId,spotId\nno-such-tag,lobby\n")
     out = io.StringIO()
-    assert await run_bulk(admin, "spots", str(spots), out, io.StringIO()) == 0
+    assert await run_bulk(admin, "spots", str(spots), out, io.StringIO()) == PARTLY_TAKEN
     assert "Sent 1 spot: 0 accepted" in out.getvalue() and "1 not accepted" in out.getvalue()
 
 
