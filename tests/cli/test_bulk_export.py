@@ -159,6 +159,9 @@ async def test_vcard_export_parses_back_with_every_phone_and_email(admin):
         assert sorted(e.value for e in card.contents.get("email", [])) == emails
     mine = by_uid[f"urn:corpdir:user:{created.userId}"]
     assert mine.fn.value == "王 伟" and mine.n.value.family == "王"
+    # the reading where iOS and Android importers look for it (docs/export.md), not X-PHONETIC-NAME
+    assert (mine.x_phonetic_last_name.value, mine.x_phonetic_first_name.value) == ("ワン", "ウェイ")
+    assert "x-phonetic-name" not in mine.contents
 
 
 async def test_csv_export_round_trips_with_filters(admin):
@@ -174,7 +177,8 @@ async def test_csv_export_round_trips_with_filters(admin):
         assert row["directory"] == "SHARED"
         for column in CONTACT_CSV[3:]:
             if hasattr(contact, column):  # not the address columns, which join a location's parts
-                assert row[column] == (getattr(contact, column) or ""), column
+                value = getattr(contact, column) or ""  # a number keeps its zero or sign as text: a leading '
+                assert row[column] == (f"'{value}" if value.startswith(("0", "+")) else value), column
 
 
 # -- CSV files as people make them: every problem named by line, nothing sent -------------
