@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from corpdir.cache.fields import CODES, FIELDS
-from corpdir.cache.folding import query_variants
+from corpdir.cache.folding import fold, query_variants
 from corpdir.cache.indexing import decode_terms
 from corpdir.cache.store import CacheStore
 from corpdir.phone import digits, fold_number
@@ -175,18 +175,22 @@ def _word_candidates(store: CacheStore, query: str, kinds: Sequence[str], limit:
 
 
 def _all_words(store: CacheStore, words: list[str], kinds: Sequence[str], limit: int, found: _Candidates) -> None:
-    """Add to ``found`` the records in which every word matches: the candidates of the
-    word that finds fewest, checked against the others in Python."""
-    per_word = [_word_candidates(store, word, kinds, limit) for word in words]
-    fewest = min(per_word, key=lambda c: (c.truncated, len(c.best)))
-    hits = _rerank(store, words, list(fewest.best))
-    for hit in hits:
+    """Add to ``found`` the records in which every word matches, checked in Python against
+    candidates every such record is among: those of the word of 3+ characters that finds
+    fewest (its tiers find it anywhere in a term), else, every word being 1-2 characters
+    (found by the index only at a term's start), those of any word. Checked in Python, a
+    short word matches anywhere in a term, as the service's search does ('ひろ' in ヤスヒロ)."""
+    per_word = [(_word_candidates(store, word, kinds, limit), len(fold(word)) >= 3) for word in words]
+    long_words = [c for c, long in per_word if long]
+    pools = [min(long_words, key=lambda c: (c.truncated, len(c.best)))] if long_words else [c for c, _ in per_word]
+    keys = list(dict.fromkeys(key for pool in pools for key in pool.best))
+    for hit in _rerank(store, words, keys):
         key = (hit.kind, hit.id)
         current = found.best.get(key)
         candidate = (hit.rank, hit.neg_sort_score, hit.kind, hit.id, CODES[hit.field])
         if current is None or candidate < current:
             found.best[key] = candidate
-    found.truncated = found.truncated or fewest.truncated
+    found.truncated = found.truncated or any(pool.truncated for pool in pools)
 
 
 def _term_rank(encoded: str, variants: Sequence[str]) -> tuple[int, int] | None:
@@ -194,8 +198,7 @@ def _term_rank(encoded: str, variants: Sequence[str]) -> tuple[int, int] | None:
     best: tuple[int, int] | None = None
     for term, code, fts in decode_terms(encoded):
         for v in variants:
-            rank = EXACT if term == v else PREFIX if term.startswith(v) else (
-                SUBSTRING if fts and len(v) >= 3 and v in term else None)
+            rank = EXACT if term == v else PREFIX if term.startswith(v) else SUBSTRING if fts and v in term else None
             if rank is not None and (best is None or (rank, code) < best):
                 best = (rank, code)
     return best
