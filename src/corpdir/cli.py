@@ -29,7 +29,8 @@ EXIT_STATUS: dict[str, str] = {
     "ssh-server": "0 stopped; 2 the port is taken, or a key or setting is bad",
     "web": "0 stopped; 2 the port is taken or the settings are bad",
     "bulk": "0 sent (or, with --check, every row valid); 1 rows with problems, nothing sent; "
-            "2 the service failed or refused, or the file cannot be read; 3 spots: the 5-minute window is not over",
+            "2 the service failed or refused, or the file cannot be read; 3 spots: the 5-minute window is not over; "
+            "4 sent, but the service did not register or accept every row",
     "export": "0 written; 2 the service failed, the file cannot be written, or a bad filter",
     "gateway": "0 stopped; 2 the port is taken or the settings are bad",
     "ldap-sync": "0 the LDAP tree matches the cache; 2 the LDAP server or the cache failed",

@@ -72,6 +72,17 @@ def data_dir() -> Path:
     return _dir("CORPDIR_DATA_DIR", "data")
 
 
+def private_dir(path: Path) -> Path:
+    """``path`` as a directory only its owner can open (0700), made with its parents when
+    missing. mkdir's mode is masked by the umask (0755 under the usual 022), and the
+    service's storage warns about a data directory others can read, so the mode is set
+    after. One that exists is left as its owner made it."""
+    if not path.is_dir():
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        path.chmod(0o700)
+    return path
+
+
 def cache_dir() -> Path:
     return _dir("CORPDIR_CACHE_DIR", "cache")
 

@@ -10,7 +10,7 @@ import json
 import httpx
 import pytest
 
-from corpdir.commands.bulk import run_bulk
+from corpdir.commands.bulk import PARTLY_TAKEN, run_bulk
 from corpdir.commands.export import configure as export_configure, run_export
 from service_fixtures import make_server, make_service
 from corpdir.service.backend import backend_of
@@ -96,8 +96,9 @@ async def test_every_bad_spot_row_is_listed(admin, recorder, tmp_path):
 
 
 async def test_spots_inside_the_5_minute_window_say_when_to_retry(admin, recorder, clock, tmp_path):
+    tags = [u.bleId async for u in admin.client.iter_users(select=["userId", "bleId"]) if u.bleId][:2]
     path = tmp_path / "spots.csv"
-    path.write_text("bleId,spotId\ntag-1,lobby\ntag-2,room-3\n", encoding="utf-8")
+    path.write_text(f"bleId,spotId\n{tags[0]},lobby\n{tags[1]},room-3\n", encoding="utf-8")
     out, err = io.StringIO(), io.StringIO()
     assert await run_bulk(admin, "spots", str(path), out, err) == 0, err.getvalue()
     assert "Sent 2 spots" in out.getvalue()
@@ -159,6 +160,9 @@ async def test_vcard_export_parses_back_with_every_phone_and_email(admin):
         assert sorted(e.value for e in card.contents.get("email", [])) == emails
     mine = by_uid[f"urn:corpdir:user:{created.userId}"]
     assert mine.fn.value == "王 伟" and mine.n.value.family == "王"
+    # the reading where iOS and Android importers look for it (docs/export.md), not X-PHONETIC-NAME
+    assert (mine.x_phonetic_last_name.value, mine.x_phonetic_first_name.value) == ("ワン", "ウェイ")
+    assert "x-phonetic-name" not in mine.contents
 
 
 async def test_csv_export_round_trips_with_filters(admin):
@@ -174,7 +178,8 @@ async def test_csv_export_round_trips_with_filters(admin):
         assert row["directory"] == "SHARED"
         for column in CONTACT_CSV[3:]:
             if hasattr(contact, column):  # not the address columns, which join a location's parts
-                assert row[column] == (getattr(contact, column) or ""), column
+                value = getattr(contact, column) or ""  # a number keeps its zero or sign as text: a leading '
+                assert row[column] == (f"'{value}" if value.startswith(("0", "+")) else value), column
 
 
 # -- CSV files as people make them: every problem named by line, nothing sent -------------
@@ -276,12 +281,12 @@ async def test_rows_the_service_did_not_take_are_counted(admin, recorder, tmp_pa
     login = (await _login_ids(admin))[0]
     path = _write(tmp_path, "dest.csv", f"{HEADER}\n{login},1,x\nno.such.login,2,y\n")
     out = io.StringIO()
-    assert await run_bulk(admin, "destinations", str(path), out, io.StringIO()) == 0
+    assert await run_bulk(admin, "destinations", str(path), out, io.StringIO()) == PARTLY_TAKEN
     assert out.getvalue() == ("Sent 2 destinations in 1 request: 1 registered. 1 not registered (the service does not "
                               "say which: check that each loginId exists).\n")
     spots = _write(tmp_path, "spots.csv", "bleId,spotId\nno-such-tag,lobby\n")
     out = io.StringIO()
-    assert await run_bulk(admin, "spots", str(spots), out, io.StringIO()) == 0
+    assert await run_bulk(admin, "spots", str(spots), out, io.StringIO()) == PARTLY_TAKEN
     assert "Sent 1 spot: 0 accepted" in out.getvalue() and "1 not accepted" in out.getvalue()
 
 

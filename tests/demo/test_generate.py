@@ -359,3 +359,22 @@ def test_tenant_settings(tenant: DemoTenant) -> None:
     assert tenant.cucm_adapters and tenant.alpha_adapters
     adapter_ids = {a["tenantCucmAdapterSettingsId"] for a in tenant.cucm_adapters}
     assert {u["tenantCucmAdapterSettingsId"] for u in tenant.users} - {None} <= adapter_ids
+
+
+def test_divisions_are_listed_in_the_order_the_company_counts_them():
+    """sortScore: higher first (docs/divisions.md); the tree lists 本社 before the branches,
+    第一営業部 before 第二 and 第三, 1課 before 2課."""
+    from corpdir.cache.store import CacheStore
+    from service_fixtures import demo_tenant
+
+    store = CacheStore(":memory:")
+    store.put_divisions(demo_tenant(3000).divisions)  # big enough for branches beside 本社
+    names = lambda parent: [d.divisionName for d in store.child_divisions(parent)]  # noqa: E731
+    top = store.child_divisions(None)
+    assert names(None)[0] == "本社" and any(n.endswith("支社") for n in names(None)[1:])
+    sales_hq = next(d for d in store.child_divisions(top[0].divisionId) if d.divisionName == "営業本部")
+    departments = names(sales_hq.divisionId)
+    assert departments[:3] == ["第一営業部", "第二営業部", "第三営業部"]
+    first = store.child_divisions(sales_hq.divisionId)[0]
+    assert names(first.divisionId)[:2] == ["1課", "2課"]
+    store.close()

@@ -113,3 +113,19 @@ async def test_editing_a_call_shows_its_time_on_the_users_clock_and_sends_only_t
         await save(pilot, form)
         assert await wait_for(pilot, lambda: not isinstance(app.screen, ModelForm)), form.errors
         assert recorder.writes() == [("PATCH", f"/v1/me/incoming-calls/{record.incomingCallHistoryId}", {"note": "折り返し済み"})]
+
+
+async def test_a_call_record_takes_a_number_typed_in_full_width_as_the_contact_form_does(reception, recorder, app_for):
+    """Typed as an IME in full-width mode gives it (its hyphen key gives 'ー'); it was
+    refused with "may contain only digits"."""
+    app = app_for(reception)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("f3")
+        calls = app.screen.query_one("#calls", VirtualList)
+        assert await wait_for(pilot, lambda: calls.row_count > 0)
+        _, _, body = await _add_call(pilot, app, recorder, {"fromNum": "０９０ー１２３４ー５６７８", "note": "全角着信"})
+        assert body["fromNum"] == "090-1234-5678"
+        await pilot.press("o")
+        assert await wait_for(pilot, lambda: app.screen.view.direction == "outgoing")
+        _, _, body = await _add_call(pilot, app, recorder, {"toNum": "０３（６４４０）２９７９", "note": "全角発信"})
+        assert body["toNum"] == "0364402979"

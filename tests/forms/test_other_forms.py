@@ -165,7 +165,7 @@ async def test_incoming_call_form(reception, recorder, app_for):
 async def test_outgoing_call_form(reception, recorder, app_for):
     app = app_for(reception)
     async with app.run_test(size=(100, 40)) as pilot:
-        await _call_form(pilot, app, recorder, reception, "outgoing", "outgoing-calls", "toNum", "03 1234",
+        await _call_form(pilot, app, recorder, reception, "outgoing", "outgoing-calls", "toNum", "03-ext",
                          "may contain only digits", "0312340000")
 
 

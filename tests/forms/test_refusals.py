@@ -156,7 +156,7 @@ async def test_call_create_forms_refuse_bad_input(reception, recorder, app_for):
         assert await wait_for(pilot, lambda: app.screen.query_one("#calls", VirtualList).row_count > 0)
         await pilot.press("n")  # H2
         form = await open_form(pilot, app)
-        await _refused(pilot, app, recorder, form, {"fromNum": "03 1234", "calledAt": "yesterday"},
+        await _refused(pilot, app, recorder, form, {"fromNum": "03-ext", "calledAt": "yesterday"},
                        {"fromNum": "may contain only digits", "calledAt": "date"})
         await _discard(pilot, app)
         await pilot.press("o")

@@ -4,13 +4,17 @@ Every row is checked first; any bad row (or a file that is not UTF-8 CSV with th
 header) -> "line N: field: message" for all bad rows, nothing sent, exit 1. Destinations go
 in requests of at most 10,000 (U11); a request refused half-way says which lines went and
 which did not (exit 2). Spots (L1) sent within 5 minutes of the last accepted list are
-explained with when to try again (exit 3).
+explained with when to try again (exit 3). When the service answers but did not take every
+row (a loginId or bleId it does not know), the run exits 4 (:data:`PARTLY_TAKEN`): a
+script must not read "4 registered. 1 not registered" as done.
 """
 
 from __future__ import annotations
 
 import argparse
 from typing import Any, TextIO
+
+PARTLY_TAKEN = 4  # the service answered, but registered or accepted fewer rows than were sent
 
 HELP = ("send destinations (where each person can be reached) or spots (where each location tag is) from a CSV "
         "file, every row checked first")
@@ -28,7 +32,8 @@ async def run_bulk(service: Any, kind: str, path: str, out: TextIO, err: TextIO,
     import asyncio
 
     from corpdir.service.errors import CorpdirError, RateLimited
-    from corpdir.service.bulk import CsvUnreadable, destinations_result, parse_file, partly_sent, plural, spots_result
+    from corpdir.service.bulk import (CsvUnreadable, destinations_missing, destinations_result, parse_file, partly_sent,
+                                      plural, spots_missing, spots_result)
     from corpdir.service.messages import explain, retry_after_text
     from corpdir.text import printable
 
@@ -66,9 +71,11 @@ async def run_bulk(service: Any, kind: str, path: str, out: TextIO, err: TextIO,
 
             answers = await service.people.send_destinations(parsed.entries, progress=progress)
             print(destinations_result(parsed, answers), file=out)
+            missing = destinations_missing(parsed, answers)
         else:
             answer = await service.people.register_spots(parsed.entries)
             print(spots_result(answer), file=out)
+            missing = spots_missing(answer)
     except RateLimited as exc:
         if kind == "spots" and exc.retry_after is not None:
             print(printable(retry_after_text(exc)), file=err)
@@ -78,7 +85,7 @@ async def run_bulk(service: Any, kind: str, path: str, out: TextIO, err: TextIO,
     except CorpdirError as exc:
         print(printable(f"{explain(exc)}\n{partly_sent(parsed, done)}", keep_newlines=True), file=err)
         return 2
-    return 0
+    return PARTLY_TAKEN if missing > 0 else 0
 
 
 def run(args: argparse.Namespace) -> int:

@@ -229,21 +229,31 @@ def parse(kind: str, lines: Iterable[str], *, variant: str = "C", keep_rows: int
     return out
 
 
+def destinations_missing(parsed: ParsedCsv, answers: list[Any]) -> int:
+    """Rows of a U11 run the service did not register."""
+    return len(parsed.entries) - sum(a.registeredCount for a in answers)
+
+
+def spots_missing(answer: Any) -> int:
+    """Spots of an L1 run the service did not accept."""
+    return answer.locationsCount - answer.acceptedCount
+
+
 def destinations_result(parsed: ParsedCsv, answers: list[Any]) -> str:
-    """What a successful U11 run did."""
-    registered = sum(a.registeredCount for a in answers)
+    """What a U11 run the service answered did."""
+    missing = destinations_missing(parsed, answers)
     text = (f"Sent {plural(len(parsed.entries), 'destination')} in {plural(len(answers), 'request')}: "
-            f"{registered} registered.")
-    if registered < len(parsed.entries):
-        text += (f" {len(parsed.entries) - registered} not registered (the service does not say which: "
+            f"{len(parsed.entries) - missing} registered.")
+    if missing > 0:
+        text += (f" {missing} not registered (the service does not say which: "
                  "check that each loginId exists).")
     return text
 
 
 def spots_result(answer: Any) -> str:
     text = f"Sent {plural(answer.locationsCount, 'spot')}: {answer.acceptedCount} accepted (they expire in 10 minutes)."
-    if answer.acceptedCount < answer.locationsCount:
-        text += (f" {answer.locationsCount - answer.acceptedCount} not accepted (the service does not say which: "
+    if (missing := spots_missing(answer)) > 0:
+        text += (f" {missing} not accepted (the service does not say which: "
                  "usually a bleId that is no user's location tag).")
     return text
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from corpdir.paths import DEMO_API_KEY, EMBEDDED_DEMO_URL, data_dir
+from corpdir.paths import DEMO_API_KEY, EMBEDDED_DEMO_URL, data_dir, private_dir
 
 if TYPE_CHECKING:
     from corpdir.client import DirectoryClient
@@ -26,8 +26,7 @@ def embedded_app(settings: ServiceConfig) -> Any:
     """The reference server on the demo tenant (generated on first use)."""
     from corpdir.server import ServerSettings, create_app  # the one import of the server outside `corpdir server`
 
-    folder = demo_data_dir()
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = private_dir(demo_data_dir())  # the tenant's database: personal data, password hashes
     return create_app(ServerSettings(data=folder, demo=True, demo_size=settings.demo_size, demo_seed=settings.demo_seed,
                                      region=settings.region))
 

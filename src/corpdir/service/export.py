@@ -7,15 +7,17 @@ people holds one batch in memory, and nothing it reads is written back to the ca
 Every value is directory data, so it goes through :func:`corpdir.text.printable`: on a
 terminal nothing is kept that a terminal would act on (as `lookup` prints); in a file a
 newline inside a value stays (quoted in CSV, escaped in vCard) and every other control,
-bidi or invisible character is replaced. A CSV cell that a spreadsheet would run as a
-formula (it starts with = + - @ TAB or CR) gets a leading ' (OWASP's rule), unless it is
-a phone number such as '+81 3-1234-5678'.
+bidi or invisible character is replaced. A CSV cell that a spreadsheet would not keep as
+written gets a leading ' (:func:`csv_cell`, docs/export.md): one it would run as a formula
+(it starts with = + - @ TAB or CR: OWASP's rule; '+81-3-1234-5678' included, which Excel
+computes), and a number whose leading zero it would drop ('08059306682').
 
 A user's divisions are named by their paths ('本社 › 技術本部 › 品質保証部 › 1課'): in CSV
 each path, '; ' between them; in a vCard ORG the company's own name, then the first
 division's path as organisational units (``ORG:コーポ電機;本社;技術本部;品質保証部;1課``).
 
-vCards have FN, N, X-PHONETIC-NAME, ORG, TITLE, one TEL per number (work/cell/fax), one
+vCards have FN, N, X-PHONETIC-LAST-NAME and X-PHONETIC-FIRST-NAME (the reading, as the
+iOS and Android importers read it), ORG, TITLE, one TEL per number (work/cell/fax), one
 EMAIL per address, URL, NOTE and a UID naming the record; a contact's card also has its
 company's and division's URLs and the head office's and the office's addresses (ADR).
 
@@ -66,16 +68,18 @@ TEL_TYPES = {
 FORMATS = ("csv", "vcard")
 SUFFIX = {"csv": ".csv", "vcard": ".vcf"}
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-_PHONE_CHARACTERS = frozenset("0123456789+-() ")
+_NUMBER_CHARACTERS = frozenset("0123456789-() ")
 BATCH = 1000  # records read and written at a time
 # filters the cache's own lists answer (one division or folder); any other goes to the service
 CACHE_FILTERS = {"users": {"divisionIds", "includeSubDepartment"}, "contacts": {"directory", "folderNums"}}
 
 
-def csv_cell(value: object, *, terminal: bool = False, region: str = DEFAULT_REGION) -> str:
-    """One CSV cell: formula-guarded, then neutralised (a newline stays unless ``terminal``)."""
+def csv_cell(value: object, *, terminal: bool = False) -> str:
+    """One CSV cell: kept as text, then neutralised (a newline stays unless ``terminal``).
+    A leading ' keeps as text what a spreadsheet would run as a formula or read as a
+    number without its leading zero (a national number, a zip code)."""
     text = "" if value is None else str(value)
-    if text.startswith(FORMULA_START) and not (set(text) <= _PHONE_CHARACTERS and e164(text, region)):
+    if text.startswith(FORMULA_START) or (text.startswith("0") and set(text) <= _NUMBER_CHARACTERS):
         text = "'" + text
     return printable(text, keep_newlines=not terminal)
 
@@ -131,13 +135,13 @@ class ExportWriter:
     """Writes one export to ``out``, a batch of records at a time; ``count`` is how many
     records have been written."""
 
-    def __init__(self, kind: str, fmt: str, out: TextIO, *, terminal: bool = False, region: str = DEFAULT_REGION,
+    def __init__(self, kind: str, fmt: str, out: TextIO, *, terminal: bool = False,
                  divisions: Callable[[Iterable[int]], Mapping[int, list[str]]] | None = None, company: str = "") -> None:
         """``divisions`` reads division paths by id (the cache's), so users' divisions are
         named by their paths; ``company`` is the company's own name, first in a user's ORG."""
         if fmt not in FORMATS:
             raise ValueError(f"unknown format {fmt!r}: use csv or vcard")
-        self.kind, self.fmt, self.out, self.terminal, self.region = kind, fmt, out, terminal, region
+        self.kind, self.fmt, self.out, self.terminal = kind, fmt, out, terminal
         self.divisions, self.company = divisions, company
         self.count = 0
         self.columns = USER_CSV if kind == "users" else CONTACT_CSV
@@ -150,7 +154,7 @@ class ExportWriter:
         if self.kind == "users" and self.divisions is not None:
             paths = self.divisions({d.divisionId for r in records for d in r.divisions or ()})
         if self._csv is not None:
-            self._csv.writerows([csv_cell(_value(r, c, paths), terminal=self.terminal, region=self.region)
+            self._csv.writerows([csv_cell(_value(r, c, paths), terminal=self.terminal)
                                  for c in self.columns] for r in records)
         else:
             self.out.write("".join(self._card(r, paths) for r in records))
@@ -167,8 +171,11 @@ class ExportWriter:
         family, _, given = fullname.replace("\u3000", " ").partition(" ")
         lines = ["BEGIN:VCARD", "VERSION:4.0", f"UID:urn:corpdir:{rid}", f"FN:{text(fullname)}",
                  f"N:{text(family)};{text(given)};;;"]
-        if kana := getattr(record, "fullnameKana", None):
-            lines.append(f"X-PHONETIC-NAME:{text(kana)}")
+        if kana := getattr(record, "fullnameKana", None):  # family then given, as N (docs/export.md)
+            family_kana, _, given_kana = kana.replace("\u3000", " ").partition(" ")
+            lines.append(f"X-PHONETIC-LAST-NAME:{text(family_kana)}")
+            if given_kana:
+                lines.append(f"X-PHONETIC-FIRST-NAME:{text(given_kana)}")
         if self.kind == "users":  # the company, then the first division's path (RFC 6350 ORG: name; units)
             units = _path_names(record.divisions[0], paths) if record.divisions else []
             org = [self.company, *units] if self.company or units else []

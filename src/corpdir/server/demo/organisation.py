@@ -108,11 +108,19 @@ class Organisation:
     first_sales_section: Unit
 
     def records(self) -> list[dict[str, Any]]:
+        """The divisions, each sibling group scored in the order it was built (本社 before
+        the branches, 第一営業部 before 第二, 1課 before 2課)."""
         roots = [u for u in self.units if u.parent is None]
-        index = {id(u): i for i, u in enumerate(roots)}
+        score = sort_scores(roots)
         for unit in self.units:
-            index.update((id(child), i) for i, child in enumerate(unit.children))
-        return [division_record(u, index[id(u)]) for u in self.units]
+            score.update(sort_scores(unit.children))
+        return [division_record(u, score[id(u)]) for u in self.units]
+
+
+def sort_scores(siblings: list[Unit]) -> dict[int, int]:
+    """sortScore by sibling (by ``id``): a higher score is listed first (docs/divisions.md),
+    so the first of n gets n * 10, the last 10 (gaps of 10 leave room to insert one)."""
+    return {id(u): (len(siblings) - i) * 10 for i, u in enumerate(siblings)}
 
 
 def division_target(size: int) -> int:
@@ -201,7 +209,7 @@ def build_organisation(size: int, rng: random.Random, numbers: NumberPlan) -> Or
     return Organisation(units, head, reception, it_department, first_sales)
 
 
-def division_record(unit: Unit, sibling_index: int) -> dict[str, Any]:
+def division_record(unit: Unit, sort_score: int) -> dict[str, Any]:
     """The division as the spec names its fields (divisionId and parentDivisionId included)."""
     record: dict[str, Any] = {
         "divisionId": unit.division_id,
@@ -210,7 +218,7 @@ def division_record(unit: Unit, sibling_index: int) -> dict[str, Any]:
         "divisionName": unit.name.kanji,
         "divisionNameKana": unit.name.kana,
         "divisionNameAlphabet": unit.name.roman,
-        "sortScore": (sibling_index + 1) * 10,
+        "sortScore": sort_score,
     }
     if unit.phone:
         record["divisionPhoneNum"] = unit.phone

@@ -32,7 +32,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Select, SelectionList, Switch, TextArea
 
 from corpdir.phone import phone_field_text
-from corpdir.spec.constraints import PHONE
+from corpdir.spec.constraints import PHONE, PHONE_1
 from corpdir.tui.forms.choice_field import ChoiceField
 from corpdir.tui.forms.choices import Picker
 from corpdir.tui.forms.phone_input import PhoneInput
@@ -168,8 +168,9 @@ def _number(text: str) -> Any:
 
 
 def _is_phone(metadata: list[Any]) -> bool:
-    """A field limited to PHONE_CHARS (``spec.constraints.Phone``)."""
-    return any(getattr(m, "func", None) == PHONE.check for m in metadata)
+    """A field limited to PHONE_CHARS, empty allowed or not (``spec.constraints.Phone``,
+    ``Phone1``: a new call's number is the second, and folds full width the same way)."""
+    return any(getattr(getattr(m, "func", None), "__self__", None) in (PHONE, PHONE_1) for m in metadata)
 
 
 def _scalar_kind(annotation: Any) -> str:

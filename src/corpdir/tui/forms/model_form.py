@@ -35,6 +35,7 @@ from corpdir.spec.edits import CannotClear, create_body, edit_body, is_empty, re
 from corpdir.tui.forms.choice_field import ChoiceField
 from corpdir.tui.forms.choices import Choice, Picker, described
 from corpdir.tui.forms.confirm import ConfirmScreen
+from corpdir.tui.forms.email_doubts import ask_about_addresses
 from corpdir.tui.forms.field_kinds import FieldKind, kinds_for
 from corpdir.tui.forms.texts import literal_lines
 from corpdir.tui.text import literal
@@ -150,6 +151,10 @@ class ModelForm(ModalScreen[Any]):
         return out
 
     # -- building -----------------------------------------------------------------------
+    def label_of(self, key: str) -> str:
+        """The field's label as the form shows it ('E-mail 1')."""
+        return self._label(key)
+
     def _label(self, key: str) -> str:
         if key in self.spec.labels:
             return self.spec.labels[key]
@@ -454,6 +459,10 @@ class ModelForm(ModalScreen[Any]):
             self.notify("Nothing changed: nothing was sent", timeout=3)
             self.dismiss(None)
             return
+        if not ask_about_addresses(self, body, self._send):
+            self._send(body)
+
+    def _send(self, body: Values) -> None:
         self.saving = True
         self.run_save(body)
 

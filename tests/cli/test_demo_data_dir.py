@@ -1,0 +1,23 @@
+"""The embedded demo on a fresh install: its data directory (the tenant's database, with
+personal data and password hashes) is made 0700, so no lookup warns about it (a real
+process, HOME and the XDG directories fresh)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+
+def test_a_fresh_demo_data_directory_is_private_and_lookups_do_not_warn(tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("CORPDIR_", "XDG_"))}
+    env.update(HOME=str(tmp_path), **{f"XDG_{kind}_HOME": str(tmp_path / kind.lower())
+                                      for kind in ("DATA", "CACHE", "CONFIG", "STATE")})
+    runs = [subprocess.run([sys.executable, "-m", "corpdir.cli", "lookup", "0312345678"], env=env,
+                           capture_output=True, text=True, timeout=300) for _ in range(2)]
+    demo = tmp_path / "data" / "corpdir" / "demo"
+    assert (demo / "corpdir.sqlite3").exists()  # the embedded demo was generated where the test looks
+    assert demo.stat().st_mode & 0o777 == 0o700
+    for run in runs:
+        assert run.returncode in (0, 1), run.stderr
+        assert "readable by others" not in run.stderr and "Traceback" not in run.stderr
