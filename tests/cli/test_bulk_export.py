@@ -96,7 +96,7 @@ async def test_every_bad_spot_row_is_listed(admin, recorder, tmp_path):
 
 
 async def test_spots_inside_the_5_minute_window_say_when_to_retry(admin, recorder, clock, tmp_path):
-    tags = [u.bleId async for u in admin.client.iter_users(select=["userId", "bleId"]) if u.bleId][:2]
+    tags = [u.bleId async for u in backend_of(admin).client.iter_users(select=["userId", "bleId"]) if u.bleId][:2]
     path = tmp_path / "spots.csv"
     path.write_text(f"bleId,spotId\n{tags[0]},lobby\n{tags[1]},room-3\n", encoding="utf-8")
     out, err = io.StringIO(), io.StringIO()

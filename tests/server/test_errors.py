@@ -98,6 +98,11 @@ async def test_not_found_and_method_not_allowed(api):
     for path in ("/users/9223372036854775808", "/divisions/99999999999999999999", "/users/-9223372036854775809/profile"):
         r = await api.get(path)
         assert r.status_code == 404 and error_of(r)["status"] == "NOT_FOUND", (path, r.text)
+    # a path holding a newline (which Starlette's catch-all does not match) is answered as any other path
+    r = await api.request("DELETE", "/no/such%0Apath")
+    assert r.status_code == 404 and error_of(r)["status"] == "NOT_FOUND", r.text
+    r = await api.request("DELETE", "/contacts/%0A%C3%89%04/business-card")
+    assert r.status_code == 400 and error_of(r)["details"][0]["code"] == "INVALID_TYPE", r.text
     r = await api.put("/users")
     assert r.status_code == 405 and error_of(r)["status"] == "METHOD_NOT_ALLOWED"
     assert set(r.headers["allow"].split(", ")) == {"GET", "POST"}

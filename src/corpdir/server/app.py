@@ -12,6 +12,8 @@ from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator
 
 from fastapi import FastAPI
+from fastapi.exception_handlers import http_exception_handler
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
@@ -82,6 +84,15 @@ def create_app(settings: ServerSettings | None = None, *, storage: Storage | Non
     async def operations(request: Request) -> Response:
         return await pipeline(request)
 
+    async def unrouted(request: Request, exc: StarletteHTTPException) -> Response:
+        """Starlette's ``path`` convertor is ``.*``, which no path holding a newline matches
+        (``/contacts/%0A/business-card``): such a path reaches the pipeline like any other,
+        so it is answered with the spec's error object, not Starlette's ``{"detail": ...}``."""
+        if exc.status_code == 404:
+            return await pipeline(request)
+        return await http_exception_handler(request, exc)
+
     app.add_route("/openapi.json", openapi_json, methods=["GET"], include_in_schema=False)
     app.add_route("/{path:path}", operations, methods=_METHODS, include_in_schema=False)
+    app.add_exception_handler(StarletteHTTPException, unrouted)  # type: ignore[arg-type]
     return app

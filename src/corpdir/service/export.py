@@ -39,7 +39,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from corpdir.division_path import division_path
-from corpdir.phone import DEFAULT_REGION, e164
 from corpdir.service.backend import backend_of
 from corpdir.text import printable
 
@@ -209,10 +208,10 @@ class ExportWriter:
 
 async def export_writer(service: DirectoryService, kind: str, fmt: str, out: TextIO, *,
                         terminal: bool = False) -> ExportWriter:
-    """The writer for ``service``'s records: its region, divisions by the cache's paths, and
+    """The writer for ``service``'s records: divisions by the cache's paths, and
     (users' vCards) the company's name, which the service is asked for once."""
     company = await service.identification.company_name() if kind == "users" and fmt == "vcard" else ""
-    return ExportWriter(kind, fmt, out, terminal=terminal, region=service.settings.region,
+    return ExportWriter(kind, fmt, out, terminal=terminal,
                         divisions=backend_of(service).store.division_paths, company=company)
 
 
