@@ -47,18 +47,19 @@ class DirectoryReads(StoreBase):
 
     def users(self, ids: Sequence[int]) -> list[User]:
         """Users by id, in the order of ``ids`` (missing ones skipped)."""
-        if not ids:
-            return []
-        marks = ",".join("?" * len(ids))
-        found = {r[0]: User.model_validate_json(self.codec.unpack(r[1])) for r in self._rows(f"SELECT id, data FROM users WHERE id IN ({marks})", ids)}
-        return [found[i] for i in ids if i in found]
+        return self._by_ids(User, "users", ids)
 
     def contacts(self, ids: Sequence[int]) -> list[Contact]:
+        """Contacts by id, as :meth:`users`."""
         from corpdir.spec.contact import Contact
+        return self._by_ids(Contact, "contacts", ids)
+
+    def _by_ids(self, model: type[M], table: str, ids: Sequence[int]) -> list[M]:
         if not ids:
             return []
         marks = ",".join("?" * len(ids))
-        found = {r[0]: Contact.model_validate_json(self.codec.unpack(r[1])) for r in self._rows(f"SELECT id, data FROM contacts WHERE id IN ({marks})", ids)}
+        found = {r[0]: model.model_validate_json(self.codec.unpack(r[1]))
+                 for r in self._rows(f"SELECT id, data FROM {table} WHERE id IN ({marks})", ids)}
         return [found[i] for i in ids if i in found]
 
     def child_divisions(self, parent_id: int | None) -> list[Division]:
