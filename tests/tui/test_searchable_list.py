@@ -6,8 +6,9 @@ from textual.app import App, ComposeResult
 from textual.containers import Grid
 from textual.widgets import Input
 
+from corpdir.tui.widgets.list_columns import Column
+from corpdir.tui.widgets.row_sources import ListSource
 from corpdir.tui.widgets.searchable_list import SearchableList
-from corpdir.tui.widgets.virtual_list import Column, ListSource
 from tui_helpers import wait_for
 
 

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 _EXPORTS = {
     "AsyncCache": "corpdir.cache.aio",
-    "Cached": "corpdir.cache.store",
+    "Cached": "corpdir.cache.store_base",
     "CacheStore": "corpdir.cache.store",
     "Hit": "corpdir.cache.search",
     "Searcher": "corpdir.cache.search",

@@ -25,7 +25,8 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Awaitable, Callable, Iterable, Literal
 
-from corpdir.cache.store import CacheStore, Changes, SyncCheckpoint
+from corpdir.cache.records import Changes
+from corpdir.cache.store import CacheStore, SyncCheckpoint
 from corpdir.spec import Page
 
 FetchPage = Callable[[str, dict[str, Any]], Awaitable[Page[Any]]]

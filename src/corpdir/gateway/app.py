@@ -35,9 +35,9 @@ from starlette.routing import Route
 from corpdir.gateway import callerid, threecx
 from corpdir.gateway.access import Access, Refusal
 from corpdir.gateway.callerid import CallerId
-from corpdir.gateway.httpserver import Reply
-from corpdir.gateway.httpserver import Request as HttpRequest
 from corpdir.gateway.ascii import romanise
+from corpdir.gateway.http_messages import Reply
+from corpdir.gateway.http_messages import Request as HttpRequest
 from corpdir.gateway.lookup import CallerLookup
 from corpdir.gateway.pages import page
 from corpdir.gateway.phones import cisco, grandstream, snom, yealink

@@ -15,7 +15,7 @@ from typing import Awaitable, Callable
 from urllib.parse import parse_qsl
 
 from corpdir.gateway import answers
-from corpdir.gateway.httpserver import Reply
+from corpdir.gateway.http_messages import Reply
 from corpdir.gateway.lookup import CallerLookup, Lookup
 from corpdir.service.identify import MAX_HOLDERS, Identity
 

@@ -14,85 +14,31 @@ What a server owes its clients is kept: keep-alive, pipelined requests answered 
 control obeyed, an idle or half-sent connection closed after ``IDLE_SECONDS``, malformed
 requests answered 400 and oversized ones 413/431 (all with empty bodies: a PBX shows a
 body as the caller's name), and the ASGI lifespan run at start and stop.
+
+This module is the connection (the parser's callbacks, the order of answers, flow control,
+idle time) and the listening server; the messages and the writing of a reply's head are in
+:mod:`.http_messages`, the ASGI exchange and lifespan in :mod:`.http_asgi`. Names are
+imported into this module, so the split adds no call layer to a request (docs/performance.md).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections import deque
-from dataclasses import dataclass, field
-from email.utils import formatdate
-from http import HTTPStatus
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable
 from urllib.parse import unquote
 
 import httptools
+
+from corpdir.gateway.http_asgi import Exchange, Lifespan
+from corpdir.gateway.http_messages import Fast, Headers, Reply, Request, head
 
 log = logging.getLogger("corpdir.gateway")
 IDLE_SECONDS = 5.0  # a connection with no request under way is closed after this
 MAX_HEAD = 16 * 1024  # request line and headers
 MAX_BODY = 64 * 1024  # the gateway's routes take no body; a small one is read and ignored
 MAX_QUEUED = 32  # pipelined requests read ahead of their answers before reading pauses
-Headers = list[tuple[bytes, bytes]]
-_STATUS = {s.value: f"HTTP/1.1 {s.value} {s.phrase}\r\n".encode() for s in HTTPStatus}
-
-
-@dataclass(slots=True)
-class Request:
-    method: str
-    path: str  # percent-decoded
-    raw_path: bytes
-    query: bytes
-    headers: Headers  # names lower-cased
-    client: tuple[str, int] | None
-    server: tuple[str, int] | None
-    keep_alive: bool
-    version: str
-    body: bytes = b""
-    refused: int = 0  # not parsed: answered with this status, then the connection closes
-
-    def header(self, name: bytes) -> bytes:
-        return next((v for k, v in self.headers if k == name), b"")
-
-
-@dataclass(slots=True)
-class Reply:
-    status: int
-    headers: Headers = field(default_factory=list)  # without content-length, connection, date
-    body: bytes = b""
-
-
-Fast = Callable[[Request], "Reply | Awaitable[Reply] | None"]
-
-
-class _Clock:
-    """The Date header, formatted once a second, not once a request."""
-
-    def __init__(self) -> None:
-        self.second, self.value = -1, b""
-
-    def date(self) -> bytes:
-        now = int(time.time())
-        if now != self.second:
-            self.second, self.value = now, formatdate(now, usegmt=True).encode()
-        return self.value
-
-
-_clock = _Clock()
-
-
-def head(status: int, headers: Headers, length: int | None, keep_alive: bool) -> bytes:
-    """The status line and headers; ``length`` None: the body is chunked."""
-    lines = [_STATUS.get(status) or f"HTTP/1.1 {status} Status\r\n".encode(), b"date: ", _clock.date(), b"\r\n"]
-    for name, value in headers:
-        lines += [name, b": ", value, b"\r\n"]
-    lines.append(b"transfer-encoding: chunked\r\n" if length is None else b"content-length: %d\r\n" % length)
-    if not keep_alive:
-        lines.append(b"connection: close\r\n")
-    lines.append(b"\r\n")
-    return b"".join(lines)
 
 
 class Connection(asyncio.Protocol):
@@ -232,7 +178,7 @@ class Connection(asyncio.Protocol):
             if pending is not None:
                 self.write(await pending, request.keep_alive)
             else:
-                await _Exchange(self, request).run()
+                await Exchange(self, request).run()
         except Exception:  # noqa: BLE001 - one request's failure must not stop the server
             log.exception("gateway: %s %s failed", request.method, request.path)
             if self.transport is not None:
@@ -247,79 +193,6 @@ class Connection(asyncio.Protocol):
         self.transport.write(head(reply.status, reply.headers, len(reply.body), keep_alive) + reply.body)
         if not keep_alive:
             self.transport.close()
-
-
-class _Exchange:
-    """One request given to the ASGI app: its receive and send."""
-
-    def __init__(self, connection: Connection, request: Request) -> None:
-        self.connection = connection
-        self.request = request
-        self.received = False
-        self.started: dict[str, Any] | None = None
-        self.head_sent = False
-        self.chunked = False
-        self.done = False
-
-    async def run(self) -> None:
-        request, connection = self.request, self.connection
-        scope = {
-            "type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"}, "http_version": request.version,
-            "method": request.method, "scheme": "http", "path": request.path, "raw_path": request.raw_path,
-            "query_string": request.query, "root_path": "", "headers": request.headers,
-            "client": request.client, "server": request.server, "state": dict(connection.server.state),
-        }
-        try:
-            await connection.server.app(scope, self.receive, self.send)
-        except Exception:
-            if self.started is None:
-                log.exception("gateway: %s %s failed", request.method, request.path)
-                connection.write(Reply(500), False)
-                return
-            raise
-        if not self.done:
-            if self.started is None:
-                connection.write(Reply(500), False)
-            elif connection.transport is not None:
-                connection.transport.close()  # a body left unfinished: the client must not wait for the rest
-
-    async def receive(self) -> dict[str, Any]:
-        if not self.received:
-            self.received = True
-            return {"type": "http.request", "body": self.request.body, "more_body": False}
-        await self.connection.closed.wait()
-        return {"type": "http.disconnect"}
-
-    async def send(self, message: dict[str, Any]) -> None:
-        transport = self.connection.transport
-        if transport is None or transport.is_closing():
-            return
-        if message["type"] == "http.response.start":
-            self.started = message
-            return
-        if message["type"] != "http.response.body" or self.started is None or self.done:
-            return
-        body: bytes = message.get("body", b"")
-        more = bool(message.get("more_body", False))
-        keep_alive = self.request.keep_alive and not self.connection.server.stopping
-        if not self.head_sent:
-            self.head_sent = True
-            headers = [(k.lower(), v) for k, v in self.started.get("headers", [])]
-            length = next((int(v) for k, v in headers if k == b"content-length"), None)
-            headers = [(k, v) for k, v in headers if k not in (b"content-length", b"transfer-encoding", b"connection")]
-            if length is None and not more:
-                length = len(body)
-            self.chunked = length is None
-            transport.write(head(self.started["status"], headers, length, keep_alive))
-        if self.request.method != "HEAD" and body:
-            transport.write(b"%x\r\n%b\r\n" % (len(body), body) if self.chunked else body)
-        if not more:
-            if self.chunked and self.request.method != "HEAD":
-                transport.write(b"0\r\n\r\n")
-            self.done = True
-            if not keep_alive:
-                transport.close()
-        await self.connection.writable.wait()
 
 
 def _address(value: Any) -> tuple[str, int] | None:
@@ -338,11 +211,11 @@ class HttpServer:
         self.state: dict[str, Any] = {}
         self.stopping = False
         self._server: asyncio.AbstractServer | None = None
-        self._lifespan: _Lifespan | None = None
+        self._lifespan: Lifespan | None = None
 
     async def start(self, host: str = "127.0.0.1", port: int = 0, *, sock: Any = None) -> tuple[str, int]:
         """Run the app's startup, then listen; returns the address listened on."""
-        self._lifespan = _Lifespan(self.app, self.state)
+        self._lifespan = Lifespan(self.app, self.state)
         await self._lifespan.startup()
         loop = asyncio.get_running_loop()
         if sock is not None:
@@ -368,39 +241,6 @@ class HttpServer:
                 connection.transport.close()
         if self._lifespan is not None:
             await self._lifespan.shutdown()
-
-
-class _Lifespan:
-    """The ASGI lifespan protocol: the app's startup before the first request, shutdown after the last."""
-
-    def __init__(self, app: Any, state: dict[str, Any]) -> None:
-        self.app = app
-        self.state = state
-        self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        self.outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-        self.task: asyncio.Task[None] | None = None
-
-    async def startup(self) -> None:
-        scope = {"type": "lifespan", "asgi": {"version": "3.0", "spec_version": "2.0"}, "state": self.state}
-        self.task = asyncio.get_running_loop().create_task(self.app(scope, self.inbox.get, self.outbox.put))
-        await self._step("startup")
-
-    async def shutdown(self) -> None:
-        if self.task is not None and not self.task.done():
-            await self._step("shutdown")
-
-    async def _step(self, phase: str) -> None:
-        assert self.task is not None
-        await self.inbox.put({"type": f"lifespan.{phase}"})
-        reply = asyncio.ensure_future(self.outbox.get())
-        await asyncio.wait({reply, self.task}, return_when=asyncio.FIRST_COMPLETED)
-        if not reply.done():
-            reply.cancel()
-            self.task.result()  # the app raised: let it be seen
-            raise RuntimeError(f"the app ended during lifespan {phase}")
-        message = reply.result()
-        if message["type"] == f"lifespan.{phase}.failed":
-            raise RuntimeError(f"lifespan {phase} failed: {message.get('message', '')}")
 
 
 def run(app: Any, fast: Fast, host: str, port: int) -> None:

@@ -10,7 +10,7 @@ from corpdir.service.backend import given
 from corpdir.service.windows import CacheWindow
 
 if TYPE_CHECKING:
-    from corpdir.cache.store import Cached
+    from corpdir.cache.store_base import Cached
     from corpdir.service.backend import Backend, Fields
     from corpdir.service.image_cache import Images
     from corpdir.spec.contact import BusinessCardForm, Contact, ContactCreate, ContactEdit

@@ -12,7 +12,8 @@ from corpdir.spec.user import U11_MAX_DESTINATIONS, User
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from corpdir.cache.store import Cached, UserOrder
+    from corpdir.cache.store_base import Cached
+    from corpdir.cache.store_reads import UserOrder
     from corpdir.service.backend import Backend, Fields
     from corpdir.service.image_cache import Images
     from corpdir.spec.location import LocationEntry, SpotsResult

@@ -11,7 +11,7 @@ from corpdir.service.backend import given
 from corpdir.service.live_search import SearchAnswer, live_search
 
 if TYPE_CHECKING:
-    from corpdir.cache.store import UserOrder
+    from corpdir.cache.store_reads import UserOrder
     from corpdir.service.backend import Backend
     from corpdir.spec import Page
     from corpdir.spec.contact import Contact

@@ -11,12 +11,16 @@ Saving sends what the spec's edit rules say (:mod:`corpdir.spec.edits`): on an e
 changes only (a field the user did not touch is absent, a text field emptied is sent as
 ``''``), on a create what was filled in. A failed save keeps what was typed and shows the
 service's details beside their fields.
+
+The form checks and saves; the parts that are a job of their own live beside it: the spec
+of a form (:mod:`.form_spec`), the messages put with their fields (:mod:`.form_messages`),
+the values taken from pickers and the file picker (:mod:`.form_pickers`), and the doubts
+about e-mail addresses before a save (:mod:`.email_doubts`).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Mapping
 
 from pydantic import BaseModel
@@ -30,62 +34,23 @@ from textual.widget import Widget
 from textual.widgets import Input, Label, Select, SelectionList, Static, Switch, TextArea
 
 from corpdir.service.errors import ApiError, CorpdirError, Invalid, PermissionDenied
-from corpdir.spec import OPERATIONS, ErrorDetail, QueryModel, SpecViolation, validate_body, validate_query
+from corpdir.spec import ErrorDetail, QueryModel, SpecViolation, validate_body, validate_query
 from corpdir.spec.edits import CannotClear, create_body, edit_body, is_empty, request_form
 from corpdir.tui.forms.choice_field import ChoiceField
-from corpdir.tui.forms.choices import Choice, Picker, described
+from corpdir.tui.forms.choices import Choice, Picker
 from corpdir.tui.forms.confirm import ConfirmScreen
 from corpdir.tui.forms.email_doubts import ask_about_addresses
 from corpdir.tui.forms.field_kinds import FieldKind, kinds_for
-from corpdir.tui.forms.texts import literal_lines
+from corpdir.tui.forms.form_messages import FormMessages
+from corpdir.tui.forms.form_pickers import FormPickers
+from corpdir.tui.forms.form_spec import FormSpec, Values
 from corpdir.tui.text import literal
 from corpdir.tui.widgets.key_bar import KeyBar
 
 VALIDATE_DELAY = 0.3  # seconds of quiet typing before the form checks itself
-Values = dict[str, Any]
 
 
-@dataclass
-class FormSpec:
-    """What a form edits and how it is checked. ``code`` is the operation (U2, U4 ...)."""
-
-    title: str
-    code: str
-    labels: dict[str, str]  # request field -> label, in the order shown
-    model: type[BaseModel] | None = None  # default: the operation's body model
-    readonly: frozenset[str] = frozenset()
-    initial: Mapping[str, Any] = field(default_factory=dict)  # create: values to start from
-    hints: dict[str, str] = field(default_factory=dict)
-    context: Callable[[Values], dict[str, Any]] | None = None  # validation context from the values
-    restricted: Callable[[Values], frozenset[str]] | None = None  # fields the values forbid
-    restricted_note: Callable[[Values], str] | None = None
-    extra_check: Callable[[Values], list[ErrorDetail]] | None = None  # rules beyond the model (a file)
-    extra_fields: dict[str, str] = field(default_factory=dict)  # text inputs outside the model (a file path)
-    browse_suffixes: tuple[str, ...] = ()  # Ctrl+O fills the first extra field from a file picker showing these
-    pickers: dict[str, Picker] = field(default_factory=dict)  # fields chosen by name from a picker, not typed
-
-    @property
-    def body_model(self) -> type[BaseModel]:
-        model = self.model or OPERATIONS[self.code].body
-        assert model is not None
-        return model
-
-    @property
-    def editing(self) -> bool:
-        return OPERATIONS[self.code].method == "PATCH"
-
-
-def field_of(path: str) -> tuple[str, int | None, str]:
-    """'briefHistories[2].briefHistoryDate' -> ('briefHistories', 2, 'briefHistoryDate')."""
-    m = re.match(r"^([A-Za-z0-9_]+)(?:\.([A-Za-z0-9_]+))?(?:\[(\d+)\])?(?:\.(.+))?$", path)
-    if not m:
-        return path, None, ""
-    top, sub, index, rest = m.groups()
-    name = f"{top}.{sub}" if sub else top
-    return name, int(index) if index is not None else None, rest or ""
-
-
-class ModelForm(ModalScreen[Any]):
+class ModelForm(FormMessages, FormPickers, ModalScreen[Any]):
     """The form. ``save(body)`` is awaited on save; what it returns is the dismiss result."""
 
     CSS_PATH = "model_form.tcss"
@@ -283,55 +248,6 @@ class ModelForm(ModalScreen[Any]):
             details += exc.details
         return (None if details else body), details
 
-    # -- messages beside the fields -------------------------------------------------------
-    def _key_of(self, path: str) -> tuple[str, int | None, str]:
-        """The form's field a reported field path belongs to ('folderNum' of X5: the folder),
-        with the line and the part of it the path names."""
-        name, index, rest = field_of(path)
-        name = next((key for key in self.kinds if name in self._spread_by(key)), name)
-        if name not in self.kinds and name.partition(".")[0] in self.kinds:
-            name = name.partition(".")[0]
-        return name, index, rest
-
-    def show_errors(self, details: list[ErrorDetail], message: str = "") -> None:
-        by_key: dict[str, list[str]] = {}
-        general: list[str] = []
-        for d in details:
-            name, index, rest = self._key_of(d.field)
-            text = d.description or d.code
-            if rest:
-                text = f"{rest}: {text}"
-            if index is not None:
-                text = f"line {index + 1}: {text}"
-            if name in self.kinds:
-                by_key.setdefault(name, []).append(text)
-            else:
-                general.append(f"{d.field or 'request'}: {text}")
-        self.errors = {k: "; ".join(dict.fromkeys(v)) for k, v in by_key.items()}  # X5's folder: said once
-        for key, kind in self.kinds.items():
-            static = self.query_one(f"#e-{kind.widget_id}", Static)
-            text = self.errors.get(key, "")
-            static.update(literal(text))
-            static.display = bool(text)
-            self.query_one(f"#row-{kind.widget_id}").set_class(bool(text), "-invalid")
-        self.show_message("\n".join([message, *general]).strip())
-
-    def _needing_attention(self) -> str:
-        """The fields with errors, by their labels: 'check Name, Extension'."""
-        names = [self._label(key) for key in self.kinds if key in self.errors]
-        return f"check {', '.join(names)}" if names else "see the message at the top"
-
-    def focus_first_error(self) -> None:
-        """The focus goes to the first field (in form order) that needs attention."""
-        key = next((k for k in self.kinds if k in self.errors), None)
-        if key is not None and not self.widget(key).disabled:
-            self._focus_field(self.widget(key))
-
-    def show_message(self, text: str) -> None:
-        shown = self.query_one("#form-message", Static)
-        shown.update(literal_lines(text))
-        shown.display = bool(text)
-
     def _apply_restrictions(self) -> None:
         if self.spec.restricted is None:
             return
@@ -374,72 +290,9 @@ class ModelForm(ModalScreen[Any]):
         self._apply_restrictions()
         return details
 
-    # -- a file for the form (the business card) -----------------------------------------
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "browse":
-            return bool(self.spec.extra_fields)  # only forms with a file path offer Ctrl+O
-        return True
-
-    def action_browse(self) -> None:
-        from pathlib import Path
-
-        from corpdir.tui.forms.file_picker import FilePicker
-
-        key = next(iter(self.spec.extra_fields), None)
-        if key is None:
-            return
-        field = self.widget(key)
-        typed = Path(field.value.strip()).expanduser() if field.value.strip() else None
-        start = typed.parent if typed is not None and typed.parent.is_dir() else None
-
-        def chosen(path: Path | None) -> None:
-            if path is not None:
-                field.value = str(path)
-            field.focus()
-
-        self.app.push_screen(FilePicker(f"Choose: {self.spec.extra_fields[key]}", start=start,
-                                        suffixes=self.spec.browse_suffixes), chosen)
-
-    # -- fields chosen from a picker ---------------------------------------------------------
-    async def _choices_for(self, key: str) -> list[Choice]:
-        if key not in self._choices and self.load_choices is not None:
-            self._choices[key] = await self.load_choices(self.spec.pickers[key])
-        return self._choices.get(key, [])
-
-    @work(group="form-choices", exit_on_error=False)
-    async def read_choices(self) -> None:
-        """Names and paths for the values the fields hold (a read-only folder by its name)."""
-        for key in self.spec.pickers:
-            if key not in self.kinds:
-                continue
-            choices = await self._choices_for(key)
-            widget = self.widget(key)
-            if isinstance(widget, ChoiceField):
-                widget.set_choices(choices)
-            elif isinstance(widget, Input) and self.spec.editing:
-                chosen = described(self.original.get(key), choices)
-                widget.value = chosen.path or chosen.name
-
     @on(ChoiceField.Pick)
     def _pick(self, event: ChoiceField.Pick) -> None:
         self.open_picker(event.field, event.index)
-
-    @work(group="form-picker", exclusive=True, exit_on_error=False)
-    async def open_picker(self, field: ChoiceField, index: int) -> None:
-        from corpdir.tui.forms.choice_picker import ChoicePicker
-
-        key = next(k for k, kind in self.kinds.items() if kind.widget_id == field.id)
-        choices = await self._choices_for(key)
-        current = field.values[index] if index < len(field.values) else None
-        chosen = described(current, choices) if current is not None else None
-
-        def picked(choice: Choice | None) -> None:
-            if choice is not None:
-                field.put(index, choice.value)
-            field.focus()
-
-        self.app.push_screen(ChoicePicker(f"{self._label(key)}: choose a {field.noun}", choices, chosen=chosen,
-                                          noun=field.noun), picked)
 
     # -- save and leave -----------------------------------------------------------------
     def action_save(self) -> None:

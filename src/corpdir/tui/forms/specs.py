@@ -13,7 +13,7 @@ from corpdir.spec.enums import UserType
 from corpdir.spec.usertype import not_settable_fields
 from corpdir.spec.variants import get_variant
 from corpdir.tui.forms.choices import Picker
-from corpdir.tui.forms.model_form import FormSpec
+from corpdir.tui.forms.form_spec import FormSpec
 from corpdir.tui.forms.writes import IMAGE_SUFFIXES
 from corpdir.tui.labels import CONTACT_FIELDS, USER_FIELDS
 

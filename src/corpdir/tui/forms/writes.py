@@ -18,7 +18,8 @@ from corpdir.tui.forms.choices import load_choices
 from corpdir.tui.forms.confirm import ConfirmScreen
 from corpdir.tui.forms.file_picker import FilePicker
 from corpdir.tui.forms.image_preview import ImagePreview
-from corpdir.tui.forms.model_form import FormSpec, ModelForm
+from corpdir.tui.forms.form_spec import FormSpec
+from corpdir.tui.forms.model_form import ModelForm
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".gif", ".webp", ".bmp", ".tif", ".tiff")
 

@@ -31,9 +31,11 @@ from corpdir.tui.screens.list_screen import ListScreen
 from corpdir.tui.text import literal
 from corpdir.tui.widgets.call_detail import CallDetail, CallRow, local_time, minutes
 from corpdir.tui.widgets.key_bar import KeyBar
+from corpdir.tui.widgets.list_columns import Column
+from corpdir.tui.widgets.row_sources import ListSource
 from corpdir.tui.widgets.status_bar import StatusBar
 from corpdir.tui.widgets.title_bar import TitleBar
-from corpdir.tui.widgets.virtual_list import Column, ListSource, VirtualList
+from corpdir.tui.widgets.virtual_list import VirtualList
 
 if TYPE_CHECKING:
     from corpdir.service.directory import DirectoryService

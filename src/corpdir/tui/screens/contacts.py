@@ -32,10 +32,11 @@ from corpdir.tui.widgets.contact_detail import ContactDetail
 from corpdir.tui.widgets.contact_filters import ContactFilters
 from corpdir.tui.widgets.folder_tree import FolderTree
 from corpdir.tui.widgets.key_bar import KeyBar
+from corpdir.tui.widgets.list_columns import Column
+from corpdir.tui.widgets.row_sources import RankedRows
 from corpdir.tui.widgets.searchable_list import SearchableList, empty_text, fit_caption
 from corpdir.tui.widgets.status_bar import StatusBar
 from corpdir.tui.widgets.title_bar import TitleBar
-from corpdir.tui.widgets.virtual_list import Column, RankedRows
 
 CONTACT_COLUMNS = [
     Column("Name", lambda c: c.fullname, min_width=8, ratio=3),

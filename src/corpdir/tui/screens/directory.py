@@ -30,12 +30,13 @@ from corpdir.tui.screens.directory_browse import ORDERS, Browse
 from corpdir.tui.screens.list_screen import ListScreen
 from corpdir.tui.widgets.division_tree import DivisionTree
 from corpdir.tui.widgets.key_bar import KeyBar
+from corpdir.tui.widgets.list_columns import Column
+from corpdir.tui.widgets.row_sources import RankedRows
 from corpdir.tui.widgets.searchable_list import SearchableList, empty_text, fit_caption
 from corpdir.tui.widgets.status_bar import StatusBar
 from corpdir.tui.widgets.title_bar import TitleBar
 from corpdir.tui.widgets.user_detail import UserDetail
 from corpdir.tui.widgets.user_filters import UserFilters
-from corpdir.tui.widgets.virtual_list import Column, RankedRows
 
 if TYPE_CHECKING:
     from corpdir.service.directory import DirectoryService

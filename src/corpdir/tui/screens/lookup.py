@@ -28,9 +28,11 @@ from corpdir.tui.screens.list_screen import ListScreen
 from corpdir.tui.text import literal
 from corpdir.tui.widgets.answer_detail import AnswerDetail, LookupRow
 from corpdir.tui.widgets.key_bar import KeyBar
+from corpdir.tui.widgets.list_columns import Column
+from corpdir.tui.widgets.row_sources import ListSource
 from corpdir.tui.widgets.status_bar import StatusBar
 from corpdir.tui.widgets.title_bar import TitleBar
-from corpdir.tui.widgets.virtual_list import Column, ListSource, VirtualList
+from corpdir.tui.widgets.virtual_list import VirtualList
 
 RESULT_COLUMNS = [
     Column("Number", lambda r: r.query, width=15),

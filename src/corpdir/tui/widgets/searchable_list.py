@@ -22,8 +22,10 @@ from textual.widgets import Checkbox, Input, Select, Static
 from corpdir.service.windows import CacheWindow
 from corpdir.tui.text import Wrapped, clip, literal
 from corpdir.tui.widgets import tcss_beside
+from corpdir.tui.widgets.list_columns import Column
+from corpdir.tui.widgets.row_sources import RankedRows, RowSource
 from corpdir.tui.widgets.search_box import SearchBox
-from corpdir.tui.widgets.virtual_list import Column, RankedRows, RowSource, VirtualList
+from corpdir.tui.widgets.virtual_list import VirtualList
 
 SYNCING = "Syncing… the list fills when it is done."
 OFFLINE = "Offline, and nothing cached here."

@@ -5,13 +5,15 @@ height to the row count and renders visible rows in ``render_line``, fetching th
 its :class:`RowSource` a page at a time in a worker (the cache, for the directory). The
 owner sets ``source`` (attributes down); the list posts ``Highlighted`` / ``Selected``
 (messages up). Every cell is service text, so it is built with :func:`corpdir.tui.text.cell`.
+
+The widget (paging, painting, the cursor) is this module; what it is given lives beside
+it: the sources of rows (:mod:`.row_sources`) and the columns (:mod:`.list_columns`).
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Generic, Iterable, Protocol, Sequence, TypeVar
+from typing import Any, Sequence
 
 from rich.segment import Segment
 from rich.style import Style
@@ -25,102 +27,11 @@ from textual.strip import Strip
 
 from corpdir.tui.text import cell
 from corpdir.tui.textual_compat import set_scroll_range
+from corpdir.tui.widgets.list_columns import Column, column_title
+from corpdir.tui.widgets.row_sources import ListSource, RankedRows, RowSource
 
-T = TypeVar("T")
 PAGE = 100
 PAGES_KEPT = 30
-
-
-class RowSource(Protocol[T]):
-    async def count(self) -> int: ...
-
-    async def fetch(self, offset: int, limit: int) -> Sequence[T]: ...
-
-
-class ListSource(Generic[T]):
-    """Rows already in memory (search results, call lists)."""
-
-    def __init__(self, rows: Sequence[T]) -> None:
-        self.rows = list(rows)
-
-    async def count(self) -> int:
-        return len(self.rows)
-
-    async def fetch(self, offset: int, limit: int) -> Sequence[T]:
-        return self.rows[offset:offset + limit]
-
-
-class RankedRows(Generic[T]):
-    """The rows of a search: ids in rank order, known at once, and records read a page at
-    a time when painted (a keystroke reads the ~40 rows on screen, not all 200 hits).
-    Records given as ``known`` (the service's fresher answer) are used as they are.
-
-    ``more`` (when the service has further pages) gives the same answer with its next page
-    (an object with ``ids``, ``known`` and ``more``): the list calls :meth:`grow` when its
-    last row is painted, so every match is shown as the user scrolls."""
-
-    def __init__(self, ids: Sequence[int], load: Callable[[Sequence[int]], Awaitable[Sequence[T]]],
-                 key: Callable[[T], int], known: Iterable[T] = (),
-                 more: Callable[[], Awaitable[Any]] | None = None) -> None:
-        self.ids = list(ids)
-        self._load, self._key = load, key
-        self._known = {key(r): r for r in known}
-        self.more = more
-        self.error: Exception | None = None
-
-    async def count(self) -> int:
-        return len(self.ids)
-
-    def discard(self, rid: int) -> None:
-        """Leave out a record that no longer exists (the user deleted it)."""
-        self.ids = [i for i in self.ids if i != rid]
-        self._known.pop(rid, None)
-
-    async def grow(self) -> None:
-        """Take the next page of the answer: more ids, their records, and what follows."""
-        if self.more is None:
-            return
-        answer = await self.more()
-        self.ids = list(answer.ids)
-        self._known.update((self._key(r), r) for r in answer.known)
-        self.more, self.error = answer.more, answer.error
-
-    def at_hand(self, offset: int, limit: int) -> Sequence[T] | None:
-        """The rows from ``offset`` if every record is already known, else None."""
-        ids = self.ids[offset:offset + limit]
-        return [self._known[i] for i in ids] if all(i in self._known for i in ids) else None
-
-    async def fetch(self, offset: int, limit: int) -> Sequence[T]:
-        ids = self.ids[offset:offset + limit]
-        missing = [i for i in ids if i not in self._known]
-        if missing:
-            self._known.update((self._key(r), r) for r in await self._load(missing))
-        return [self._known[i] for i in ids if i in self._known]
-
-
-@dataclass(frozen=True)
-class Column:
-    """A list column: ``value`` gives a row's cell, or ``fit`` gives it for the column's
-    width instead (text that shortens itself: a division path loses its top first)."""
-
-    title: str
-    value: Callable[[Any], object] | None = None
-    width: int = 0  # 0: share the remaining width by ``ratio``
-    min_width: int = 6
-    ratio: int = 1
-    fit: Callable[[Any, int], object] | None = None
-
-    def cell_value(self, row: Any, width: int) -> object:
-        if self.fit is not None:
-            return self.fit(row, width)
-        assert self.value is not None, f"column {self.title!r} has neither value nor fit"
-        return self.value(row)
-
-
-def _title(title: str, width: int) -> str:
-    """A column's title in its width: "Division / position" becomes "Division" rather
-    than "Division / p…" when it does not fit."""
-    return title.split(" / ")[0] if len(title) > width else title
 
 
 class _Paint:
@@ -343,7 +254,7 @@ class VirtualList(ScrollView, can_focus=True):
         paint = self._paint or _Paint(self)
         width, base = paint.width, paint.base
         if y == 0:
-            return self._line(paint, [_title(c.title, w) for c, w in zip(self.columns, paint.widths)], paint.header)
+            return self._line(paint, [column_title(c.title, w) for c, w in zip(self.columns, paint.widths)], paint.header)
         index = self.scroll_offset.y + y - 1
         if self.row_count == 0 and y == 1:
             return Strip([Segment(self.empty_text[:width], paint.loading)]).crop_extend(0, width, paint.loading)
