@@ -1,4 +1,4 @@
-"""Exactly once under load, with a kill -9 in the middle (issue 23): figures, not a test.
+"""Exactly once under load, with a kill -9 in the middle: figures, not a test.
 
     python bench/calls_soak.py [--calls 150] [--rate 5] [--kill-after 60]
 

@@ -1,4 +1,4 @@
-"""Logging in through a pre-auth flood (issue 27): figures, not a timed test.
+"""Logging in through a pre-auth flood: figures, not a timed test.
 
     python bench/ssh_flood_bench.py [--logins 20] [--flood 200]
 

@@ -29,7 +29,7 @@ async def service(tenant):
 async def test_the_count_shown_is_every_person_whose_reading_holds_the_name(service, tenant, typed):
     reading = jaconv.hira2kata(typed)
     matching = {u["userId"] for u in tenant.users if reading in u["fullnameKana"].replace(" ", "")}
-    assert len(matching) > 300  # more than the cache used to rank
+    assert len(matching) > 300  # more than a 200-hit ranking would list
     answers = [a async for a in service.search.people(typed)]
     final = answers[-1]
     assert final.final and final.more is None
