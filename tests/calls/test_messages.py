@@ -176,3 +176,24 @@ async def test_a_password_the_login_cannot_send_is_named(mail_server, tmp_path):
     courier = MessageCourier(SlipBook(tmp_path / "slips.json"), settings, tls=mail_server.client_tls)
     slip = await courier.take(a_slip())
     assert slip.state is SlipState.HELD and "outside ASCII" in slip.status
+
+
+async def test_the_password_can_come_from_a_key_rings_command(mail_server, tmp_path):
+    """password_command as msmtp's passwordeval: here `cat` stands in for `secret-tool lookup ...`."""
+    secret = tmp_path / "ring"
+    secret.write_text(PASSWORD + "\n", encoding="utf-8")
+    settings = settings_for(mail_server, tmp_path).model_copy(update={"password_file": None, "password_command": ["cat", str(secret)]})
+    courier = MessageCourier(SlipBook(tmp_path / "slips.json"), settings, tls=mail_server.client_tls)
+    assert (await courier.take(a_slip())).state is SlipState.SENT
+    failing = settings.model_copy(update={"password_command": ["false"]})
+    slip = await MessageCourier(SlipBook(tmp_path / "other.json"), failing, tls=mail_server.client_tls).take(a_slip())
+    assert slip.state is SlipState.HELD and "printed no password (exit 1)" in slip.status
+
+
+def test_the_password_never_goes_in_the_config():
+    with pytest.raises(ValueError, match="password_file .* or password_command"):
+        MessagesConfig(smtp_host="mail.example", from_address="r@example.co.jp", username="reception")
+    with pytest.raises(ValueError, match="from_address is required"):
+        MessagesConfig(smtp_host="mail.example")
+    with pytest.raises(ValueError, match="Extra inputs"):
+        MessagesConfig(smtp_host="mail.example", from_address="r@example.co.jp", password="x")

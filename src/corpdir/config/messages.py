@@ -1,9 +1,11 @@
 """The ``[messages]`` and ``[whereabouts]`` sections: how a message taken at the desk
 reaches the person it is for (e-mail over SMTP), and which whereabouts the desk can set.
 
-The SMTP password is never in the config file: it is read from ``password_file`` (a file
-of its own, 0600) or from the system key ring (the ``keyring`` library, service
-``corpdir-smtp``, user ``<username>@<host>``), when a message is sent.
+The SMTP password is never in the config file: it is read, when a message is sent, from
+``password_file`` (a file of its own, 0600) or printed by ``password_command``, the way
+msmtp's ``passwordeval`` reaches a key ring (``secret-tool lookup service corpdir-smtp``
+for GNOME's, ``keyring get corpdir-smtp reception`` for the keyring package's, ``pass
+show mail/smtp``) without corpdir depending on one.
 """
 
 from __future__ import annotations
@@ -12,8 +14,6 @@ from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
-
-KEYRING_SERVICE = "corpdir-smtp"
 
 
 class MessagesConfig(BaseModel):
@@ -28,8 +28,8 @@ class MessagesConfig(BaseModel):
         default="starttls", description="starttls (the submission port), tls (implicit, port 465), or none (a relay on loopback only)")
     username: str = Field(default="", description="login name (empty: no login)")
     password_file: Path | None = Field(default=None, description="a file holding the password (mode 0600)")
-    password_keyring: bool = Field(default=False, description="read the password from the system key ring "
-                                   f"(service {KEYRING_SERVICE!r}, user '<username>@<smtp_host>')")
+    password_command: list[str] = Field(default_factory=list, description="a command (program and arguments) that "
+                                        "prints the password, e.g. [\"secret-tool\", \"lookup\", \"service\", \"corpdir-smtp\"]")
     from_address: str = Field(default="", description="the sender, e.g. reception@example.co.jp")
     from_name: str = Field(default="受付", description="the sender's display name")
     timeout: float = Field(default=20.0, gt=0, description="seconds one delivery may take")
@@ -39,11 +39,11 @@ class MessagesConfig(BaseModel):
     def _complete(self) -> MessagesConfig:
         if self.smtp_host and not self.from_address:
             raise ValueError("from_address is required when smtp_host is set (the mail's sender)")
-        if self.username and self.password_file is None and not self.password_keyring:
-            raise ValueError("username needs a password: set password_file (a 0600 file) or password_keyring = true; "
-                             "the password itself never goes in the config")
-        if self.password_file is not None and self.password_keyring:
-            raise ValueError("set either password_file or password_keyring, not both")
+        if self.username and self.password_file is None and not self.password_command:
+            raise ValueError("username needs a password: set password_file (a 0600 file) or password_command (a key "
+                             "ring's lookup command); the password itself never goes in the config")
+        if self.password_file is not None and self.password_command:
+            raise ValueError("set either password_file or password_command, not both")
         return self
 
     @property

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import smtplib
 import ssl
+import subprocess
 from email.message import EmailMessage
 from email.policy import SMTP
 from email.utils import format_datetime, formataddr
@@ -22,7 +23,7 @@ from pathlib import Path
 from typing import Callable
 
 from corpdir.calls.messages.slips import Outcome, Slip
-from corpdir.config.messages import KEYRING_SERVICE, MessagesConfig
+from corpdir.config.messages import MessagesConfig
 from corpdir.phone import for_display
 from corpdir.text import printable
 
@@ -72,20 +73,20 @@ def compose(slip: Slip, settings: MessagesConfig) -> EmailMessage:
 
 
 def password(settings: MessagesConfig) -> str:
-    """From the file or the key ring, read at each delivery (a changed password is used at once)."""
+    """From the file or the command, read at each delivery (a changed password is used at once)."""
     if settings.password_file is not None:
         try:
             return Path(settings.password_file).expanduser().read_text(encoding="utf-8").rstrip("\r\n")
         except OSError as exc:
             raise NotHandedOver(f"cannot read [messages] password_file: {exc.strerror}", lasting=True) from None
     try:
-        import keyring
-    except ImportError:
-        raise NotHandedOver("password_keyring needs the keyring package (pip install keyring)", lasting=True) from None
-    found = keyring.get_password(KEYRING_SERVICE, f"{settings.username}@{settings.smtp_host}")
-    if found is None:
-        raise NotHandedOver(f"no password in the key ring for {settings.username}@{settings.smtp_host}", lasting=True)
-    return found
+        done = subprocess.run(settings.password_command, capture_output=True, text=True, timeout=settings.timeout, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise NotHandedOver(f"[messages] password_command did not run ({type(exc).__name__})", lasting=True) from None
+    if done.returncode != 0 or not done.stdout.strip("\r\n"):
+        # its output is never shown: it may hold the password
+        raise NotHandedOver(f"[messages] password_command printed no password (exit {done.returncode})", lasting=True)
+    return done.stdout.rstrip("\r\n")
 
 
 def hand_over(message: EmailMessage, settings: MessagesConfig, before_data: Callable[[], None],

@@ -1,7 +1,7 @@
 """A message slip: what the desk took for a person, and whether it reached them.
 
 Slips are kept per profile in one file (0600: names and numbers are personal data),
-written durably (:func:`corpdir.calls.recorder.write_durably`) before anything is sent and
+written durably (:func:`corpdir.paths.write_durably`) before anything is sent and
 again before the mail is handed over, so a restart after a crash knows of every slip and
 never hands one over twice (:class:`SlipState`).
 """
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from corpdir.calls.events import log, now
-from corpdir.calls.recorder import write_durably
+from corpdir.paths import write_durably
 
 KEEP_DAYS = 7  # slips older than this are dropped from the file (the mail is the person's record)
 
