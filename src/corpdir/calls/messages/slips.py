@@ -24,7 +24,7 @@ KEEP_DAYS = 7  # slips older than this are dropped from the file (the mail is th
 
 
 class Outcome(str, Enum):
-    """What the caller wants, as a slip's printed boxes."""
+    """What the caller wants, as a slip's printed boxes: (label, Japanese, the record's short form, brief)."""
 
     CALL_BACK = "call_back"
     CALLED = "called"
@@ -39,15 +39,20 @@ class Outcome(str, Enum):
         return OUTCOME_LABELS[self][1]
 
     @property
+    def brief(self) -> str:
+        """A list column's form."""
+        return OUTCOME_LABELS[self][3]
+
+    @property
     def short(self) -> str:
         """The call record's form (its note holds 50 characters)."""
         return OUTCOME_LABELS[self][2]
 
 
 OUTCOME_LABELS = {
-    Outcome.CALL_BACK: ("please call back", "折り返しお電話ください", "折返し希望"),
-    Outcome.CALLED: ("called", "お電話がありました", "電話あり"),
-    Outcome.WILL_CALL_AGAIN: ("will call again", "改めてお電話くださるそうです", "再度電話"),
+    Outcome.CALL_BACK: ("please call back", "折り返しお電話ください", "折返し希望", "call back"),
+    Outcome.CALLED: ("called", "お電話がありました", "電話あり", "called"),
+    Outcome.WILL_CALL_AGAIN: ("will call again", "改めてお電話くださるそうです", "再度電話", "calls again"),
 }
 
 
@@ -119,8 +124,10 @@ def slips_path(profile_cache: Path, data: Path) -> Path:
 class SlipBook:
     """The profile's slips, newest last. Thread-safe: the courier hands mail over in a thread."""
 
-    def __init__(self, path: Path, *, on_change: Callable[[], None] | None = None) -> None:
+    def __init__(self, path: Path, *, on_change: Callable[[], None] | None = None,
+                 clock: Callable[[], datetime] = now) -> None:
         self.path = path
+        self.clock = clock
         self.on_change = on_change
         self._lock = threading.Lock()
         self._slips: dict[str, Slip] = self._load()
@@ -140,7 +147,7 @@ class SlipBook:
         return {k: replace(s, state=SlipState.UNCERTAIN) if s.state is SlipState.SENDING else s for k, s in slips.items()}
 
     def _save(self) -> None:
-        oldest = (now() - timedelta(days=KEEP_DAYS)).isoformat()
+        oldest = (self.clock() - timedelta(days=KEEP_DAYS)).isoformat()
         keep = [s for s in self._slips.values() if s.taken_at >= oldest or not s.state.delivered]
         self._slips = {s.id: s for s in keep}
         write_durably(self.path, json.dumps({"slips": [asdict(s) for s in keep]}, ensure_ascii=False))
@@ -162,7 +169,7 @@ class SlipBook:
 
     def of_day(self, day: datetime | None = None) -> list[Slip]:
         """The slips taken that day (today by default), and every older one not yet delivered."""
-        date = (day or now()).astimezone().date()
+        date = (day or self.clock()).astimezone().date()
         return [s for s in self.all() if s.taken.date() == date or not s.state.delivered]
 
     def due(self) -> list[Slip]:

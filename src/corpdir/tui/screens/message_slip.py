@@ -55,18 +55,24 @@ class MessageSlipForm(ModalScreen[SlipDraft | None]):
         self._matches: list[Any] = []
 
     def compose(self) -> ComposeResult:
+        """One line a field (compact inputs): the whole form and its hint fit 80x24 under a card."""
         with Vertical(id="slip"):
             yield Static(literal("Take a message", "bold"))
-            yield Input(printable(self.recipient.fullname or "") if self.recipient else "", id="slip-for",
-                        placeholder="for whom: name, reading or romaji")
+            with Horizontal(classes="slip-row"):
+                yield Static("For", classes="slip-label")
+                yield Input(printable(self.recipient.fullname or "") if self.recipient else "", id="slip-for", compact=True,
+                            placeholder="name, reading or romaji")
             yield OptionList(id="slip-matches")
-            with Horizontal(id="slip-caller"):
-                yield Input(printable(self._caller[0]), id="slip-caller-name", placeholder="caller's name")
-                yield Input(printable(self._caller[1]), id="slip-caller-number", placeholder="number")
-            with RadioSet(id="slip-outcome"):
+            with Horizontal(classes="slip-row"):
+                yield Static("Caller", classes="slip-label")
+                yield Input(printable(self._caller[0]), id="slip-caller-name", compact=True, placeholder="caller's name")
+                yield Input(printable(self._caller[1]), id="slip-caller-number", compact=True, placeholder="number")
+            with RadioSet(id="slip-outcome", compact=True):
                 for outcome in Outcome:
-                    yield RadioButton(outcome.label, value=outcome is Outcome.CALL_BACK, name=outcome.value)
-            yield Input(id="slip-text", max_length=TEXT_MAX, placeholder="message, e.g. about tomorrow's quote")
+                    yield RadioButton(outcome.label, value=outcome is Outcome.CALL_BACK, name=outcome.value, compact=True)
+            with Horizontal(classes="slip-row"):
+                yield Static("Message", classes="slip-label")
+                yield Input(id="slip-text", max_length=TEXT_MAX, compact=True, placeholder="e.g. about tomorrow's quote")
             yield Static(id="slip-where")
 
     def on_mount(self) -> None:
@@ -125,7 +131,7 @@ class MessageSlipForm(ModalScreen[SlipDraft | None]):
     def _say_where(self) -> None:
         who = self.recipient
         if who is None:
-            where = "Choose whom it is for (type a name, Enter picks the first match)."
+            where = "Choose whom it is for (type a name; Enter picks the first match)"
         elif not self.mails:
             where = f"No mail server set: kept as a slip for {printable(who.fullname or '')} (F6)"
         elif not who.email1:

@@ -55,8 +55,8 @@ class SlipsScreen(ModalScreen[None]):
         slips = list(reversed(self.courier.book.of_day(self.day)))
         for slip in slips:
             table.add_row(slip.taken.strftime("%H:%M" if slip.taken.date() == (self.day or datetime.now()).astimezone().date() else "%m-%d %H:%M"),
-                          cell(slip.for_name, 14), cell(slip.caller_name or for_display(slip.caller_number), 14),
-                          cell(slip.outcome.label, 16), _state(slip), key=slip.id)
+                          cell(slip.for_name, 10), cell(slip.caller_name or for_display(slip.caller_number), 14),
+                          cell(slip.outcome.brief, 11), _state(slip), key=slip.id)
         if not slips:
             self.query_one("#slips-detail", Static).update(literal("No messages taken today.", "dim"))
         elif keep < len(slips):
@@ -83,4 +83,5 @@ class SlipsScreen(ModalScreen[None]):
 
 
 def _state(slip: Slip) -> str:
-    return cell(slip.status.split(":")[0] if not slip.state.delivered else slip.status, 30)
+    """The status without its reason (the line below the list has it)."""
+    return cell(slip.status if slip.state.delivered else slip.status.split(":")[0].removesuffix(", retrying"), 22)
