@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from corpdir.client.errors import CorpdirError
-from corpdir.service.messages import explain
 from corpdir.paths import write_durably
 
 if TYPE_CHECKING:
@@ -100,6 +99,8 @@ class Whereabouts:
         try:
             [result] = await self._people.send_destinations(entries)
         except CorpdirError as exc:
+            from corpdir.service.messages import explain  # the operation table: not on the app's first screen
+
             self.problem = explain(exc)
             return 0
         self.problem = ""
