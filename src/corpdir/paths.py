@@ -83,6 +83,27 @@ def private_dir(path: Path) -> Path:
     return path
 
 
+def write_durably(path: Path, text: str) -> None:
+    """``text`` in ``path`` (0600, its folder 0700) and on the disk before this returns: the
+    file by fsync, the rename by an fsync of its folder (a crash after an un-synced rename
+    may bring the old file back, which would undo a mark such as the call queue's
+    ``maybe_sent``). For the desk's queues and local records, all personal data."""
+    import tempfile  # here: `corpdir lookup` imports this module and never writes
+
+    private_dir(path.parent)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-")  # mkstemp: mode 0600
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+    folder = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)
+
+
 def cache_dir() -> Path:
     return _dir("CORPDIR_CACHE_DIR", "cache")
 

@@ -91,17 +91,24 @@ async def test_a_call_keeps_its_card_and_photo_while_calls_come_and_go_beside_it
         assert all(card_of[c.ring.caller.record.userId] is c for c in cards(app))
 
 
-async def test_a_message_and_an_unknown_number_saved_as_a_contact(service):
+async def test_a_message_and_an_unknown_number_saved_as_a_contact(service, demo_user):
     app = desk_app(service)
     async with app.run_test(size=(120, 36)) as pilot:
         assert await feed_ready(pilot, "ring")
         await ring_in("0357001234", display_name="ヤマモト商事")
         assert await wait_for(pilot, lambda: "Unknown number" in card_text(app))
         assert "03-5700-1234" in card_text(app) and "ヤマモト商事" in card_text(app)
-        await pilot.press("f9", "m")
-        assert await wait_for(pilot, lambda: app.screen.__class__.__name__ == "TakeMessage")
-        await pilot.press(*"折り返し希望", "enter")
-        assert await wait_for(pilot, lambda: "Message: 折り返し希望" in card_text(app))
+        await pilot.press("f9", "m")  # an unknown caller: the form asks whom the message is for
+        assert await wait_for(pilot, lambda: app.screen.__class__.__name__ == "MessageSlipForm")
+        assert app.screen.query_one("#slip-caller-name").value == "ヤマモト商事"
+        await pilot.press(*(demo_user.fullnameKana or "").split()[0], "enter")  # the first match, by reading
+        assert await wait_for(pilot, lambda: app.screen.recipient is not None)
+        family = (app.screen.recipient.fullname or "").split()[0]
+        app.screen.query_one("#slip-text").focus()
+        await pilot.press(*"見積の件", "enter")
+        assert await wait_for(pilot, lambda: f"Message: 折返し希望 見積の件 · for {family}" in card_text(app))
+        [slip] = app.desk_phone.courier.book.all()  # kept as a slip: no mail server is set here
+        assert slip.caller_name == "ヤマモト商事" and slip.text == "見積の件" and "smtp_host" in slip.status
         app.set_focus(cards(app)[0])
         await pilot.press("s")
         form = await open_form(pilot, app)
@@ -125,7 +132,7 @@ async def test_a_kiosk_card_offers_nothing_that_writes(service, demo_user):
         assert offered and not offered & RingCard.WRITES  # keys, palette: the card offers no write either
         await pilot.press("m", "s")
         await pilot.pause()
-        assert app.screen.__class__.__name__ not in ("TakeMessage", "ModelForm")
+        assert app.screen.__class__.__name__ not in ("MessageSlipForm", "ModelForm")
         assert app.desk_phone.session.recorder is None  # nothing is ever written from a kiosk
 
 

@@ -62,7 +62,7 @@ async def three_rings(pilot) -> None:
 async def message(pilot) -> None:
     await one_ring(pilot)
     await pilot.press("f9", "m", *"Please call back")
-    await settle(pilot, lambda: pilot.app.screen.__class__.__name__ == "TakeMessage")
+    await settle(pilot, lambda: pilot.app.screen.__class__.__name__ == "MessageSlipForm")
 
 
 async def chart(pilot) -> None:

@@ -24,14 +24,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import tempfile
 from dataclasses import asdict, dataclass, fields
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from corpdir.calls.events import CallEvent, CallState, log, now
+from corpdir.paths import write_durably
 
 if TYPE_CHECKING:
     from corpdir.service.calls import CallDesk
@@ -101,24 +100,6 @@ def read_queue(path: Path) -> QueueFile:
     return QueueFile({key: _pending(value) for key, value in raw["calls"].items()},
                      [Notice(**n) for n in raw.get("refused", [])], [Notice(**n) for n in raw.get("unknown", [])],
                      {key: Open(**value) for key, value in raw.get("open", {}).items()})
-
-
-def write_durably(path: Path, text: str) -> None:
-    """``text`` in ``path`` (0600) and on the disk before this returns: the file by fsync,
-    the rename by an fsync of its folder (a crash after an un-synced rename may bring the
-    old queue back, which would undo a ``maybe_sent`` mark)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".calls-")  # mkstemp: mode 0600
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(text)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
-    folder = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(folder)
-    finally:
-        os.close(folder)
 
 
 class CallRecorder:

@@ -41,6 +41,7 @@ def run(args: argparse.Namespace) -> int:
     settings.service.read_only = read_only  # the client refuses writes too, not only the screens
     service = DirectoryService.open(settings.service)
     app = CorpdirApp(service, settings.ui, sync_on_start=not args.no_sync, owns_service=True, read_only=read_only,
+                     messages=settings.messages, whereabouts=settings.whereabouts,
                      calls=desk_only(settings.calls, read_only), keymap=settings.keymap)
     log = None if read_only else desk_log(settings.service)  # a kiosk writes no file
     try:

@@ -39,6 +39,7 @@ from corpdir.config.calls import (
     PhoneUriDialerConfig,
 )
 from corpdir.config.gateway import GatewayConfig
+from corpdir.config.messages import Destination, MessagesConfig, WhereaboutsConfig
 from corpdir.config.service import ConnectionConfig, ServiceConfig, service_env_names
 from corpdir.config.ssh import SshConfig
 from corpdir.config.ui import UiConfig, dotted
@@ -46,8 +47,8 @@ from corpdir.paths import SettingsError, config_path, given, read_config, servic
 
 __all__ = [
     "ActionUrlFeedConfig", "AmiDialerConfig", "AmiFeedConfig", "BaresipDialerConfig", "BaresipFeedConfig", "CallsConfig",
-    "ConnectionConfig", "DialerConfig", "FeedConfig", "GatewayConfig", "HistoryFeedConfig", "PhoneUriDialerConfig",
-    "ServiceConfig", "Settings", "SettingsError", "SshConfig", "UiConfig", "load_settings", "service_env_names",
+    "ConnectionConfig", "Destination", "DialerConfig", "FeedConfig", "GatewayConfig", "HistoryFeedConfig", "MessagesConfig", "PhoneUriDialerConfig",
+    "ServiceConfig", "Settings", "SettingsError", "SshConfig", "UiConfig", "WhereaboutsConfig", "load_settings", "service_env_names",
 ]
 
 # The sections read from the environment by pydantic-settings, with their variables' prefix.
@@ -56,6 +57,7 @@ __all__ = [
 ENV_SECTIONS: dict[str, tuple[str, type[BaseModel]]] = {
     "ui": ("CORPDIR_UI_", UiConfig), "calls": ("CORPDIR_CALLS_", CallsConfig),
     "gateway": ("CORPDIR_GATEWAY_", GatewayConfig), "ssh": ("CORPDIR_SSH_", SshConfig),
+    "messages": ("CORPDIR_MESSAGES_", MessagesConfig), "whereabouts": ("CORPDIR_WHEREABOUTS_", WhereaboutsConfig),
 }
 
 
@@ -72,6 +74,8 @@ class Settings(BaseSettings):
     calls: CallsConfig = Field(default_factory=CallsConfig)
     gateway: GatewayConfig = Field(default_factory=GatewayConfig)
     ssh: SshConfig = Field(default_factory=SshConfig)
+    messages: MessagesConfig = Field(default_factory=MessagesConfig)
+    whereabouts: WhereaboutsConfig = Field(default_factory=WhereaboutsConfig)
 
     @classmethod
     def settings_customise_sources(cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,

@@ -26,14 +26,14 @@ from corpdir.text import printable
 from corpdir.tui import keymap as keymaps
 from corpdir.tui.context import AppContext, SyncProgress
 from corpdir.tui.desk_phone import DeskPhone
-from corpdir.tui.readonly import action_writes
+from corpdir.tui.readonly import action_writes, writes
 from corpdir.tui.screens.list_screen import ListScreen
 from corpdir.tui.textual_compat import GatedApp
 from corpdir.tui.themes import DEFAULT_THEME, load_themes
 from corpdir.tui.widgets.ring_card import RingCard
 
 if TYPE_CHECKING:
-    from corpdir.config import CallsConfig, UiConfig
+    from corpdir.config import CallsConfig, MessagesConfig, UiConfig, WhereaboutsConfig
     from corpdir.service.directory import DirectoryService
 
 _START_FROZEN = False  # see CorpdirApp._first_rows_shown
@@ -70,13 +70,16 @@ class CorpdirApp(GatedApp):
         Binding("f9", "focus_ring", "Ringing call", show=False, priority=True, id="app.ring"),  # forms too
         Binding("f5", "call_selected", "Call", show=False, id="app.call"),
         Binding("f8", "people_at_hand", "Favourites & recent", show=False, id="app.people"),
+        Binding("f6", "message_slips", "Messages", show=False, id="app.slips"),
+        Binding("w", "whereabouts", "Whereabouts", show=False, id="app.whereabouts"),
         Binding("asterisk", "favourite", "Favourite", show=False, id="app.favourite"),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
     ]
 
     def __init__(self, service: DirectoryService, ui: UiConfig | None = None, *, state: State | None = None,
                  sync_on_start: bool = True, owns_service: bool = False, read_only: bool = False,
-                 calls: CallsConfig | None = None, keymap: dict[str, Any] | None = None) -> None:
+                 calls: CallsConfig | None = None, keymap: dict[str, Any] | None = None,
+                 messages: MessagesConfig | None = None, whereabouts: WhereaboutsConfig | None = None) -> None:
         super().__init__()
         self.read_only = self.gated = read_only  # kiosk: nothing that writes is offered or run (corpdir.tui.readonly)
         self.service = service
@@ -101,7 +104,7 @@ class CorpdirApp(GatedApp):
             self.set_keymap(self.user_keymap)
         for mode, *_ in SCREENS_BY_KEY:
             self.add_mode(mode, partial(self._mode_screen, mode))
-        self.desk_phone = DeskPhone(self, calls)  # the pop-up, dialing, people at hand (corpdir.tui.desk_phone)
+        self.desk_phone = DeskPhone(self, calls, messages, whereabouts)  # the pop-up, dialing, people at hand (corpdir.tui.desk_phone)
         self.context = AppContext(service, self.state, ui, calls, read_only, self.desk_phone, self.sync)
 
     def _mode_screen(self, mode: str) -> Screen:
@@ -168,6 +171,16 @@ class CorpdirApp(GatedApp):
 
     def action_people_at_hand(self) -> None:
         self.desk_phone.show_people()
+
+    @writes  # resends mail; and a kiosk never shows the desk's messages
+    def action_message_slips(self) -> None:
+        """F6: the messages taken today and whether they reached their person."""
+        self.desk_phone.show_slips()
+
+    @writes
+    def action_whereabouts(self) -> None:
+        """``w`` on a person: where they are (外出 15:00戻り), kept by the desk and sent to the service."""
+        self.desk_phone.set_whereabouts(self._selected())
 
     def action_favourite(self) -> None:
         """``*`` on a list: the selected person or contact (a call's, on the Calls screen)

@@ -3,7 +3,9 @@
 
 It turns what the session keeps into the pop-up (a :class:`RingStack` on whatever screen
 is open) and the keys of a card into the session's calls, by :attr:`DeskPhone.actions`;
-it also opens people (full screen, remembered as recently viewed) and keeps favourites.
+it also opens people (full screen, remembered as recently viewed) and keeps favourites,
+takes messages for people (e-mailed by :mod:`corpdir.calls.messages`, listed on F6) and
+sets their whereabouts (:mod:`corpdir.service.whereabouts`).
 """
 
 from __future__ import annotations
@@ -12,14 +14,17 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from corpdir.calls.dialers import DialFailed, dial_string, tel_uri
-from corpdir.calls.recorder import queue_path
+from corpdir.calls.messages.courier import MessageCourier
+from corpdir.calls.messages.slips import SlipBook, new_slip, record_note, slips_path
+from corpdir.calls.recorder import NOTE_MAX, queue_path
+from corpdir.config.messages import MessagesConfig, WhereaboutsConfig
 from corpdir.calls.session import CallControlFailed, CallSession, Ring
 from corpdir.paths import data_dir
 from corpdir.service.calls import CallDesk
 from corpdir.service.people_at_hand import PeopleAtHand, PersonRef, ref_of
+from corpdir.service.whereabouts import Whereabouts, whereabouts_path
 from corpdir.text import printable
 from corpdir.tui.screens.people_at_hand import PeopleAtHandScreen
-from corpdir.tui.screens.take_message import TakeMessage
 from corpdir.tui.widgets.ring_card import RingCard
 from corpdir.tui.widgets.ring_stack import RingStack
 from corpdir.tui.widgets.status_bar import StatusBar
@@ -27,12 +32,15 @@ from corpdir.tui.widgets.status_bar import StatusBar
 if TYPE_CHECKING:
     from textual.screen import Screen
 
+    from corpdir.tui.screens.message_slip import SlipDraft
+
     from corpdir.config import CallsConfig
     from corpdir.tui.app import CorpdirApp
 
 
 class DeskPhone:
-    def __init__(self, app: CorpdirApp, settings: CallsConfig | None) -> None:
+    def __init__(self, app: CorpdirApp, settings: CallsConfig | None, messages: MessagesConfig | None = None,
+                 whereabouts: WhereaboutsConfig | None = None) -> None:
         """``settings`` None: no feeds, no ring socket, no dialer (the pop-up never shows),
         but favourites, recent people and the tel: fallback still work. A kiosk records nothing."""
         self.app = app
@@ -40,6 +48,10 @@ class DeskPhone:
         cache = app.service.settings.profile().cache_path()
         self.session = CallSession(self.desk, settings, self, queue=None if app.read_only else queue_path(cache, data_dir()))
         self.people = PeopleAtHand(app.state, cache.stem)
+        self.messages = messages or MessagesConfig()
+        self.courier = MessageCourier(SlipBook(slips_path(cache, data_dir()), on_change=self._slips_changed), self.messages)
+        self.places = whereabouts or WhereaboutsConfig()
+        self.whereabouts = Whereabouts(app.service.people, whereabouts_path(cache, data_dir()), send_every=self.places.send_every)
         self.actions: dict[str, Callable[[Ring], None]] = {  # RingCard.KEYS' actions
             "open": self._open, "call_back": self._call_back, "copy": self._copy,
             "take_message": self._take_message, "save_contact": self._save_contact, "dismiss": self.session.dismiss,
@@ -47,6 +59,8 @@ class DeskPhone:
         }
 
     async def start(self) -> None:
+        if not self.app.read_only:
+            self.courier.start()  # slips an earlier run could not deliver go now
         if not self.session.enabled:
             return
         self.app.screen_change_signal.subscribe(self.app, self._screen_changed)
@@ -54,6 +68,7 @@ class DeskPhone:
         await self.session.start()
 
     async def stop(self) -> None:
+        await self.courier.stop()
         await self.session.stop()
 
     def status_text(self) -> str:
@@ -131,11 +146,88 @@ class DeskPhone:
         self.dial(ring.event.number)
 
     def _take_message(self, ring: Ring) -> None:
-        def taken(note: str | None) -> None:
-            if note is not None:
-                self.app.run_worker(self.session.take_message(ring, note), group="call-note", exit_on_error=False)
+        """The message form for the call: for the person the card shows (else chosen in
+        the form), from the caller as the card names them."""
+        from corpdir.tui.screens.message_slip import MessageSlipForm
 
-        self.app.push_screen(TakeMessage(ring.caller.name or ring.caller.formatted, ring.note), taken)
+        def taken(draft: SlipDraft | None) -> None:
+            if draft is not None:
+                self.app.run_worker(self._send_slip(draft, ring), group="call-note", exit_on_error=False)
+
+        recipient = ring.caller.record if ring.caller.kind == "user" else None
+        caller = "" if ring.caller.withheld else (ring.caller.name or ring.event.display_name)
+        self.app.push_screen(MessageSlipForm(self.app.service, recipient=recipient, caller_name=caller,
+                                             caller_number="" if ring.caller.withheld else ring.event.number,
+                                             mails=self.messages.enabled, records=ring.event.records), taken)
+
+    async def _send_slip(self, draft: SlipDraft, ring: Ring | None) -> None:
+        """Kept, e-mailed, and (for a call of the desk's) noted on the call record."""
+        who = draft.recipient
+        slip = await self.courier.take(new_slip(
+            for_name=who.fullname or "", for_email=who.email1 or "", for_login=who.loginId or "",
+            caller_name=draft.caller_name, caller_number=draft.caller_number, outcome=draft.outcome, text=draft.text,
+            call_key=ring.event.key if ring is not None and ring.event.records else None))
+        if ring is not None:
+            await self.session.take_message(ring, record_note(slip, NOTE_MAX))
+        self.app.notify(f"Message for {printable(slip.for_name)}: {slip.status}",
+                        severity="information" if slip.state.delivered else "warning", timeout=5)
+
+    def show_slips(self) -> None:
+        from corpdir.tui.screens.slips import SlipsScreen
+
+        self.app.push_screen(SlipsScreen(self.courier))
+
+    def _slips_changed(self) -> None:
+        """From the loop or the courier's SMTP thread: the slips list on show is refilled."""
+        from corpdir.tui.screens.slips import SlipsScreen
+
+        def refill() -> None:
+            for screen in self.app.screen_stack:
+                if isinstance(screen, SlipsScreen):
+                    screen.fill()
+
+        loop = getattr(self.app, "_loop", None)
+        if loop is not None and loop.is_running():
+            loop.call_soon_threadsafe(refill)
+
+    # -- whereabouts -------------------------------------------------------------------------------
+    def set_whereabouts(self, person: Any) -> None:
+        """``w`` on a person: the picker, then kept and sent with the minute's other changes."""
+        from corpdir.tui.screens.whereabouts_picker import WhereaboutsPicker
+
+        if getattr(person, "userId", None) is None or not hasattr(person, "loginId"):
+            self.app.notify("Choose a person first", severity="warning", timeout=2)
+            return
+        if not person.loginId:
+            self.app.notify("This key may not read people's login ids, which whereabouts need (user management)",
+                            severity="warning", timeout=5)
+            return
+
+        def chosen(choice: Any) -> None:
+            if choice is None:
+                return
+            place, note = choice
+            now = self.whereabouts.set(person.loginId, place.id, place.name, note)
+            self._repaint_people()
+            self.app.notify(f"{printable(person.fullname or '')}: {now.destination_name} (sent within a minute)", timeout=3)
+            self.whereabouts.send_soon(self._whereabouts_sent)
+
+        self.app.push_screen(WhereaboutsPicker(person.fullname or "", list(self.places.destinations),
+                                               self.whereabouts.of(person.loginId)), chosen)
+
+    def _repaint_people(self) -> None:
+        from corpdir.tui.widgets.user_detail import UserDetail
+
+        for screen in self.app.screen_stack:
+            for detail in screen.query(UserDetail):
+                detail.repaint()
+
+    def _whereabouts_sent(self, registered: int) -> None:
+        self._repaint_people()
+        if self.whereabouts.problem:
+            self.app.notify(f"Whereabouts not sent: {self.whereabouts.problem}", severity="warning", timeout=6)
+        elif self.whereabouts.unsent:  # changed while the request was out
+            self.whereabouts.send_soon(self._whereabouts_sent)
 
     def _save_contact(self, ring: Ring) -> None:
         self.app.run_worker(new_contact_form(self.app, ring.event.number, ring.event.display_name), group="save-contact",

@@ -127,8 +127,10 @@ class UserDetail(Vertical, can_focus=True):
             return  # the pane is being taken down (the app quits) while its worker finishes
         paths = [self.service.divisions.path(d) for d in user.divisions or []]
         first = paths[0] + (f" +{len(paths) - 1}" if len(paths) > 1 else "") if paths else ""
+        where = self._whereabouts(user)
         self.query_one("#user-title", RenderedLines).update(
-            literal(user.fullname or "(no name)", "bold"), literal(joined([user.position, first], " · "), "dim"))
+            literal(user.fullname or "(no name)", "bold"), literal(joined([user.position, first], " · "), "dim"),
+            *([literal(f"◆ {where}", "bold")] if where else []))
         labels = shown_fields(DETAIL_FIELDS, embedded_demo=self.service.is_demo)
         parts: list[RenderableType] = [Text(""), fields_table(user, labels, {"divisions": paths})]
         collaborations = [f"{c.clientName or ''}: {c.chatAccountId or ''}" for c in user.collaborations or []]
@@ -138,6 +140,17 @@ class UserDetail(Vertical, can_focus=True):
         if self._profile:
             parts.append(self._profile)
         self.query_one("#user-body", RenderedLines).update(*parts)
+
+    def _whereabouts(self, user: User) -> str:
+        """What the desk last set for them ("外出 15:00戻り"): the service has no read of it."""
+        desk = getattr(self.app, "desk_phone", None)
+        found = desk.whereabouts.of(user.loginId) if desk is not None and user.loginId else None
+        return found.shown if found is not None else ""
+
+    def repaint(self) -> None:
+        """Again from what is known now (the desk set their whereabouts)."""
+        if self.user is not None:
+            self._paint(self.user)
 
     @work(group="user-detail", exclusive=True)
     async def load_more(self, user_id: int) -> None:
