@@ -43,6 +43,7 @@ class DeskPhone:
         self.actions: dict[str, Callable[[Ring], None]] = {  # RingCard.KEYS' actions
             "open": self._open, "call_back": self._call_back, "copy": self._copy,
             "take_message": self._take_message, "save_contact": self._save_contact, "dismiss": self.session.dismiss,
+            "dismiss_all": self.session.dismiss_all,
             "answer": self._answer, "hang_up": self._hang_up,
         }
 
@@ -135,7 +136,8 @@ class DeskPhone:
             if note is not None:
                 self.app.run_worker(self.session.take_message(ring, note), group="call-note", exit_on_error=False)
 
-        self.app.push_screen(TakeMessage(ring.caller.name or ring.caller.formatted, ring.note), taken)
+        self.app.push_screen(TakeMessage(ring.caller.name or ring.caller.formatted, ring.note, self.session.message_goes(ring)),
+                             taken)
 
     def _save_contact(self, ring: Ring) -> None:
         self.app.run_worker(new_contact_form(self.app, ring.event.number, ring.event.display_name), group="save-contact",

@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 STATE_TITLES = {"ringing": "Ringing", "answered": "On the line", "ended": "Call ended"}
 KEYS = (("a", "answer", "answer"), ("h", "hang_up", "hang up"),  # only where the feed can (Ring.answers, hangs_up)
         ("enter", "open", "open"), ("b", "call_back", "call"), ("c", "copy", "copy"),
-        ("m", "take_message", "message"), ("s", "save_contact", "save"), ("d", "dismiss", "close"))
+        ("m", "take_message", "message"), ("s", "save_contact", "save"), ("d", "dismiss", "close"),
+        ("D", "dismiss_all", "close all"))
 
 
 def when(at: datetime | None) -> str:
@@ -202,6 +203,9 @@ class RingCard(Vertical, can_focus=True):
 
     def action_dismiss(self) -> None:
         self._choose("dismiss")
+
+    def action_dismiss_all(self) -> None:
+        self._choose("dismiss_all")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self.offers(action) if action in ("open", "save_contact", "call_back", "answer", "hang_up") else self.ring is not None
