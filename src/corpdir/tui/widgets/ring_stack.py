@@ -43,6 +43,7 @@ def fitting(width: int) -> int:
 
 class RingStack(Vertical):
     DEFAULT_CSS = tcss_beside(__file__)
+    SCOPED_CSS = False  # a rule names the screen it sits on (the chart's)
 
     def __init__(self, **kwargs) -> None:  # noqa: ANN003 - Widget's
         super().__init__(**kwargs)
