@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -41,7 +40,7 @@ def fitting(width: int) -> int:
     return max(1, min(MAX_SHOWN, width // CARD_COLUMNS))
 
 
-class RingStack(Vertical):
+class RingStack(Widget):  # not a Vertical: screens style their own "> Vertical" box (the chart's, a dialog's)
     DEFAULT_CSS = tcss_beside(__file__)
     SCOPED_CSS = False  # a rule names the screen it sits on (the chart's)
 
