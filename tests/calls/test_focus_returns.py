@@ -55,27 +55,15 @@ async def search_box(pilot) -> Any:
     return pilot.app.focused
 
 
-async def directory_list(pilot) -> Any:
-    assert await wait_for(pilot, listed(pilot, "#users"), tries=300)
-    found = pilot.app.screen.query_one("#users", VirtualList)
-    found.focus()
-    return found
-
-
-async def contacts_list(pilot) -> Any:
-    await pilot.press("f2")
-    assert await wait_for(pilot, listed(pilot, "#contacts"), tries=300)
-    found = pilot.app.screen.query_one("#contacts", VirtualList)
-    found.focus()
-    return found
-
-
-async def calls_list(pilot) -> Any:
-    await pilot.press("f3")
-    assert await wait_for(pilot, listed(pilot, "#calls"), tries=300)
-    found = pilot.app.screen.query_one("#calls", VirtualList)
-    found.focus()
-    return found
+def a_list(selector: str, *keys: str):  # noqa: ANN201 - a scene: pilot -> the focused list
+    """The list ``selector`` on the screen ``keys`` go to, focused once it has rows."""
+    async def focus(pilot) -> Any:
+        await pilot.press(*keys)
+        assert await wait_for(pilot, listed(pilot, selector), tries=300)
+        found = pilot.app.screen.query_one(selector, VirtualList)
+        found.focus()
+        return found
+    return focus
 
 
 async def lookup_numbers(pilot) -> Any:
@@ -111,9 +99,9 @@ async def moved_by_arrows(pilot, widget: VirtualList) -> None:
 
 SCREENS = {  # where the focus was, and what keys typed after the close must do there
     "directory-search": (search_box, lambda pilot, w: typed_into(pilot, w, "tan")),
-    "directory-list": (directory_list, moved_by_arrows),
-    "contacts-list": (contacts_list, moved_by_arrows),
-    "calls-list": (calls_list, moved_by_arrows),
+    "directory-list": (a_list("#users"), moved_by_arrows),
+    "contacts-list": (a_list("#contacts", "f2"), moved_by_arrows),
+    "calls-list": (a_list("#calls", "f3"), moved_by_arrows),
     "lookup": (lookup_numbers, lambda pilot, w: typed_into(pilot, w, "0312")),
     "form": (a_form_field, lambda pilot, w: typed_into(pilot, w, "ka")),
 }
@@ -138,7 +126,7 @@ async def test_escape_reaches_the_chart_after_the_card_closes_and_the_chart_kept
     app = desk_app(service)
     async with app.run_test(size=(80, 24)) as pilot:
         assert await feed_ready(pilot, "ring")
-        await calls_list(pilot)
+        await a_list("#calls", "f3")(pilot)
         await pilot.press("t")
         assert await wait_for(pilot, lambda: app.screen.__class__.__name__ == "CallsChart")
         chart = app.screen.query_one("#chart")
