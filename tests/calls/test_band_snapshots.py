@@ -15,6 +15,7 @@ from corpdir.calls.events import CallState
 from form_helpers import open_form
 from tui.test_snapshots import NARROW, WIDE, _still  # noqa: F401 - _still: no blink, Tokyo time
 from tui.test_snapshots import calls as calls_screen
+from tui.test_snapshots import contacts as contacts_screen
 from tui_helpers import listed, settle
 
 
@@ -23,7 +24,8 @@ async def directory(pilot) -> None:
 
 
 async def form(pilot) -> None:
-    await calls_screen(pilot)
+    """The new contact form (the new call form's "called at" is the wall clock's now)."""
+    await contacts_screen(pilot)
     await pilot.press("n")
     await open_form(pilot, pilot.app)
     await settle(pilot)
