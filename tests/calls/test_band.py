@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import asyncio
 
+import httpx
+
 from call_helpers import card_text, cards, desk_app, feed_ready, painted
+from calls.test_action_url import yealink_desk, yealink_url
 from calls.test_focus_returns import Clock
 from calls.test_popup import ring_in
 from calls.test_ring_command import ring
@@ -118,6 +121,20 @@ async def test_the_message_dialog_says_a_ring_card_keeps_the_message_only_on_the
         assert "Callsfrom`corpdirring`arenotrecorded:themessagestaysonthiscardonly" in painted
         assert "withthecallrecord" not in painted
         assert "Escapecancels" in painted  # the hint whole at 80 columns
+
+
+async def test_the_message_dialog_of_a_recorded_call_says_it_goes_with_the_call_record(service):
+    port, app = yealink_desk(service)
+    async with app.run_test(size=(120, 36)) as pilot:
+        assert await feed_ready(pilot, "desk phone")
+        async with httpx.AsyncClient() as phone:
+            assert (await phone.get(yealink_url(port, "incoming", "0357001000"))).status_code == 200
+        assert await wait_for(pilot, lambda: cards(app))
+        await pilot.press("f9", "m")
+        assert await wait_for(pilot, lambda: app.screen.__class__.__name__ == "TakeMessage")
+        await pilot.pause()
+        painted = "".join(ch for ch in screen_text(app) if ch not in "│ \n")
+        assert "Savedwiththecallrecordwhenthecallends(heldinthelocalqueuewhiletheserviceisaway)" in painted
 
 
 async def test_a_long_phone_status_is_cut_and_synced_stays_on_the_line(service):
