@@ -25,16 +25,17 @@ def cards(app: Any) -> list[Any]:
 def card_text(app: Any) -> str:
     """The text painted in the pop-up's cards (the screen's cells inside each card's
     region, from the compositor: what a person sees there, not the widgets' data)."""
+    lines = [line.strip("│ ") for card in cards(app) for line in painted(app, card.region)]
+    return "\n".join(line for line in lines if line)
+
+
+def painted(app: Any, region: Any) -> list[str]:
+    """The screen's lines inside ``region``, as the compositor paints them."""
     from textual.strip import Strip
 
     update = app.screen._compositor.render_full_update()
-    lines = []
-    for card in cards(app):
-        region = card.region
-        for y in range(region.y, region.bottom):
-            strip = Strip.join(list(update.strips[y]))
-            lines.append("".join(segment.text for segment in strip.crop(region.x, region.right)).strip("│ "))
-    return "\n".join(line for line in lines if line)
+    return ["".join(segment.text for segment in Strip.join(list(update.strips[y])).crop(region.x, region.right))
+            for y in range(region.y, region.bottom)]
 
 
 async def feed_ready(pilot: Any, name: str) -> bool:

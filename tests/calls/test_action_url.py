@@ -80,3 +80,55 @@ async def test_the_end_of_a_call_whose_start_was_not_seen_is_shown_as_unknown_an
         assert (notice.key, notice.from_num, notice.reason) == ("desk phone:1772", number, "unknown outcome")
         assert recorder.entries == {}
     assert [r for r in await service.calls.refresh("incoming") if r.fromNum == number] == []
+
+
+def send_raw(port: int, request: bytes) -> bytes:
+    """``request`` byte for byte over TCP, as a phone's HTTP client writes it; the answer."""
+    import socket
+
+    chunks = []
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        sock.sendall(request)
+        try:
+            while chunk := sock.recv(4096):
+                chunks.append(chunk)
+        except ConnectionResetError:  # closed with our bytes unread: the answer is what came before
+            pass
+    return b"".join(chunks)
+
+
+async def test_raw_utf8_and_a_raw_plus_as_the_phones_send_them_pop_the_caller(service):
+    """Yealink and Snom put $display_remote and $remote into the URL unencoded: a name in
+    raw UTF-8 with a space, a number with a raw '+' (h11 and httptools both answer 400)."""
+    import asyncio
+
+    port, app = yealink_desk(service)
+    yealink = (f"GET /{TOKEN}/incoming?remote=+81312340000&call_id=88&active_user=201&display_name=山田 太郎 HTTP/1.1\r\n"
+               "Host: 192.0.2.10:8765\r\nConnection: close\r\n\r\n").encode()
+    snom = (f"GET /{TOKEN}/connected?remote=sip:+81312340000@pbx.example&call_id=88&display_name=山田 太郎 HTTP/1.0\r\n"
+            "Host: 192.0.2.10\r\nUser-Agent: snomD785/10.1\r\n\r\n").encode()
+    async with app.run_test(size=(120, 36)) as pilot:
+        assert await feed_ready(pilot, "desk phone")
+        assert (await asyncio.to_thread(send_raw, port, yealink)).startswith(b"HTTP/1.1 200 OK\r\n")
+        assert await wait_for(pilot, lambda: "山田 太郎" in card_text(app))
+        [card] = cards(app)
+        assert (card.ring.event.number, card.ring.event.display_name) == ("+81312340000", "山田 太郎")
+        assert (await asyncio.to_thread(send_raw, port, snom)).startswith(b"HTTP/1.1 200 OK\r\n")
+        assert await wait_for(pilot, lambda: "On the line" in card_text(app))
+        assert len(cards(app)) == 1
+
+
+async def test_a_bad_method_an_overlong_head_and_a_stray_byte_are_answered_and_the_feed_goes_on(service):
+    import asyncio
+
+    port, app = yealink_desk(service)
+    async with app.run_test(size=(120, 36)) as pilot:
+        assert await feed_ready(pilot, "desk phone")
+        put = await asyncio.to_thread(send_raw, port, f"PUT /{TOKEN}/incoming?remote=1 HTTP/1.1\r\n\r\n".encode())
+        assert put.startswith(b"HTTP/1.1 405 ")
+        huge = await asyncio.to_thread(send_raw, port, b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\n\r\n")
+        assert huge == b""  # closed unanswered
+        stray = f"GET /{TOKEN}/incoming?remote=0312340001&display_name=\xff\xfe HTTP/1.1\r\n\r\n".encode("latin-1")
+        assert (await asyncio.to_thread(send_raw, port, stray)).startswith(b"HTTP/1.1 200 OK\r\n")
+        assert await wait_for(pilot, lambda: "03-1234-0001" in card_text(app))
+        assert cards(app)[0].ring.event.display_name == "\ufffd\ufffd"

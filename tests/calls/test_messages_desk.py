@@ -54,7 +54,8 @@ async def test_a_message_on_a_call_reaches_the_persons_mailbox(service, mail_ser
         await pilot.press("f9", "m")
         assert await wait_for(pilot, lambda: app.screen.__class__.__name__ == "MessageSlipForm")
         where = str(app.screen.query_one("#slip-where").render())
-        assert f"e-mails it to {person.fullname} <{person.email1}> and notes it on the call record" in where
+        assert f"Ctrl+S e-mails it to {person.fullname} <{person.email1}>. Esc cancels." in where
+        assert "The note: " in where  # where the call's note goes, in the session's words (tests/calls/test_band.py)
         await pilot.press(*"見積の件", "enter")
         assert await wait_for(pilot, lambda: mail_server.received, tries=500)
         [mail] = mail_server.received

@@ -12,10 +12,12 @@ import os
 import secrets
 import socket
 import stat
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from corpdir.calls.events import CallEvent, CallState, MalformedEvent
+from corpdir.phone import digits
 
 if TYPE_CHECKING:
     from corpdir.calls.hub import FeedLink
@@ -92,7 +94,8 @@ def _open_own(folder: Path) -> int:
     return fd
 
 
-def parse(line: bytes, fallback_id: str) -> CallEvent:
+def parse(line: bytes) -> CallEvent:
+    """The event a line asks for; its call id is empty when the line gives none."""
     try:
         message = json.loads(line)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -104,7 +107,7 @@ def parse(line: bytes, fallback_id: str) -> CallEvent:
     except ValueError:
         raise MalformedEvent(f"unknown state {message.get('state')!r}") from None
     fields = {k: str(message.get(k) or "") for k in ("display_name", "line")}
-    return CallEvent("", str(message.get("call_id") or fallback_id), state, message.get("number", ""), **fields)
+    return CallEvent("", str(message.get("call_id") or ""), state, message.get("number", ""), **fields)
 
 
 class RingSocketFeed:
@@ -116,6 +119,20 @@ class RingSocketFeed:
     def __init__(self) -> None:
         self.path: Path | None = None
         self._count = 0
+        self._newest: dict[str, str] = {}  # a number's digits: the call id of its newest ring without one
+
+    def _call_id(self, event: CallEvent) -> CallEvent:
+        """A ring without ``--call-id`` is a new call; a later state without one is the
+        newest call from that number (`corpdir ring N --state ended` ends the card of
+        `corpdir ring N`, it does not add a second one)."""
+        if event.call_id:
+            return event
+        number = digits(event.number) or event.number
+        if event.state is not CallState.RINGING and number in self._newest:
+            return replace(event, call_id=self._newest[number])
+        self._count += 1
+        self._newest[number] = f"ring-{os.getpid()}-{self._count}"
+        return replace(event, call_id=self._newest[number])
 
     async def run(self, link: FeedLink) -> None:
         folder = _private_dir()
@@ -137,9 +154,8 @@ class RingSocketFeed:
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, link: FeedLink) -> None:
         try:
             line = await reader.readline()
-            self._count += 1
             try:
-                link.emit(parse(line[:MAX_LINE], f"ring-{os.getpid()}-{self._count}"))
+                link.emit(self._call_id(parse(line[:MAX_LINE])))
                 writer.write(b"ok\n")
             except MalformedEvent as exc:
                 link.skip(line, str(exc))

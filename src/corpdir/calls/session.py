@@ -14,6 +14,7 @@ from the cache only): nothing waits for the network in between.
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Awaitable, Callable, Protocol
@@ -43,6 +44,7 @@ class Ring:
     note: str = ""
     answers: bool = False  # its feed can answer it (baresip's accept)
     hangs_up: bool = False  # its feed can hang it up (baresip's hangup, AMI's Hangup)
+    ended_at: float | None = None  # on the session's clock, when the card learnt the call ended
 
     @property
     def can_answer(self) -> bool:
@@ -80,16 +82,19 @@ class SessionObserver(Protocol):
 
 class CallSession:
     def __init__(self, desk: CallDesk, settings: CallsConfig | None, observer: SessionObserver, *,
-                 queue: Path | None, identify: Identify | None = None) -> None:
+                 queue: Path | None, identify: Identify | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         """``settings`` None: no feeds, no ring socket, no dialer (nothing ever rings), but
         the desk's history and "save as contact" still work. ``queue`` is the recorder's
-        file; None records nothing (a kiosk). ``identify`` defaults to the desk's."""
+        file; None records nothing (a kiosk). ``identify`` defaults to the desk's. ``clock``
+        times how long an ended call's card stays (a test moves it instead of waiting)."""
         self.desk = desk
         self.enabled = settings is not None
-        self.settings = settings or CallsConfig.model_construct(feeds=[], dialer=None, ring_socket=False, recent_calls=3)
+        self.settings = settings or CallsConfig(ring_socket=False)
         self.observer = observer
         self.queue = queue
         self.identify = identify or desk.caller
+        self.clock = clock
+        self._sweep: asyncio.TimerHandle | None = None
         self.dialer: Dialer | None = build_dialer(self.settings.dialer)
         self.rings: tuple[Ring, ...] = ()
         self.hub: CallHub | None = None
@@ -118,6 +123,8 @@ class CallSession:
         await self.desk.ready()
 
     async def stop(self) -> None:
+        if self._sweep is not None:
+            self._sweep.cancel()
         if self.hub is not None:
             await self.hub.stop()
         if self._consumer is not None:
@@ -160,7 +167,7 @@ class CallSession:
         ring = self.ring_of(key)
         if ring is not None and ring.event.state is not CallState.ENDED:
             ended = replace(ring.event, state=CallState.ENDED, at=now(), answered=None, duration=None, rang_at=None)
-            self._set(tuple(replace(r, event=ended) if r.uid == ring.uid else r for r in self.rings))
+            self._set(tuple(replace(r, event=ended, ended_at=self.clock()) if r.uid == ring.uid else r for r in self.rings))
 
     async def _consume(self) -> None:
         while True:
@@ -174,13 +181,15 @@ class CallSession:
         known = self.ring_of(event.key)
         caller = known.caller if known is not None and (known.caller.number == event.number or not event.number) else \
             await self.identify(event.number, self.settings.recent_calls)
+        ended_at = self.clock() if event.state is CallState.ENDED else None
         if known is not None:
-            ring = replace(known, event=event, caller=caller)
+            ring = replace(known, event=event, caller=caller, ended_at=ended_at if known.ended_at is None else known.ended_at)
             self._set(tuple(ring if r.uid == known.uid else r for r in self.rings))
         else:
             self._uids += 1
             feed = self._feed(event.feed)
-            ring = Ring(self._uids, event, caller, answers=isinstance(feed, Answering), hangs_up=isinstance(feed, HangingUp))
+            ring = Ring(self._uids, event, caller, answers=isinstance(feed, Answering), hangs_up=isinstance(feed, HangingUp),
+                        ended_at=ended_at)
             self._set((ring, *self.rings)[:KEPT])
         if event.state is CallState.ENDED and event.records and self.recorder is not None:
             self.recorder.record(event, ring.note)
@@ -193,10 +202,47 @@ class CallSession:
     def _set(self, rings: tuple[Ring, ...]) -> None:
         self.rings = rings
         self.observer.rings_changed(rings)
+        self._sweep_later()
+
+    # -- ended calls leave -------------------------------------------------------------------------
+    def sweep(self) -> None:
+        """Ended calls whose card has stayed :attr:`CallsConfig.ended_card_seconds` leave
+        the pop-up (a call that ended at 03:47 is no news at 03:50)."""
+        self._sweep = None
+        keep = self.settings.ended_card_seconds
+        leaving = {r.uid for r in self.rings if r.ended_at is not None and self.clock() - r.ended_at >= keep}
+        if leaving:
+            self._set(tuple(r for r in self.rings if r.uid not in leaving))
+        else:
+            self._sweep_later()
+
+    def _sweep_later(self) -> None:
+        """One timer, for the card that leaves first; none while no call has ended."""
+        due = [r.ended_at + self.settings.ended_card_seconds for r in self.rings if r.ended_at is not None]
+        if self._sweep is not None:
+            self._sweep.cancel()
+            self._sweep = None
+        if due:
+            self._sweep = asyncio.get_running_loop().call_later(max(0.0, min(due) - self.clock()), self.sweep)
 
     # -- what the user does with a call --------------------------------------------------------------
     def dismiss(self, ring: Ring) -> None:
         self._set(tuple(r for r in self.rings if r.uid != ring.uid))
+
+    def dismiss_all(self, _ring: Ring | None = None) -> None:
+        """Every card closes (the card's ``D``); the calls still ringing come back with
+        their next event."""
+        self._set(())
+
+    def message_goes(self, ring: Ring) -> str:
+        """Where a message taken for ``ring`` goes, as the message dialog says it: a
+        promise only for a call this desk records."""
+        if self.recorder is None or not ring.event.records:
+            source = "`corpdir ring`" if ring.event.feed == RingSocketFeed.name else ring.event.feed or "this feed"
+            return f"Calls from {source} are not recorded: it stays on this card only"
+        if ring.event.state is CallState.ENDED:
+            return "Saved with the call record (held in the local queue while the service is away)"
+        return "Saved with the call record when the call ends (held in the local queue while the service is away)"
 
     async def take_message(self, ring: Ring, note: str) -> None:
         """A message for the call: on show at once, and the record's note (with the record

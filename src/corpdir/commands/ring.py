@@ -14,7 +14,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--line", default="", help="the line or extension it rings on")
     parser.add_argument("--state", choices=("ringing", "answered", "ended"), default="ringing",
                         help="the call's state: a ringing call pops up, answered or ended updates it (default: ringing)")
-    parser.add_argument("--call-id", default="", help="the same id on later states of one call")
+    parser.add_argument("--call-id", default="", help="the same id on later states of one call (without it, "
+                        "--state answered or ended is the newest call rung for the same number without one)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -106,6 +106,8 @@ class CallsConfig(BaseModel):
     every_session: bool = Field(default=False, description="SSH, web and kiosk (--read-only) sessions also run the "
                                 "feeds and take rings (default: only a local, writable TUI: the desk)")
     recent_calls: int = Field(default=3, ge=0, le=20, description="earlier calls from the number shown on the pop-up")
+    ended_card_seconds: float = Field(default=60.0, ge=0, description="how long the card of an ended call stays on "
+                                      "the pop-up (D closes all cards at once)")
 
     @field_validator("feeds")
     @classmethod

@@ -55,6 +55,7 @@ class DeskPhone:
         self.actions: dict[str, Callable[[Ring], None]] = {  # RingCard.KEYS' actions
             "open": self._open, "call_back": self._call_back, "copy": self._copy,
             "take_message": self._take_message, "save_contact": self._save_contact, "dismiss": self.session.dismiss,
+            "dismiss_all": self.session.dismiss_all,
             "answer": self._answer, "hang_up": self._hang_up,
         }
 
@@ -158,7 +159,7 @@ class DeskPhone:
         caller = "" if ring.caller.withheld else (ring.caller.name or ring.event.display_name)
         self.app.push_screen(MessageSlipForm(self.app.service, recipient=recipient, caller_name=caller,
                                              caller_number="" if ring.caller.withheld else ring.event.number,
-                                             mails=self.messages.enabled, records=ring.event.records), taken)
+                                             mails=self.messages.enabled, record_says=self.session.message_goes(ring)), taken)
 
     async def _send_slip(self, draft: SlipDraft, ring: Ring | None) -> None:
         """Kept, e-mailed, and (for a call of the desk's) noted on the call record."""

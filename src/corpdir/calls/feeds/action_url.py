@@ -1,22 +1,32 @@
 """A desk phone's action URLs: Yealink and Snom phones request a URL on incoming,
 established and terminated calls. corpdir listens on a configured local address and
 takes only ``/<token>/<event>?remote=$remote&call_id=$call_id&active_user=$active_user``
-(``display_name=$display_remote`` too, if the phone sends it); any other path, or a
-wrong token, is answered 403 and ignored.
+(``display_name=$display_remote`` too, if the phone sends it).
+
+Answers: a wrong token, or a path that is not ``/<token>/<event>``, is 403 and shows
+nothing; the right token with an unknown event or without ``remote``/``call_id`` is 400
+and counted as a skipped event (the phone is the desk's own, misconfigured: the status bar
+and the log say so); a method other than GET or POST is 405.
+
+The phones put the call's values into the URL as they are, not percent-encoded: a
+caller's name arrives as raw UTF-8, with spaces (``display_name=山田 太郎``), a number
+with a raw ``+``. Both HTTP parsers uvicorn offers (h11, httptools) answer such a request
+line 400 before any application sees it (measured: docs/calls.md), so this listener reads
+the request line itself: the method is its first word, the version its last, the target
+everything between; percent-escapes are decoded, ``+`` stays a plus.
 
 Events: Yealink ``incoming``/``established``/``terminated``, Snom
-``incoming``/``connected``/``disconnected``; ``missed`` ends a call that was not answered.
-The server is uvicorn (already there for the reference service) on the app's loop."""
+``incoming``/``connected``/``disconnected``; ``missed`` ends a call that was not answered."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hmac
 import socket
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING
+from urllib.parse import unquote
 
-from corpdir.calls.events import CallEvent, CallState
+from corpdir.calls.events import CallEvent, CallState, number_from_uri
 
 if TYPE_CHECKING:
     from corpdir.calls.hub import FeedLink
@@ -25,36 +35,45 @@ if TYPE_CHECKING:
 EVENTS = {"incoming": CallState.RINGING, "ringing": CallState.RINGING, "established": CallState.ANSWERED,
           "connected": CallState.ANSWERED, "answered": CallState.ANSWERED, "terminated": CallState.ENDED,
           "disconnected": CallState.ENDED, "missed": CallState.ENDED, "ended": CallState.ENDED}
+HEAD_MAX = 8192  # a request's line and headers; a phone's are a few hundred bytes
+HEAD_SECONDS = 10.0  # a connection that sends no whole head in this time is closed
+REASONS = {200: "OK", 400: "Bad Request", 403: "Forbidden", 405: "Method Not Allowed"}
 
 
-def make_app(token: str, link: FeedLink) -> Any:
-    from starlette.applications import Starlette
-    from starlette.requests import Request
-    from starlette.responses import PlainTextResponse
-    from starlette.routing import Route
+def query_values(query: str) -> dict[str, str]:
+    """``a=1&b=山田 太郎`` as the phone wrote it: split on ``&`` and ``=``, escapes decoded
+    as UTF-8 (a stray byte becomes U+FFFD), ``+`` kept (it is a number's plus)."""
+    values: dict[str, str] = {}
+    for pair in query.split("&"):
+        name, _, value = pair.partition("=")
+        values.setdefault(unquote(name, errors="replace"), unquote(value, errors="replace"))
+    return values
 
-    from corpdir.calls.events import number_from_uri
 
-    async def action(request: Request) -> PlainTextResponse:
-        if not hmac.compare_digest(request.path_params["token"].encode(), token.encode()):
-            return PlainTextResponse("forbidden\n", status_code=403)
-        state = EVENTS.get(request.path_params["event"].lower())
-        query = request.query_params
-        remote = number_from_uri(query.get("remote", ""))
-        call_id = query.get("call_id", "") or remote
-        if state is None or not call_id:
-            link.skip(str(request.url.path), "unknown event or no call_id/remote")
-            return PlainTextResponse("unknown event\n", status_code=400)
-        answered = False if request.path_params["event"].lower() == "missed" else None
-        link.emit(CallEvent("", call_id, state, remote, query.get("display_name", ""), query.get("active_user", ""),
-                            answered=answered))
-        return PlainTextResponse("ok\n")
-
-    async def refuse(request: Request) -> PlainTextResponse:
-        return PlainTextResponse("forbidden\n", status_code=403)
-
-    return Starlette(routes=[Route("/{token}/{event}", action, methods=["GET", "POST"]),
-                             Route("/{rest:path}", refuse, methods=["GET", "POST", "PUT", "DELETE", "PATCH"])])
+def answer(request_line: bytes, token: str, link: FeedLink) -> int:
+    """The status for one request line; a well-formed event is emitted on ``link``."""
+    method, _, rest = request_line.strip().partition(b" ")
+    target, _, version = rest.rpartition(b" ")
+    if not version.startswith(b"HTTP/1.") or not target.startswith(b"/"):
+        return 400
+    if method not in (b"GET", b"POST"):
+        return 405
+    text = target.decode("utf-8", errors="replace")
+    path, _, query = text.partition("?")
+    parts = [unquote(part, errors="replace") for part in path.split("/")]
+    if len(parts) != 3 or not hmac.compare_digest(parts[1].encode(), token.encode()):
+        return 403
+    event = parts[2].lower()
+    state = EVENTS.get(event)
+    values = query_values(query)
+    remote = number_from_uri(values.get("remote", ""))
+    call_id = values.get("call_id", "") or remote
+    if state is None or not call_id:
+        link.skip(f"/{event}?{query}", "unknown event or no call_id/remote")  # not the token: the log is no secret's place
+        return 400
+    link.emit(CallEvent("", call_id, state, remote, values.get("display_name", ""), values.get("active_user", ""),
+                        answered=False if event == "missed" else None))
+    return 200
 
 
 class ActionUrlFeed:
@@ -64,29 +83,28 @@ class ActionUrlFeed:
         self.records = config.records
 
     async def run(self, link: FeedLink) -> None:
-        import uvicorn
-
-        class Quiet(uvicorn.Server):
-            @contextlib.contextmanager
-            def capture_signals(self) -> Iterator[None]:  # the app owns the process's signals
-                yield
-
         host, port = self.config.listen.rsplit(":", 1)
         sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((host.strip("[]"), int(port)))
-        server = Quiet(uvicorn.Config(make_app(self.config.token.get_secret_value(), link), log_level="warning",
-                                      lifespan="off", access_log=False))
-        task = asyncio.create_task(server.serve(sockets=[sock]))
         try:
-            while not server.started and not task.done():
-                await asyncio.sleep(0.01)
-            if task.done():
-                task.result()
-                raise ConnectionError("the action URL listener stopped")
-            link.connected()
-            await task
-        finally:
-            server.should_exit = True
-            await asyncio.gather(task, return_exceptions=True)
+            sock.bind((host.strip("[]"), int(port)))
+            server = await asyncio.start_server(lambda r, w: self._serve(r, w, link), sock=sock, limit=HEAD_MAX)
+        except BaseException:
             sock.close()
+            raise
+        link.connected()
+        async with server:
+            await server.serve_forever()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, link: FeedLink) -> None:
+        try:
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), HEAD_SECONDS)
+            status = answer(head.partition(b"\r\n")[0], self.config.token.get_secret_value(), link)
+            body = f"{REASONS[status].lower()}\n".encode()
+            writer.write(f"HTTP/1.1 {status} {REASONS[status]}\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                         f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode() + body)
+            await writer.drain()
+        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError, ConnectionError):
+            pass  # a head too long, too slow or cut: closed without an answer
+        finally:
+            writer.close()

@@ -43,15 +43,15 @@ class MessageSlipForm(ModalScreen[SlipDraft | None]):
                 Binding("ctrl+s", "send", "Send", id="slip.send", priority=True)]
 
     def __init__(self, service: Any, *, recipient: Any = None, caller_name: str = "", caller_number: str = "",
-                 mails: bool = False, records: bool = True) -> None:
-        """``mails``: a mail server is set; ``records``: the call is the desk's own and
-        its record takes the note (a `corpdir ring` card records nothing)."""
+                 mails: bool = False, record_says: str = "") -> None:
+        """``mails``: a mail server is set; ``record_says``: where the note goes with the
+        call (the session's words: with the record, or nowhere for a call nobody records)."""
         super().__init__()
         self.service = service
         self.recipient = recipient
         self._caller = (caller_name, caller_number)
         self.mails = mails
-        self.records = records
+        self.record_says = record_says
         self._matches: list[Any] = []
 
     def compose(self) -> ComposeResult:
@@ -138,8 +138,11 @@ class MessageSlipForm(ModalScreen[SlipDraft | None]):
             where = f"{printable(who.fullname or '')} has no e-mail address: kept as a slip (F6)"
         else:
             where = f"Ctrl+S e-mails it to {printable(who.fullname or '')} <{printable(who.email1)}>"
-        where += " and notes it on the call record." if self.records else "; this call is not recorded (a test ring)."
-        self.query_one("#slip-where", Static).update(literal(f"{where} Esc cancels.", "dim"))
+        said = literal(f"{where}. Esc cancels.", "dim")
+        if self.record_says:  # its own line: literal() turns a newline into a visible mark
+            said.append("\n")
+            said.append_text(literal(f"The note: {self.record_says[0].lower()}{self.record_says[1:]}.", "dim"))
+        self.query_one("#slip-where", Static).update(said)
 
     @on(Input.Submitted, "#slip-text")
     def _text_done(self) -> None:

@@ -31,7 +31,8 @@ if TYPE_CHECKING:
 STATE_TITLES = {"ringing": "Ringing", "answered": "On the line", "ended": "Call ended"}
 KEYS = (("a", "answer", "answer"), ("h", "hang_up", "hang up"),  # only where the feed can (Ring.answers, hangs_up)
         ("enter", "open", "open"), ("b", "call_back", "call"), ("c", "copy", "copy"),
-        ("m", "take_message", "message"), ("s", "save_contact", "save"), ("d", "dismiss", "close"))
+        ("m", "take_message", "message"), ("s", "save_contact", "save"), ("d", "dismiss", "close"),
+        ("D", "dismiss_all", "close all"))
 
 
 def when(at: datetime | None) -> str:
@@ -147,19 +148,31 @@ class RingCard(Vertical, can_focus=True):
         self.query_one("#ring-keys", Static).update(self.keys_text())
 
     def keys_text(self) -> Text:
-        """The keys this card offers now: a kiosk shows no write, a known caller no 'save'."""
+        """The keys this card offers now: a kiosk shows no write, a known caller no 'save'.
+        Lines break between hints, never inside one ("d" at a line's end and "close" on
+        the next told nothing)."""
         read_only = context_of(self).read_only
-        text = Text()
+        width = self.content_size.width  # 0 while hidden: repainted when it gets its size
+        text, line = Text(), 0
         for key, action, label in KEYS:
             if read_only and action in self.WRITES:
                 continue
             if not self.offers(action):
                 continue
-            if text:
+            hint = Text.assemble(("⏎" if key == "enter" else key, "bold"), f" {label}")
+            if line and width and line + 2 + hint.cell_len > width:
+                text.append("\n")
+                line = 0
+            elif line:
                 text.append("  ")
-            text.append("⏎" if key == "enter" else key, style="bold")
-            text.append(f" {label}")
+                line += 2
+            text.append_text(hint)
+            line += hint.cell_len
         return text
+
+    def on_resize(self) -> None:
+        if self.ring is not None:
+            self.query_one("#ring-keys", Static).update(self.keys_text())
 
     def offers(self, action: str) -> bool:
         """Open needs a caller's record, save an unknown number, calling back a number at all;
@@ -202,6 +215,9 @@ class RingCard(Vertical, can_focus=True):
 
     def action_dismiss(self) -> None:
         self._choose("dismiss")
+
+    def action_dismiss_all(self) -> None:
+        self._choose("dismiss_all")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self.offers(action) if action in ("open", "save_contact", "call_back", "answer", "hang_up") else self.ring is not None

@@ -68,14 +68,18 @@ class StatusBar(Static):
         # a feed's error can quote what a PBX sent: shown literally, one line
         phone_status = printable(self.context.desk_phone.status_text())
         phone_down = "reconnecting" in phone_status
-        if phone_down:  # first, where a narrow terminal does not cut it off
-            text.append("  ·  " + phone_status, style="bold yellow")
-        text.append("  ·  " + describe_age(self._age))
+        core = Text("  ·  " + describe_age(self._age))
         bucket = self.service.rate_limit
         if bucket is not None and bucket.capacity:
-            text.append(f"  ·  tokens {int(bucket.tokens)}/{int(bucket.capacity)}")
+            core.append(f"  ·  tokens {int(bucket.tokens)}/{int(bucket.capacity)}")
         if self.service.is_demo:
-            text.append("  ·  DEMO", style="bold magenta")
+            core.append("  ·  DEMO", style="bold magenta")
+        if phone_down:  # first, where a narrow terminal does not cut it off; cut itself to leave room for the rest
+            down = Text("  ·  " + phone_status, style="bold yellow")
+            if width := self.content_size.width:  # 0: not laid out yet
+                down.truncate(max(width - text.cell_len - core.cell_len, 8), overflow="ellipsis")
+            text.append_text(down)
+        text.append_text(core)
         if phone_status and not phone_down:
             text.append("  ·  " + phone_status)
         if activity := self.context.sync.activity:
