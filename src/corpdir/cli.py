@@ -23,7 +23,8 @@ COMMANDS = ("lookup", "sync", "server", "ssh-server", "web", "bulk", "export", "
 # 2 is also argparse's status for a command line it cannot parse.
 EXIT_STATUS: dict[str, str] = {
     "": "0 the TUI was quit; 2 a bad command line or settings",
-    "lookup": "0 every number found; 1 some not found; 2 an error (not a number, the service failed, a bad command line)",
+    "lookup": "0 every number found; 1 some not found; 2 an error (not a number, the service failed, no cache with "
+              "--offline, a bad command line); 3 a number was withheld and every other was found",
     "sync": "0 the cache is up to date; 2 the service failed or refused (the next sync resumes)",
     "server": "0 stopped; 2 the port is taken or the settings are bad",
     "ssh-server": "0 stopped; 2 the port is taken, or a key or setting is bad",

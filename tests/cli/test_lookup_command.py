@@ -61,7 +61,7 @@ def test_some_not_found_exits_1_and_says_so():
     assert result.returncode == 1
     assert lines[0].split("\t")[1] == "山田 太郎"
     assert lines[1].split("\t")[1:] == ["佐藤 一郎", "テスト商事", "contact", "contact:77"]
-    assert lines[2] == "0120-000-000\t-\tnot found"
+    assert lines[2] == "0120-000-000\t-\tnot found\tunknown\t-"
 
 
 def test_unreachable_service_for_an_unknown_number_exits_2():
@@ -93,9 +93,9 @@ def test_service_answers_what_the_cache_lacks(server):
     assert answer["source"] == "service" and answer["items"][0]["displayName"] == someone["fullname"]
 
 
-def test_a_stale_cache_is_checked_with_the_service(server):
+def test_fresh_checks_a_cached_number_with_the_service(server):
     fill_cache(server.base_url, synced_ago=24 * 3600)
-    result = run("03-1234-5678", "--json", base_url=server.base_url)
+    result = run("03-1234-5678", "--json", "--fresh", base_url=server.base_url)
     answer = json.loads(result.stdout)
     # the service does not know the cached Yamada: the cached answer is kept, marked as such
     assert answer["found"] and answer["source"] == "cache"

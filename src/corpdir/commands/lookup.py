@@ -1,10 +1,10 @@
 """`corpdir lookup`: caller-ID by number, for people and for scripts or a PBX.
 
-One line per number: NUMBER, name, company or division, type, id (tab-separated), or
-``--json``. Exit 0 when all were found, 1 when some were not, 2 on an error. With
-``--stdin`` each input line is answered as soon as it arrives and flushed, for a pipe.
-Answers from the cache need only sqlite3 and phonenumbers; the service is contacted
-only for numbers the cache cannot answer.
+One line per number: NUMBER, name, company or division, type, id (five tab-separated
+columns, found or not), or ``--json``. Exit statuses: :data:`corpdir.cli.EXIT_STATUS`.
+With ``--stdin`` each input line is answered as soon as it arrives and flushed, for a
+pipe. The cache answers at once however old it is (its age is said); the service is
+contacted only for numbers the cache cannot answer, or for all with ``--fresh``.
 """
 
 from __future__ import annotations
@@ -24,7 +24,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object per number")
     parser.add_argument("--stdin", action="store_true", help="read numbers from standard input, answering each line at once")
     parser.add_argument("--base-url", help="the service (default: config file, CORPDIR_BASE_URL, else the embedded demo)")
-    parser.add_argument("--offline", action="store_true", help="answer from the cache only")
+    parser.add_argument("--offline", action="store_true", help="answer from the cache only (exit 2 when there is none yet)")
+    parser.add_argument("--fresh", action="store_true",
+                        help="ask the service about every number, even one the cache knows (it is asked only on a miss otherwise)")
 
 
 def _formatter(argv: list[str]) -> Callable[[str], argparse.HelpFormatter]:
