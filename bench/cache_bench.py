@@ -112,6 +112,28 @@ def bench_lookup_in_process(store: CacheStore, rng: random.Random) -> list[str]:
     return forms
 
 
+# What pip writes for `[project.scripts] corpdir = "corpdir.cli:run"`: the command a user runs.
+CONSOLE_SCRIPT = """#!{python}
+# -*- coding: utf-8 -*-
+import re
+import sys
+from corpdir.cli import run
+if __name__ == '__main__':
+    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])
+    sys.exit(run())
+"""
+
+
+def clean_console_script() -> str:
+    """The `corpdir` console script in the clean venv, as an install there has it (no
+    runpy, which `python -m corpdir.cli` adds: ~6 M instructions)."""
+    python = clean_python()
+    script = Path(python).with_name("corpdir")
+    script.write_text(CONSOLE_SCRIPT.format(python=python))
+    script.chmod(0o755)
+    return str(script)
+
+
 def bench_lookup_process(db: Path, forms: list[str], runs: int, against: Path | None = None) -> None:
     base_url, key = "http://127.0.0.1:9/v1", "bench-key"
     with tempfile.TemporaryDirectory() as tmp:
@@ -136,11 +158,12 @@ def bench_lookup_process(db: Path, forms: list[str], runs: int, against: Path | 
         # interpreter, bytecode cached. A cache hit needs the standard library and, to read a
         # record, the Zstandard backport: the installed packages on PYTHONPATH (whose .pth
         # files, the hook among them, are not run from there).
-        clean_command = [clean_python(), "-m", "corpdir.cli", "lookup", "--offline"]
+        clean_command = [clean_console_script(), "lookup", "--offline"]
+        module_command = [clean_python(), "-m", "corpdir.cli", "lookup", "--offline"]
         packages = [p for p in site.getsitepackages() if Path(p, "backports").is_dir()]
         clean_env = {**cached_env, "PYTHONPATH": os.pathsep.join([str(Path(numbers.__file__).parents[2]), *packages])}
         clean_other_env = {**cached_env, "PYTHONPATH": os.pathsep.join([str(against), *packages])} if against else None
-        times, baseline, cached, failed, other, clean, clean_other = [], [], [], [], [], [], []
+        times, baseline, cached, failed, other, clean, clean_other, module = [], [], [], [], [], [], [], []
         cpu: dict[int, list[float]] = {}  # id(samples) -> the child's CPU seconds: steadier than wall time under load
         load = os.getloadavg()[0]
 
@@ -165,6 +188,7 @@ def bench_lookup_process(db: Path, forms: list[str], runs: int, against: Path | 
             pair = [(clean, clean_env), (clean_other, clean_other_env)] if against else [(clean, clean_env)]
             for samples, run_env in pair if i % 2 == 0 else reversed(pair):
                 timed(samples, clean_argv, run_env)
+            timed(module, module_command + [forms[i % len(forms)]], clean_env)
         if failed:
             raise SystemExit(f"{len(failed)} lookups did not answer from the cache: {failed[0]}")
         report(f"`{os.path.basename(command[0])} lookup` whole process", times, baseline)
@@ -175,8 +199,10 @@ def bench_lookup_process(db: Path, forms: list[str], runs: int, against: Path | 
             report(f"  the same, with {against}", other, baseline)
             report(f"CPU time: the same, with {against}", cpu[id(other)], cpu[id(baseline)])
         report("CPU time: python -c pass (clean venv)", cpu[id(baseline)])
-        report("lookup in the clean venv, bytecode cached", clean, baseline)
+        report("lookup in the clean venv (console script), bytecode cached", clean, baseline)
         report("CPU time: the same", cpu[id(clean)], cpu[id(baseline)])
+        report("  the same as `python -m corpdir.cli`", module, baseline)
+        report("CPU time: the same", cpu[id(module)], cpu[id(baseline)])
         if against:
             report(f"  the same, with {against}", clean_other, baseline)
             report(f"CPU time: the same, with {against}", cpu[id(clean_other)], cpu[id(baseline)])

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import gc
 import sys
-from importlib import import_module
 
 TYPE_CHECKING = False  # not typing's (~14 M instructions of a lookup): docs/performance.md, "`corpdir lookup`"
 if TYPE_CHECKING:
@@ -49,6 +48,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser; with ``only``, just that subcommand is configured (a command line that
     names one needs no other: configuring them all costs every command ~15 ms)."""
     import argparse
+    from importlib import import_module
 
     from corpdir.commands import tui
 
@@ -84,7 +84,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
-    module = import_module(f"corpdir.commands.{(args.command or 'tui').replace('-', '_')}")
+    if args.command == "lookup":  # by name: importlib's package is ~2 M instructions of a lookup's start
+        from corpdir.commands import lookup as module
+    else:
+        from importlib import import_module
+
+        module = import_module(f"corpdir.commands.{(args.command or 'tui').replace('-', '_')}")
     try:
         return int(module.run(args) or 0)
     except ValueError as exc:  # corpdir.paths is imported here, not at the top: `corpdir lookup` starts without it

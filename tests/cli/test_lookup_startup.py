@@ -106,3 +106,27 @@ def test_a_cache_hit_reads_its_record_without_typing_shutil_or_pydantic(tmp_path
     result = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, env=env, check=False)
     assert result.returncode == 0, result.stderr
     assert "山田 太郎" in result.stdout
+
+
+@pytest.mark.parametrize("argv", [
+    ["03-1234-5678"], ["1", "2", "--json"], ["--json", "1", "2"], ["--offline", "--stdin"], ["--fresh", "1"],
+    ["--base-url", "http://x/v1", "1"], ["--base-url=http://x/v1", "1"], ["1", "--base-url", "http://x/v1"],
+    ["+81 3-1234-5678", "０３−１２３４−５６７８"], ["--json", "--json", "1"], [],
+])
+def test_the_plain_reading_of_a_command_line_is_argparse_s(argv):
+    """What the lookup reads without argparse is exactly what argparse reads."""
+    from corpdir.commands import lookup
+
+    plain = lookup.parse_plain(argv)
+    assert plain is not None
+    assert vars(plain) == vars(lookup.parse_with_argparse(argv))
+
+
+@pytest.mark.parametrize("argv", [
+    ["1", "--json", "2"], ["--off", "1"], ["--", "-5"], ["-5"], ["--base-url"], ["--base-url", "--json", "1"],
+    ["--help"], ["-h"], ["--json=1", "1"], ["--bogus", "1"],
+])
+def test_every_other_command_line_is_left_to_argparse(argv):
+    from corpdir.commands import lookup
+
+    assert lookup.parse_plain(argv) is None

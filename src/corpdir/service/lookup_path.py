@@ -47,7 +47,7 @@ class LookupPath:
         self.base_url = base_url
         self.offline = offline
         profile, region, self.stale_after = _settings_light(base_url)
-        self._conn = conn = numbers.open_reader(profile.cache_path(), region)
+        self._conn = conn = numbers.open_reader(profile.cache_location(), region)
         # one codec for every number: it keeps the records' compression dictionaries ready
         read = functools.partial(numbers.read, conn, region=region, codec=Codec(conn)) if conn is not None else None
         self.age: float | None = numbers.synced_age(conn)
