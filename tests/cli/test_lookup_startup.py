@@ -88,7 +88,8 @@ def test_lookup_start_up_leaves_out_typing_and_shutil(tmp_path):
 def test_a_cache_hit_reads_its_record_without_typing_shutil_or_pydantic(tmp_path):
     """As above, but the number is in the cache: the record is expanded (Zstandard, from
     the installed backport or the standard library) and printed, and the start-up still
-    leaves out typing, shutil, pydantic, platformdirs, hashlib and httpx."""
+    leaves out typing, shutil, pydantic, platformdirs, hashlib and httpx, and argparse and
+    pathlib (docs/performance.md, "the import budget of a cache hit")."""
     import site
 
     import corpdir
@@ -98,7 +99,8 @@ def test_a_cache_hit_reads_its_record_without_typing_shutil_or_pydantic(tmp_path
     store = CacheStore(cache_file("http://127.0.0.1:9/v1", "k", tmp_path / "cache"))
     store.put_users([{"userId": 7, "loginId": "yamada", "fullname": "山田 太郎", "phoneNum": "03-1234-5678"}])
     store.close()
-    code = _lookup_leaving_out("０３−１２３４−５６７８", ("typing", "shutil", "pydantic", "platformdirs", "hashlib", "_hashlib", "httpx"))
+    code = _lookup_leaving_out("０３−１２３４−５６７８", ("typing", "shutil", "pydantic", "platformdirs", "hashlib", "_hashlib", "httpx",
+                                                "argparse", "gettext", "pathlib"))
     env = {**os.environ, "CORPDIR_BASE_URL": "http://127.0.0.1:9/v1", "CORPDIR_API_KEY": "k", "HOME": str(tmp_path),
            "CORPDIR_CACHE_DIR": str(tmp_path / "cache"),
            "PYTHONPATH": os.pathsep.join([os.path.dirname(os.path.dirname(corpdir.__file__)), *site.getsitepackages()])}
