@@ -7,18 +7,9 @@ must answer, and a closed port (127.0.0.1:9) where it must not be needed."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
-import time
 
-import pytest
-
-from corpdir.cache.store import CacheStore
-from corpdir.paths import Profile
-from service_fixtures import LiveServer, make_server
-
-KEY = "demo-reception"
+import lookup_helpers as helpers
 CLOSED = "http://127.0.0.1:9/v1"  # nothing listens: an answer that needs the service fails
 DIVISIONS = [{"divisionId": 1, "divisionName": "本社"}, {"divisionId": 2, "divisionName": "営業本部", "parentDivisionId": 1},
              {"divisionId": 3, "divisionName": "1課", "parentDivisionId": 2}]
@@ -26,25 +17,12 @@ YAMADA = {"userId": 9001, "fullname": "山田 太郎", "phoneNum": "03-1234-5678
           "divisions": [{"divisionId": 3, "divisionName": "1課"}]}
 
 
-@pytest.fixture(scope="module")
-def server():
-    live = LiveServer(make_server())
-    yield live
-    live.stop()
-
-
 def fill_cache(base_url: str, *, synced_ago: float = 0.0) -> None:
-    store = CacheStore(Profile(base_url, KEY).cache_path())
-    store.put_divisions(DIVISIONS)
-    store.put_users([YAMADA])
-    store.mark_synced("users", time.time() - synced_ago)
-    store.close()
+    helpers.fill_cache(base_url, [YAMADA], divisions=DIVISIONS, synced_ago=synced_ago)
 
 
 def lookup(*args: str, base_url: str = CLOSED) -> subprocess.CompletedProcess:
-    env = {**os.environ, "CORPDIR_BASE_URL": base_url, "CORPDIR_API_KEY": KEY}
-    return subprocess.run([sys.executable, "-m", "corpdir.cli", "lookup", *args], capture_output=True, text=True,
-                          env=env, timeout=120)
+    return helpers.lookup(*args, base_url=base_url)
 
 
 def test_offline_without_a_cache_says_there_is_none_and_exits_2():
