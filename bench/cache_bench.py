@@ -134,6 +134,20 @@ def clean_console_script() -> str:
     return str(script)
 
 
+def stale_copy(db: Path, name: str, folder: str, env: dict[str, str]) -> dict[str, str]:
+    """A copy of the cache in ``folder`` last synced 20 minutes ago (past the 15-minute
+    ``stale_after``), the original marked synced now; ``env`` pointed at the copy."""
+    import sqlite3
+
+    os.makedirs(folder)
+    with sqlite3.connect(db) as src, sqlite3.connect(os.path.join(folder, name)) as dst:
+        src.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('synced_at:users', ?)", (repr(time.time()),))
+        src.commit()
+        src.backup(dst)
+        dst.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('synced_at:users', ?)", (repr(time.time() - 1200),))
+    return {**env, "CORPDIR_CACHE_DIR": folder}
+
+
 def bench_lookup_process(db: Path, forms: list[str], runs: int, against: Path | None = None) -> None:
     base_url, key = "http://127.0.0.1:9/v1", "bench-key"
     with tempfile.TemporaryDirectory() as tmp:
@@ -143,6 +157,7 @@ def bench_lookup_process(db: Path, forms: list[str], runs: int, against: Path | 
         target = Profile(base_url, key).cache_path()
         target.parent.mkdir(parents=True, exist_ok=True)
         os.symlink(db, target)
+        stale_env = stale_copy(db, target.name, os.path.join(tmp, "stale"), env)
         # The console script next to this interpreter, as installed (not a pyenv shim, whose
         # bash costs more than corpdir itself), run with the caller's environment as is.
         script = shutil.which("corpdir", path=os.path.dirname(sys.executable)) or shutil.which("corpdir")
@@ -164,6 +179,7 @@ def bench_lookup_process(db: Path, forms: list[str], runs: int, against: Path | 
         clean_env = {**cached_env, "PYTHONPATH": os.pathsep.join([str(Path(numbers.__file__).parents[2]), *packages])}
         clean_other_env = {**cached_env, "PYTHONPATH": os.pathsep.join([str(against), *packages])} if against else None
         times, baseline, cached, failed, other, clean, clean_other, module = [], [], [], [], [], [], [], []
+        fresh_online, stale_online = [], []
         cpu: dict[int, list[float]] = {}  # id(samples) -> the child's CPU seconds: steadier than wall time under load
         load = os.getloadavg()[0]
 
@@ -189,6 +205,11 @@ def bench_lookup_process(db: Path, forms: list[str], runs: int, against: Path | 
             for samples, run_env in pair if i % 2 == 0 else reversed(pair):
                 timed(samples, clean_argv, run_env)
             timed(module, module_command + [forms[i % len(forms)]], clean_env)
+            # without --offline: a stale cache must answer as fast as a fresh one (the service,
+            # 127.0.0.1:9, refuses: asking it would fail the run)
+            online = [clean_console_script(), "lookup", forms[i % len(forms)]]
+            timed(fresh_online, online, clean_env)
+            timed(stale_online, online, {**clean_env, "CORPDIR_CACHE_DIR": stale_env["CORPDIR_CACHE_DIR"]})
         if failed:
             raise SystemExit(f"{len(failed)} lookups did not answer from the cache: {failed[0]}")
         report(f"`{os.path.basename(command[0])} lookup` whole process", times, baseline)
@@ -203,6 +224,9 @@ def bench_lookup_process(db: Path, forms: list[str], runs: int, against: Path | 
         report("CPU time: the same", cpu[id(clean)], cpu[id(baseline)])
         report("  the same as `python -m corpdir.cli`", module, baseline)
         report("CPU time: the same", cpu[id(module)], cpu[id(baseline)])
+        report("  not --offline, cache synced just now", fresh_online, baseline)
+        report("  not --offline, cache synced 20 minutes ago", stale_online, fresh_online)
+        report("CPU time: the same, synced 20 minutes ago", cpu[id(stale_online)], cpu[id(fresh_online)])
         if against:
             report(f"  the same, with {against}", clean_other, baseline)
             report(f"CPU time: the same, with {against}", cpu[id(clean_other)], cpu[id(baseline)])
