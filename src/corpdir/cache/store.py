@@ -116,12 +116,19 @@ class CacheStore(DirectoryReads, FolderLists, CallHistory):
         cache is meant to take, and later incremental syncs change only a few records, so
         it would stay. VACUUM rebuilds it packed, once, at a cost measured in
         docs/performance.md; the checkpoint then truncates the write-ahead log that VACUUM
-        filled with the whole file."""
+        filled with the whole file. It runs with SQLite's default page cache, not the sync's
+        32 MiB: VACUUM fills whatever cache it has with the copy it writes (10k: +54 MiB of
+        RSS with 32 MiB, +4 MiB with the default, in the same 0.5 s)."""
         if self.path == ":memory:":
             return
         with self._lock:
-            self._conn.execute("VACUUM")
-            self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            pages = self._conn.execute("PRAGMA cache_size").fetchone()[0]
+            self._conn.execute("PRAGMA cache_size=-2000")
+            try:
+                self._conn.execute("VACUUM")
+                self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            finally:
+                self._conn.execute(f"PRAGMA cache_size={int(pages)}")
 
     def is_empty(self) -> bool:
         return self._one("SELECT 1 FROM users LIMIT 1") is None and self._one("SELECT 1 FROM contacts LIMIT 1") is None
