@@ -112,6 +112,42 @@ def bench_lookup_in_process(store: CacheStore, rng: random.Random) -> list[str]:
     return forms
 
 
+# What pip writes for `[project.scripts] corpdir = "corpdir.cli:run"`: the command a user runs.
+CONSOLE_SCRIPT = """#!{python}
+# -*- coding: utf-8 -*-
+import re
+import sys
+from corpdir.cli import run
+if __name__ == '__main__':
+    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])
+    sys.exit(run())
+"""
+
+
+def clean_console_script() -> str:
+    """The `corpdir` console script in the clean venv, as an install there has it (no
+    runpy, which `python -m corpdir.cli` adds: ~6 M instructions)."""
+    python = clean_python()
+    script = Path(python).with_name("corpdir")
+    script.write_text(CONSOLE_SCRIPT.format(python=python))
+    script.chmod(0o755)
+    return str(script)
+
+
+def stale_copy(db: Path, name: str, folder: str, env: dict[str, str]) -> dict[str, str]:
+    """A copy of the cache in ``folder`` last synced 20 minutes ago (past the 15-minute
+    ``stale_after``), the original marked synced now; ``env`` pointed at the copy."""
+    import sqlite3
+
+    os.makedirs(folder)
+    with sqlite3.connect(db) as src, sqlite3.connect(os.path.join(folder, name)) as dst:
+        src.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('synced_at:users', ?)", (repr(time.time()),))
+        src.commit()
+        src.backup(dst)
+        dst.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('synced_at:users', ?)", (repr(time.time() - 1200),))
+    return {**env, "CORPDIR_CACHE_DIR": folder}
+
+
 def bench_lookup_process(db: Path, forms: list[str], runs: int, against: Path | None = None) -> None:
     base_url, key = "http://127.0.0.1:9/v1", "bench-key"
     with tempfile.TemporaryDirectory() as tmp:
@@ -121,6 +157,7 @@ def bench_lookup_process(db: Path, forms: list[str], runs: int, against: Path | 
         target = Profile(base_url, key).cache_path()
         target.parent.mkdir(parents=True, exist_ok=True)
         os.symlink(db, target)
+        stale_env = stale_copy(db, target.name, os.path.join(tmp, "stale"), env)
         # The console script next to this interpreter, as installed (not a pyenv shim, whose
         # bash costs more than corpdir itself), run with the caller's environment as is.
         script = shutil.which("corpdir", path=os.path.dirname(sys.executable)) or shutil.which("corpdir")
@@ -136,11 +173,13 @@ def bench_lookup_process(db: Path, forms: list[str], runs: int, against: Path | 
         # interpreter, bytecode cached. A cache hit needs the standard library and, to read a
         # record, the Zstandard backport: the installed packages on PYTHONPATH (whose .pth
         # files, the hook among them, are not run from there).
-        clean_command = [clean_python(), "-m", "corpdir.cli", "lookup", "--offline"]
+        clean_command = [clean_console_script(), "lookup", "--offline"]
+        module_command = [clean_python(), "-m", "corpdir.cli", "lookup", "--offline"]
         packages = [p for p in site.getsitepackages() if Path(p, "backports").is_dir()]
         clean_env = {**cached_env, "PYTHONPATH": os.pathsep.join([str(Path(numbers.__file__).parents[2]), *packages])}
         clean_other_env = {**cached_env, "PYTHONPATH": os.pathsep.join([str(against), *packages])} if against else None
-        times, baseline, cached, failed, other, clean, clean_other = [], [], [], [], [], [], []
+        times, baseline, cached, failed, other, clean, clean_other, module = [], [], [], [], [], [], [], []
+        fresh_online, stale_online = [], []
         cpu: dict[int, list[float]] = {}  # id(samples) -> the child's CPU seconds: steadier than wall time under load
         load = os.getloadavg()[0]
 
@@ -165,6 +204,12 @@ def bench_lookup_process(db: Path, forms: list[str], runs: int, against: Path | 
             pair = [(clean, clean_env), (clean_other, clean_other_env)] if against else [(clean, clean_env)]
             for samples, run_env in pair if i % 2 == 0 else reversed(pair):
                 timed(samples, clean_argv, run_env)
+            timed(module, module_command + [forms[i % len(forms)]], clean_env)
+            # without --offline: a stale cache must answer as fast as a fresh one (the service,
+            # 127.0.0.1:9, refuses: asking it would fail the run)
+            online = [clean_console_script(), "lookup", forms[i % len(forms)]]
+            timed(fresh_online, online, clean_env)
+            timed(stale_online, online, {**clean_env, "CORPDIR_CACHE_DIR": stale_env["CORPDIR_CACHE_DIR"]})
         if failed:
             raise SystemExit(f"{len(failed)} lookups did not answer from the cache: {failed[0]}")
         report(f"`{os.path.basename(command[0])} lookup` whole process", times, baseline)
@@ -175,8 +220,13 @@ def bench_lookup_process(db: Path, forms: list[str], runs: int, against: Path | 
             report(f"  the same, with {against}", other, baseline)
             report(f"CPU time: the same, with {against}", cpu[id(other)], cpu[id(baseline)])
         report("CPU time: python -c pass (clean venv)", cpu[id(baseline)])
-        report("lookup in the clean venv, bytecode cached", clean, baseline)
+        report("lookup in the clean venv (console script), bytecode cached", clean, baseline)
         report("CPU time: the same", cpu[id(clean)], cpu[id(baseline)])
+        report("  the same as `python -m corpdir.cli`", module, baseline)
+        report("CPU time: the same", cpu[id(module)], cpu[id(baseline)])
+        report("  not --offline, cache synced just now", fresh_online, baseline)
+        report("  not --offline, cache synced 20 minutes ago", stale_online, fresh_online)
+        report("CPU time: the same, synced 20 minutes ago", cpu[id(stale_online)], cpu[id(fresh_online)])
         if against:
             report(f"  the same, with {against}", clean_other, baseline)
             report(f"CPU time: the same, with {against}", cpu[id(clean_other)], cpu[id(baseline)])

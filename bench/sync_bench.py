@@ -4,7 +4,9 @@ reference server on 127.0.0.1 with its default token bucket (60 burst, 10/s).
     python bench/sync_bench.py [--size 100000]     # 100k users and (generator default) 100k contacts
 
 Prints: wall seconds, requests, the rate-limit floor ((requests - burst) / rate), the
-ratio of the two, peak RSS of the sync process and the cache size on disk. The server's
+ratio of the two, peak RSS of the sync process, the cache size on disk and its bytes a
+record as the sync left it (what a user gets: the first sync compacts it) against a
+VACUUMed copy of it (goal <= 1,300 B/record). The server's
 data dir is kept in bench/out, so the tenant is generated once; the first run after it is
 made also waits for the server to load it, so take the second.
 
@@ -47,6 +49,25 @@ def free_port() -> int:
 
 def corpdir(*args: str) -> list[str]:
     return [sys.executable, "-m", "corpdir.cli", *args]
+
+
+def report_compactness(db: Path, size: int) -> None:
+    """Bytes per record of the cache as the sync left it (what a user gets), against the
+    same cache rebuilt by VACUUM: what compaction could still win, and what it costs."""
+    import sqlite3
+
+    conn = sqlite3.connect(db)
+    records = sum(conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ("users", "contacts"))
+    pages, free = (conn.execute(f"PRAGMA {p}").fetchone()[0] for p in ("page_count", "freelist_count"))
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / "vacuumed.sqlite3"
+        started = time.perf_counter()
+        conn.execute("VACUUM INTO ?", (str(copy),))
+        seconds = time.perf_counter() - started
+        packed = copy.stat().st_size
+    conn.close()
+    print(f"cache as synced: {size / records:,.0f} B/record ({records} users + contacts; {pages} pages, {free} free);"
+          f" VACUUMed: {packed / records:,.0f} B/record ({seconds:.2f} s); goal <= 1,300 B/record")
 
 
 def main() -> None:
@@ -94,6 +115,7 @@ def main() -> None:
                   f" the sync itself {own:.1f} s, ratio {own / floor if floor else 0:.2f}; load {os.getloadavg()[0]:.2f}")
             print(f"peak RSS of the sync process {max(peak, before) / 1024:.0f} MiB (the largest child so far)")
             print(f"cache on disk {size / 2**20:.1f} MiB")
+            report_compactness(next(Path(tmp).glob("*.sqlite3")), size)
     finally:
         server.terminate()
         server.wait(timeout=30)

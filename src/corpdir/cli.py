@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import gc
 import sys
-from importlib import import_module
 
 TYPE_CHECKING = False  # not typing's (~14 M instructions of a lookup): docs/performance.md, "`corpdir lookup`"
 if TYPE_CHECKING:
@@ -23,7 +22,8 @@ COMMANDS = ("lookup", "sync", "server", "ssh-server", "web", "bulk", "export", "
 # 2 is also argparse's status for a command line it cannot parse.
 EXIT_STATUS: dict[str, str] = {
     "": "0 the TUI was quit; 2 a bad command line or settings",
-    "lookup": "0 every number found; 1 some not found; 2 an error (not a number, the service failed, a bad command line)",
+    "lookup": "0 every number found; 1 some not found; 2 an error (not a number, the service failed, no cache with "
+              "--offline, a bad command line); 3 a number was withheld and every other was found",
     "sync": "0 the cache is up to date; 2 the service failed or refused (the next sync resumes)",
     "server": "0 stopped; 2 the port is taken or the settings are bad",
     "ssh-server": "0 stopped; 2 the port is taken, or a key or setting is bad",
@@ -48,6 +48,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser; with ``only``, just that subcommand is configured (a command line that
     names one needs no other: configuring them all costs every command ~15 ms)."""
     import argparse
+    from importlib import import_module
 
     from corpdir.commands import tui
 
@@ -83,7 +84,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     args = parse_args(argv)
-    module = import_module(f"corpdir.commands.{(args.command or 'tui').replace('-', '_')}")
+    if args.command == "lookup":  # by name: importlib's package is ~2 M instructions of a lookup's start
+        from corpdir.commands import lookup as module
+    else:
+        from importlib import import_module
+
+        module = import_module(f"corpdir.commands.{(args.command or 'tui').replace('-', '_')}")
     try:
         return int(module.run(args) or 0)
     except ValueError as exc:  # corpdir.paths is imported here, not at the top: `corpdir lookup` starts without it

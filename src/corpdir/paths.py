@@ -18,10 +18,10 @@ from __future__ import annotations
 import os
 import sys
 from collections import namedtuple
-from pathlib import Path
 
 TYPE_CHECKING = False  # not typing's (~14 M instructions of a lookup): docs/performance.md, "`corpdir lookup`"
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any, Iterable
 
 try:  # the builtin SHA-256: hashlib would load OpenSSL (~5 ms of `corpdir lookup`'s start)
@@ -58,14 +58,30 @@ def user_dir(kind: str) -> str:
     return str(getattr(platformdirs, f"user_{kind}_dir")(APP_NAME))
 
 
+def _path(location: str) -> Path:
+    """``location`` as a Path. pathlib is imported here, not at the top: it brings
+    urllib.parse, ipaddress and fnmatch (~18 M instructions of `corpdir lookup`'s ~140 M),
+    and the lookup reads its config file and cache by their locations as text."""
+    from pathlib import Path
+
+    return Path(location)
+
+
+def _location(env: str, kind: str) -> str:
+    return os.environ.get(env) or user_dir(kind)
+
+
 def _dir(env: str, kind: str) -> Path:
-    override = os.environ.get(env)
-    return Path(override) if override else Path(user_dir(kind))
+    return _path(_location(env, kind))
+
+
+def config_location() -> str:
+    """The config file's location (:func:`config_path` as text)."""
+    return os.environ.get("CORPDIR_CONFIG") or os.path.join(user_dir("config"), "config.toml")
 
 
 def config_path() -> Path:
-    override = os.environ.get("CORPDIR_CONFIG")
-    return Path(override) if override else Path(user_dir("config")) / "config.toml"
+    return _path(config_location())
 
 
 def data_dir() -> Path:
@@ -117,9 +133,14 @@ def key_fingerprint(api_key: str) -> str:
     return _sha256(("corpdir-key:" + api_key).encode()).hexdigest()[:16]
 
 
-def cache_file(base_url: str, api_key: str, directory: Path | None = None) -> Path:
+def cache_location(base_url: str, api_key: str, directory: str | os.PathLike[str] | None = None) -> str:
+    """:func:`cache_file` as text."""
     name = _sha256(f"{base_url.rstrip('/')}\n{key_fingerprint(api_key)}".encode()).hexdigest()[:24]
-    return (directory or cache_dir()) / f"{name}.sqlite3"
+    return os.path.join(directory or _location("CORPDIR_CACHE_DIR", "cache"), f"{name}.sqlite3")
+
+
+def cache_file(base_url: str, api_key: str, directory: Path | None = None) -> Path:
+    return _path(cache_location(base_url, api_key, directory))
 
 
 class SettingsError(ValueError):
@@ -129,13 +150,14 @@ class SettingsError(ValueError):
 
 def read_config() -> dict[str, Any]:
     """The config file's tables ({} when there is no file; a BOM is allowed)."""
-    path = config_path()
-    if not path.is_file():
+    path = config_location()
+    if not os.path.isfile(path):
         return {}
     import tomllib  # only when there is a file: `corpdir lookup` starts without it
 
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8-sig"))
+        with open(path, encoding="utf-8-sig") as file:
+            return tomllib.loads(file.read())
     except tomllib.TOMLDecodeError as exc:
         raise SettingsError(f"{path}: not valid TOML: {exc}") from None
 
@@ -206,6 +228,10 @@ class Profile(namedtuple("Profile", ("base_url", "api_key"))):
     def cache_path(self) -> Path:
         return cache_file(*self.identity)
 
+    def cache_location(self) -> str:
+        """:meth:`cache_path` as text (no pathlib: `corpdir lookup`'s start)."""
+        return cache_location(*self.identity)
+
 
 def given(value: Any) -> Any:
     """A setting as given, or None when it says nothing: absent, empty or only blanks
@@ -247,7 +273,8 @@ def lookup_settings() -> dict[str, Any]:
 def read_key_file(path: str | Path) -> str | None:
     """The key in a key file: its first line, without a BOM (Windows Notepad writes one) or
     surrounding blanks; None for an empty file. OSError/UnicodeDecodeError if unreadable."""
-    lines = Path(path).expanduser().read_text(encoding="utf-8-sig").strip().splitlines()
+    with open(os.path.expanduser(path), encoding="utf-8-sig") as file:
+        lines = file.read().strip().splitlines()
     return given(lines[0]) if lines else None
 
 

@@ -45,10 +45,27 @@ _FORMAT = (
 )
 _CONTROL = "\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff"
 _NONCHARACTER = "\ufdd0-\ufdef" + "".join(f"{chr(plane + 0xFFFE)}{chr(plane + 0xFFFF)}" for plane in range(0, 0x110000, 0x10000))
-# One pattern, compiled at import: every name painted, printed or exported passes through
-# it (a pattern given as text costs a lookup in `re`'s cache on each call, ~0.7 us), and a
-# compile (~0.25 ms) is paid once by `corpdir lookup` whichever of its outputs it writes.
-_UNSAFE = re.compile(f"[\n{_CONTROL}{_NONCHARACTER}{_FORMAT}]")
+# One pattern, compiled once (a pattern given as text costs a lookup in `re`'s cache on
+# each call, ~0.7 us), on first need: most text is printable by Python's own rule and,
+# outside the few characters below, holds nothing the pattern finds, so it is returned
+# as it is without the pattern (the compile is ~7 M instructions of `corpdir lookup`).
+_UNSAFE_CLASS = f"[\n{_CONTROL}{_NONCHARACTER}{_FORMAT}]"
+_PRINTABLE_BUT_UNSAFE = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u3164\uffa0")
+"""What the pattern replaces although ``str.isprintable`` accepts it (fillers, a grapheme
+joiner, Mongolian selectors): a test holds this to the pattern, code point by code point."""
+_UNSAFE: re.Pattern[str] | None = None
+
+
+def _unsafe() -> re.Pattern[str]:
+    global _UNSAFE
+    if _UNSAFE is None:
+        _UNSAFE = re.compile(_UNSAFE_CLASS)
+    return _UNSAFE
+
+
+def _inert(text: str) -> bool:
+    """True when :func:`printable` would return ``text`` unchanged, told without the pattern."""
+    return text.isprintable() and _PRINTABLE_BUT_UNSAFE.isdisjoint(text)
 
 
 def _noncharacter(code: int) -> bool:
@@ -76,7 +93,9 @@ def printable(value: object, *, keep_newlines: bool = False) -> str:
     field). Safe to call twice: the output holds nothing it would change.
     """
     text = "" if value is None else str(value)
-    return _UNSAFE.sub(_visible_but_newline if keep_newlines else _visible, text)
+    if _inert(text):
+        return text
+    return _unsafe().sub(_visible_but_newline if keep_newlines else _visible, text)
 
 
 def _json_escape(match: re.Match[str]) -> str:
@@ -96,4 +115,5 @@ def json_text(value: Any) -> str:
 
     # json.dumps has already escaped every C0 control (newline included), so what the
     # shared pattern finds in its output is exactly what JSON leaves raw: DEL, C1, bidi, invisible
-    return _UNSAFE.sub(_json_escape, json.dumps(value, ensure_ascii=False))
+    line = json.dumps(value, ensure_ascii=False)
+    return line if _inert(line) else _unsafe().sub(_json_escape, line)

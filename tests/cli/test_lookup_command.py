@@ -7,15 +7,13 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 import pytest
 
-from corpdir.cache.store import CacheStore
-from corpdir.paths import Profile
-from service_fixtures import LiveServer, demo_tenant, make_server
+import lookup_helpers as helpers
+from lookup_helpers import KEY
+from service_fixtures import demo_tenant
 
-KEY = "demo-reception"
 YAMADA = {"userId": 9001, "fullname": "山田 太郎", "fullnameKana": "ヤマダ タロウ", "phoneNum": "03-1234-5678",
           "extensionNum": "4321", "divisions": [{"divisionId": 5, "divisionName": "総務部"}]}
 SATO = {"contactId": 77, "fullname": "佐藤 一郎", "companyName": "テスト商事", "mobileNum": "090-1111-2222",
@@ -23,25 +21,12 @@ SATO = {"contactId": 77, "fullname": "佐藤 一郎", "companyName": "テスト�
 EVIL = {"userId": 9002, "fullname": "[red]x[/red]\x1b]52;c;AAAA\x07\nEvil", "phoneNum": "06-9999-0000"}
 
 
-@pytest.fixture(scope="module")
-def server():
-    live = LiveServer(make_server())
-    yield live
-    live.stop()
-
-
 def fill_cache(base_url: str, *, synced_ago: float = 0.0) -> None:
-    store = CacheStore(Profile(base_url, KEY).cache_path())
-    store.put_users([YAMADA, EVIL])
-    store.put_contacts([SATO])
-    store.mark_synced("users", time.time() - synced_ago)
-    store.close()
+    helpers.fill_cache(base_url, [YAMADA, EVIL], [SATO], synced_ago=synced_ago)
 
 
 def run(*args: str, base_url: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    env = {**os.environ, "CORPDIR_BASE_URL": base_url, "CORPDIR_API_KEY": KEY}
-    return subprocess.run([sys.executable, "-m", "corpdir.cli", "lookup", *args], input=stdin, capture_output=True,
-                          text=True, env=env, timeout=60)
+    return helpers.lookup(*args, base_url=base_url, stdin=stdin)
 
 
 @pytest.mark.parametrize("written", ["+81 3-1234-5678", "03(1234)5678", "0312345678"])
@@ -61,7 +46,7 @@ def test_some_not_found_exits_1_and_says_so():
     assert result.returncode == 1
     assert lines[0].split("\t")[1] == "山田 太郎"
     assert lines[1].split("\t")[1:] == ["佐藤 一郎", "テスト商事", "contact", "contact:77"]
-    assert lines[2] == "0120-000-000\t-\tnot found"
+    assert lines[2] == "0120-000-000\t-\tnot found\tunknown\t-"
 
 
 def test_unreachable_service_for_an_unknown_number_exits_2():
@@ -93,9 +78,9 @@ def test_service_answers_what_the_cache_lacks(server):
     assert answer["source"] == "service" and answer["items"][0]["displayName"] == someone["fullname"]
 
 
-def test_a_stale_cache_is_checked_with_the_service(server):
+def test_fresh_checks_a_cached_number_with_the_service(server):
     fill_cache(server.base_url, synced_ago=24 * 3600)
-    result = run("03-1234-5678", "--json", base_url=server.base_url)
+    result = run("03-1234-5678", "--json", "--fresh", base_url=server.base_url)
     answer = json.loads(result.stdout)
     # the service does not know the cached Yamada: the cached answer is kept, marked as such
     assert answer["found"] and answer["source"] == "cache"

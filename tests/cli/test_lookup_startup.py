@@ -65,8 +65,8 @@ def test_lookup_start_up_imports_neither_pydantic_nor_platformdirs_nor_openssl(t
         env.pop(name, None)  # the default folders, as a user has them
     env["HOME"] = str(tmp_path)
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False)
-    assert result.returncode == 1, result.stderr  # no cache: not found, and no traceback
-    assert "03-1234-5678\t-\tnot found" in result.stdout
+    assert result.returncode == 2, result.stderr  # --offline with no cache: said, and no traceback
+    assert "no cache" in result.stderr and result.stdout == ""
 
 
 def test_lookup_start_up_leaves_out_typing_and_shutil(tmp_path):
@@ -81,14 +81,15 @@ def test_lookup_start_up_leaves_out_typing_and_shutil(tmp_path):
     for name in ("CORPDIR_CACHE_DIR", "CORPDIR_CONFIG", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"):
         env.pop(name, None)
     result = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, env=env, check=False)
-    assert result.returncode == 1, result.stderr  # no cache: not found, and no traceback
-    assert "03-1234-5678\t-\tnot found" in result.stdout
+    assert result.returncode == 2, result.stderr  # --offline with no cache: said, and no traceback
+    assert "no cache" in result.stderr and result.stdout == ""
 
 
 def test_a_cache_hit_reads_its_record_without_typing_shutil_or_pydantic(tmp_path):
     """As above, but the number is in the cache: the record is expanded (Zstandard, from
     the installed backport or the standard library) and printed, and the start-up still
-    leaves out typing, shutil, pydantic, platformdirs, hashlib and httpx."""
+    leaves out typing, shutil, pydantic, platformdirs, hashlib and httpx, and argparse and
+    pathlib (docs/performance.md, "the import budget of a cache hit")."""
     import site
 
     import corpdir
@@ -98,7 +99,8 @@ def test_a_cache_hit_reads_its_record_without_typing_shutil_or_pydantic(tmp_path
     store = CacheStore(cache_file("http://127.0.0.1:9/v1", "k", tmp_path / "cache"))
     store.put_users([{"userId": 7, "loginId": "yamada", "fullname": "山田 太郎", "phoneNum": "03-1234-5678"}])
     store.close()
-    code = _lookup_leaving_out("０３−１２３４−５６７８", ("typing", "shutil", "pydantic", "platformdirs", "hashlib", "_hashlib", "httpx"))
+    code = _lookup_leaving_out("０３−１２３４−５６７８", ("typing", "shutil", "pydantic", "platformdirs", "hashlib", "_hashlib", "httpx",
+                                                "argparse", "gettext", "pathlib"))
     env = {**os.environ, "CORPDIR_BASE_URL": "http://127.0.0.1:9/v1", "CORPDIR_API_KEY": "k", "HOME": str(tmp_path),
            "CORPDIR_CACHE_DIR": str(tmp_path / "cache"),
            "PYTHONPATH": os.pathsep.join([os.path.dirname(os.path.dirname(corpdir.__file__)), *site.getsitepackages()])}
@@ -106,3 +108,27 @@ def test_a_cache_hit_reads_its_record_without_typing_shutil_or_pydantic(tmp_path
     result = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, env=env, check=False)
     assert result.returncode == 0, result.stderr
     assert "山田 太郎" in result.stdout
+
+
+@pytest.mark.parametrize("argv", [
+    ["03-1234-5678"], ["1", "2", "--json"], ["--json", "1", "2"], ["--offline", "--stdin"], ["--fresh", "1"],
+    ["--base-url", "http://x/v1", "1"], ["--base-url=http://x/v1", "1"], ["1", "--base-url", "http://x/v1"],
+    ["+81 3-1234-5678", "０３−１２３４−５６７８"], ["--json", "--json", "1"], [],
+])
+def test_the_plain_reading_of_a_command_line_is_argparse_s(argv):
+    """What the lookup reads without argparse is exactly what argparse reads."""
+    from corpdir.commands import lookup
+
+    plain = lookup.parse_plain(argv)
+    assert plain is not None
+    assert vars(plain) == vars(lookup.parse_with_argparse(argv))
+
+
+@pytest.mark.parametrize("argv", [
+    ["1", "--json", "2"], ["--off", "1"], ["--", "-5"], ["-5"], ["--base-url"], ["--base-url", "--json", "1"],
+    ["--help"], ["-h"], ["--json=1", "1"], ["--bogus", "1"],
+])
+def test_every_other_command_line_is_left_to_argparse(argv):
+    from corpdir.commands import lookup
+
+    assert lookup.parse_plain(argv) is None

@@ -72,3 +72,15 @@ def test_json_keeps_the_exact_data_in_inert_bytes():
     assert_inert(line)
     assert "\\u009b" in line and "\\u202e" in line and "\\udb40\\udc41" in line and "ヤマダ" in line
     assert json.loads(line) == record
+
+
+def test_text_taken_as_is_without_the_pattern_is_text_the_pattern_leaves_alone():
+    """printable() returns printable text without running its pattern: every character the
+    pattern replaces must be one ``str.isprintable`` refuses or one of the listed few."""
+    from corpdir import text
+
+    pattern = text._unsafe()
+    caught = [chr(c) for c in range(0x110000) if pattern.match(chr(c))]
+    assert [c for c in caught if text._inert(c)] == []
+    assert set(text._PRINTABLE_BUT_UNSAFE) <= set(caught)  # none listed that the pattern would keep
+    assert text.printable("山田 太郎\u3164") == "山田 太郎<U+3164>" and text.printable("\u3000") == "\u3000"

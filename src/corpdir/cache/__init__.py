@@ -6,8 +6,6 @@ does not pay for pydantic models.
 
 from __future__ import annotations
 
-import importlib
-
 TYPE_CHECKING = False  # not typing's (~14 M instructions of a lookup): docs/performance.md, "`corpdir lookup`"
 if TYPE_CHECKING:
     from typing import Any
@@ -24,5 +22,7 @@ __all__ = sorted(_EXPORTS)
 
 def __getattr__(name: str) -> Any:
     if name in _EXPORTS:
-        return getattr(importlib.import_module(_EXPORTS[name]), name)
+        from importlib import import_module  # here: the importlib package is ~2 M instructions of `corpdir lookup`
+
+        return getattr(import_module(_EXPORTS[name]), name)
     raise AttributeError(f"module 'corpdir.cache' has no attribute {name!r}")

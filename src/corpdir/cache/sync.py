@@ -62,6 +62,7 @@ class ResourceSummary:
 class SyncSummary:
     resources: dict[str, ResourceSummary] = field(default_factory=dict)
     seconds: float | None = None  # the whole run: less than its resources' sum when some ran alongside
+    compacted: float | None = None  # seconds the compaction after the first sync took (None: not compacted)
 
     def total(self) -> ResourceSummary:
         out = ResourceSummary()
@@ -125,6 +126,7 @@ class Syncer:
         wanted = list(resources)
         summary = SyncSummary()
         started = time.monotonic()
+        first = "users" in wanted and await self._run(self.store.synced_at, "users") is None
         alongside: asyncio.Future[ResourceSummary] | None = None
         try:
             for resource in wanted:
@@ -139,6 +141,10 @@ class Syncer:
             if alongside is not None and not alongside.done():  # the users' pass failed: stop the contacts too
                 alongside.cancel()
                 await asyncio.gather(alongside, return_exceptions=True)
+        if first:  # the cache just filled from nothing: see CacheStore.compact
+            compacting = time.monotonic()
+            await self._run(self.store.compact)
+            summary.compacted = time.monotonic() - compacting
         summary.seconds = time.monotonic() - started
         return summary
 

@@ -35,20 +35,34 @@ def _settings_light(base_url: str | None) -> tuple[Profile, str, float]:
 
 
 class LookupPath:
-    """Answers from the cache right away; an event loop and the facade are started only
-    for the first number the cache cannot answer (then kept for the next ones)."""
+    """Answers from the cache right away, however old it is (its age is :attr:`age`); an
+    event loop and the facade are started only for the first number the cache cannot
+    answer (then kept for the next ones), or for every number with ``fresh``.
 
-    def __init__(self, base_url: str | None, *, offline: bool = False) -> None:
+    A stale cache is not a reason to wait for the service: a PBX pipe needs a name while
+    the phone rings, and a cache synced 20 minutes ago is right about nearly everyone (a
+    stale-cache lookup took 1.3 s against 29 ms). The caller says how old the answer is."""
+
+    def __init__(self, base_url: str | None, *, offline: bool = False, fresh: bool = False) -> None:
         self.base_url = base_url
         self.offline = offline
-        profile, region, stale = _settings_light(base_url)
-        self._conn = conn = numbers.open_reader(profile.cache_path(), region)
+        profile, region, self.stale_after = _settings_light(base_url)
+        self._conn = conn = numbers.open_reader(profile.cache_location(), region)
         # one codec for every number: it keeps the records' compression dictionaries ready
         read = functools.partial(numbers.read, conn, region=region, codec=Codec(conn)) if conn is not None else None
-        age = numbers.synced_age(conn)
-        self.identifier = Identifier(read, fresh=age is not None and age <= stale, region=region)
+        self.age: float | None = numbers.synced_age(conn)
+        """Seconds since the cache was last synced (None: no cache, or never synced)."""
+        self.identifier = Identifier(read, fresh=not fresh, region=region)
         self._service: Any = None
         self._loop: Any = None
+
+    @property
+    def has_cache(self) -> bool:
+        return self._conn is not None
+
+    @property
+    def stale(self) -> bool:
+        return self.age is not None and self.age > self.stale_after
 
     def _facade(self) -> Any:
         if self._service is None:
@@ -70,8 +84,13 @@ class LookupPath:
         try:
             resolve = self._facade().identification.resolve
         except Exception as exc:  # noqa: BLE001 - no usable service (a bad key or URL): said per number
-            return [Identity(a.query, number=a.number, error=str(exc)) if a in ask and not a.found else a for a in answers]
-        asked = dict(zip(map(id, ask), self._loop.run_until_complete(self.identifier.ask_service(ask, resolve))))
+            replies = [a if a.found else Identity(a.query, number=a.number, error=str(exc)) for a in ask]
+        else:
+            replies = self._loop.run_until_complete(self.identifier.ask_service(ask, resolve))
+        for reply in replies:  # the service was asked: its "nobody" (or its failure) is the service's answer
+            if reply.source == "none":
+                reply.source = "service"
+        asked = dict(zip(map(id, ask), replies))
         return [asked.get(id(a), a) for a in answers]
 
     def close(self) -> None:
