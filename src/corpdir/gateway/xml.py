@@ -4,6 +4,8 @@ Documents are assembled as strings (a whole directory of 200k entries would cost
 as an ElementTree); every value passes :func:`corpdir.text.printable` (no control
 character, which XML 1.0 forbids, and no bidi trick) and then the standard library's XML
 escaping (``<``, ``&``, ``>``, quotes), so ``]]>`` or markup in a name is text.
+U+FFFE and U+FFFF, which ``printable`` lets through but XML 1.0 forbids (one such name
+would make every phone's whole directory unreadable), become U+FFFD.
 """
 
 from __future__ import annotations
@@ -18,12 +20,20 @@ PROLOG = '<?xml version="1.0" encoding="UTF-8"?>\n'
 MEDIA_TYPE = "text/xml; charset=utf-8"
 
 
+_NOT_XML = {0xFFFE: "\ufffd", 0xFFFF: "\ufffd"}
+
+
+def _xml_chars(value: object) -> str:
+    shown = printable(value)
+    return shown.translate(_NOT_XML) if "\ufffe" in shown or "\uffff" in shown else shown
+
+
 def text(value: object) -> str:
-    return escape(printable(value))
+    return escape(_xml_chars(value))
 
 
 def attr(value: object) -> str:
-    return quoteattr(printable(value))
+    return quoteattr(_xml_chars(value))
 
 
 def element(tag: str, value: object, **attrs: object) -> str:
