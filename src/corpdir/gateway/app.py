@@ -49,6 +49,7 @@ from corpdir.text import printable
 
 log = logging.getLogger("corpdir.gateway")
 TITLE = "Directory"
+MAX_ID = 2**63 - 1
 DOCUMENTS = 3
 
 
@@ -222,13 +223,17 @@ def build_app(service: Any, settings: GatewayConfig) -> GatewayApp:
         return Response(body.encode(), media_type=MEDIA_TYPE)
 
     async def threecx_template(request: Request) -> Response:
-        return Response(threecx.template(gw.base(request)), media_type=MEDIA_TYPE)
+        tokened = bool(request.scope.get("root_path")) or bool(settings.public_url and "/t/" in settings.public_url)
+        body = threecx.template(gw.base(request), None if tokened or settings.user is None else settings.user)
+        return Response(body, media_type=MEDIA_TYPE)
 
     async def record(request: Request) -> Response:
         kind = request.path_params["kind"]
         try:
             rid = int(request.path_params["rid"])
         except ValueError:
+            return Response(status_code=404)
+        if not 0 < rid <= MAX_ID:  # SQLite's integers end here; a larger id is nobody's
             return Response(status_code=404)
         entry = gw.phonebook.entry(kind, rid) if kind in ("user", "contact") else None
         if entry is None:
