@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from corpdir.gateway.access import freepbx_breaks
 from corpdir.phone import digits
 from corpdir.service.backend import backend_of
 
@@ -140,3 +141,12 @@ def test_each_phone_reads_its_directory_as_documented_and_finds_each_holder(runn
                                                      params={"q": holder.name}).content) if "grand" not in path else root
         texts = [" ".join(e.itertext()) for e in found]
         assert any(holder.name.split()[0] in t and digits(holder.number) in digits(t) for t in texts), (kind, path)
+
+
+def test_freepbx_basic_auth_breaks_on_a_password_with_a_space_and_the_gateway_says_so(running, holders):
+    """FreePBX PHP-urlencodes the password into the URL ('+' for a space), curl sends the
+    '+' as it is: 401, no name. `corpdir gateway` warns about such a password at start."""
+    number = digits(holders["person"].number)
+    url = consumers.freepbx_url(running.origin, "cid", number, USER, PASSWORD)
+    assert " " in PASSWORD and consumers.asterisk_curl(url) == ""
+    assert freepbx_breaks(PASSWORD) and not freepbx_breaks(PASSWORD.replace(" ", "-"))

@@ -14,10 +14,14 @@ URLs (BASE is http://HOST:PORT/t/TOKEN; with basic auth, http://USER:PASS@HOST:P
   add &ascii=1 to any URL for names in ASCII (romanised where the directory has no alphabet name)
 
 FreePBX: Admin > CallerID Lookup Sources > Add:
-  Source type: HTTP   Host: HOST   Port: PORT   Username: USER   Password: PASS
-  Path: cid   Query: number=[NUMBER]       (then choose the source on the inbound route)
-  Superfecta instead: source "Regular Expressions 1", URL BASE/cid?number=$thenumber,
-  Regular Expressions: (.*)   (add &ascii=1 when the scheme's charset is IA5)
+  Source type: HTTP   Host: HOST   Port: PORT   Path: t/TOKEN/cid   Query: number=[NUMBER]
+  (then choose the source on the inbound route). FreePBX puts the number in as
+  ${STRREPLACE(CALLERID(num),"+",%2B)}. With basic auth instead: Username USER, Password
+  PASS; FreePBX PHP-urlencodes the password, so one with a space gets 401 every time.
+  Superfecta instead: source "Regular Expressions 1", URL BASE/cid?number=$thenumber&ascii=1,
+  Regular Expressions: (.*)   &ascii=1 is required, not optional: Superfecta's charset is IA5
+  (hard-wired), and its stripAccents rewrites UTF-8 byte by byte, so a Japanese name comes
+  out garbled without it; it keeps the first 60 characters and waits at most 3 s.
 
 Asterisk dialplan (func_curl):
   same => n,Set(CALLERID(name)=${CURL(BASE/cid?number=${CALLERID(num)})})
@@ -25,6 +29,8 @@ Asterisk dialplan (func_curl):
   same => n,Set(CURLOPT(hashcompat)=yes)
   same => n,Set(HASH(who)=${CURL(BASE/cid.kv?number=${CALLERID(num)})})
   same => n,Set(CALLERID(name)=${HASH(who,name)})    ; also company, division, type, id
+  (CURL() trims trailing blanks only; before Asterisk 11.23/13.10 it could also cut the last
+  byte of a UTF-8 name ending in a multi-byte character: use &ascii=1 there.)
 
 FreeSWITCH autoload_configs/cidlookup.conf.xml:
   <configuration name="cidlookup.conf" description="cidlookup Configuration">
@@ -34,13 +40,17 @@ FreeSWITCH autoload_configs/cidlookup.conf.xml:
     </settings>
   </configuration>
   dialplan: <action application="cidlookup" data="${caller_id_number}"/>
+  (mod_cidlookup sends the number's digits only; for an unknown number it sets the caller
+  name to "UNKNOWN", not an empty name.)
 
-3CX: Settings > CRM Integration > Server Side > Add: upload BASE/3cx.xml (GatewayUrl is filled in).
+3CX: Settings > CRM Integration > Server Side > Add: upload BASE/3cx.xml (GatewayUrl is filled in;
+  fetched with basic auth, the template authenticates: type the password into 3CX).
 
 Desk phones (remote phonebook URLs):
   Yealink   Directory > Remote Phone Book: BASE/yealink/directory.xml?q=#SEARCH
             grouped by division: BASE/yealink/phonebook.xml
   Cisco     IP phone service / Directories URL: BASE/cisco/directory.xml  (search: BASE/cisco/search.xml)
+            pages of at most 4,000 bytes (older models' limit); a newer model: add ?bytes=16000
   Snom      Setup > Advanced > XML directory: BASE/snom/directory.xml
   Grandstream  Phonebook > Phonebook XML download: HTTP, server HOST:PORT/t/TOKEN/grandstream (file phonebook.xml)
   LDAP-only phones: see `corpdir ldap-sync --help`.
