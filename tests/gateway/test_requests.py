@@ -71,3 +71,26 @@ def test_a_name_with_a_character_xml_forbids_leaves_every_directory_readable(gat
         root = ET.fromstring(body)  # well-formed: the strict parser takes it
         text = " ".join([*root.itertext(), *(v for e in root.iter() for v in e.attrib.values())])
         assert "青木\ufffd明美\ufffd" in text, path  # the rest of the name still shown
+
+
+def test_metrics_count_lookups_by_answer_and_downloads_by_phone(gateway):
+    from prometheus_client.parser import text_string_to_metric_families
+
+    def samples() -> dict[tuple[str, tuple], float]:
+        text = gateway.get(f"{gateway.base}/metrics").text
+        return {(s.name, tuple(sorted(s.labels.items()))): s.value
+                for family in text_string_to_metric_families(text) for s in family.samples}
+
+    before = samples()
+    user = gateway.call(gateway.service.people.window(None, limit=1))[0]
+    for _ in range(3):
+        gateway.get(f"{gateway.base}/cid?number={user.phoneNum}")
+    gateway.get(f"{gateway.base}/cid?number=anonymous")
+    gateway.get(f"{gateway.base}/cisco/directory.xml")
+    after = samples()
+    key = lambda name, **labels: (name, tuple(sorted(labels.items())))
+    assert after[key("corpdir_gateway_lookups_total", answer="cache")] - before[key("corpdir_gateway_lookups_total", answer="cache")] == 3
+    assert after[key("corpdir_gateway_lookups_total", answer="withheld")] == 1
+    assert after[key("corpdir_gateway_directory_downloads_total", phone="cisco")] == 1
+    assert ("corpdir_gateway_sync_age_seconds", ()) in after and ("corpdir_gateway_n1_seconds_count", ()) in after
+    assert gateway.get(f"{gateway.origin}/metrics").status_code == 401  # behind the same access as everything

@@ -38,6 +38,7 @@ from corpdir.gateway.ascii import romanise
 from corpdir.gateway.http_messages import Reply
 from corpdir.gateway.http_messages import Request as HttpRequest
 from corpdir.gateway.lookup import CallerLookup
+from corpdir.gateway.metrics import CONTENT_TYPE as METRICS_TYPE, Metrics, counted_ask
 from corpdir.gateway.pages import Listing
 from corpdir.gateway.phone_routes import ascii_wanted, phone_routes
 from corpdir.config import GatewayConfig
@@ -58,9 +59,11 @@ class Gateway:
         self.service = service
         self.settings = settings
         self.phonebook = Phonebook(service)
-        self.lookup = CallerLookup(self.phonebook, self.phonebook.ask_service if service.offers("N1") else None,
-                                   deadline=settings.deadline_ms / 1000, strip_prefixes=settings.strip_prefixes)
-        self.callerid = CallerId(self.lookup)
+        self.metrics = Metrics()
+        ask = counted_ask(self.metrics, self.phonebook.ask_service if service.offers("N1") else None)
+        self.lookup = CallerLookup(self.phonebook, ask, deadline=settings.deadline_ms / 1000,
+                                   strip_prefixes=settings.strip_prefixes)
+        self.callerid = CallerId(self.lookup, self.metrics.lookup)
         self.listing = Listing(self.phonebook)
         self._sync: asyncio.Task[None] | None = None
         self._documents: OrderedDict[tuple[str, bool], tuple[int, bytes]] = OrderedDict()
@@ -106,6 +109,7 @@ class Gateway:
                 summary = await self.service.sync.run()
                 total = summary.total()
                 log.info("sync: %d added, %d changed, %d removed", total.added, total.changed, total.removed)
+                self.metrics.synced()
             except Exception as exc:  # noqa: BLE001 - the gateway keeps answering from the cache
                 log.warning("sync failed (%s); answering from the cache", exc.__class__.__name__)
             await asyncio.sleep(self.settings.sync_every)
@@ -160,6 +164,9 @@ def build_app(service: Any, settings: GatewayConfig) -> GatewayApp:
     async def health(request: Request) -> Response:
         return PlainTextResponse("ok")
 
+    async def metrics(request: Request) -> Response:
+        return Response(gw.metrics.text(), media_type=METRICS_TYPE)
+
     @asynccontextmanager
     async def lifespan(app: Any) -> AsyncIterator[None]:
         await gw.start()
@@ -172,6 +179,7 @@ def build_app(service: Any, settings: GatewayConfig) -> GatewayApp:
         Route("/cid", caller), Route("/cid.kv", caller), Route("/cid.json", caller), Route("/cid/{number}", caller),
         *phone_routes(gw),
         Route("/3cx.xml", threecx_template), Route("/record/{kind}/{rid}", record), Route("/health", health),
+        Route("/metrics", metrics),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.gateway = gw

@@ -71,6 +71,7 @@ def phone_routes(gw: Gateway) -> list[Route]:
         yield tail.encode()
 
     async def yealink_directory(request: Request) -> Response:
+        gw.metrics.download("yealink")
         q, ascii = request.query_params.get("q", "").strip(), ascii_wanted(request)
         q = "" if q == "#SEARCH" else q
 
@@ -83,6 +84,7 @@ def phone_routes(gw: Gateway) -> list[Route]:
         return await gw.document(("yealink-directory", ascii), render)
 
     async def yealink_phonebook(request: Request) -> Response:
+        gw.metrics.download("yealink")
         ascii = ascii_wanted(request)
 
         async def render() -> AsyncIterator[bytes]:
@@ -92,6 +94,7 @@ def phone_routes(gw: Gateway) -> list[Route]:
         return await gw.document(("yealink-phonebook", ascii), render)
 
     async def grandstream_phonebook(request: Request) -> Response:
+        gw.metrics.download("grandstream")
         ascii = ascii_wanted(request)
         return await gw.document(("grandstream", ascii), lambda: streamed(
             grandstream.HEAD, lambda batch, _: grandstream.contacts(batch, ascii), grandstream.TAIL))
@@ -120,6 +123,7 @@ def phone_routes(gw: Gateway) -> list[Route]:
         return page_at(found, await asyncio.to_thread(layout, found, cost(names), rows, budget), start), names
 
     async def cisco_directory(request: Request) -> Response:
+        gw.metrics.download("cisco")
         ascii = ascii_wanted(request)
         wanted = _int(request, "bytes", gw.settings.cisco_page_bytes)
         page_bytes = min(max(wanted, cisco.MIN_PAGE_BYTES), cisco.MAX_PAGE_BYTES)
@@ -140,6 +144,7 @@ def phone_routes(gw: Gateway) -> list[Route]:
         return Response(cisco.search_input(TITLE, action).encode(), media_type=MEDIA_TYPE)
 
     async def snom_directory(request: Request) -> Response:
+        gw.metrics.download("snom")
         ascii = ascii_wanted(request)
         url_for = pager(request, "/snom/directory.xml", "/snom/directory.xml", q=request.query_params.get("q", "").strip())
         current, names = await paged(request, ("snom",), lambda _: snom.cost, snom.PAGE_ROWS)
