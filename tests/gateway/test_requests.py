@@ -94,3 +94,20 @@ def test_metrics_count_lookups_by_answer_and_downloads_by_phone(gateway):
     assert after[key("corpdir_gateway_directory_downloads_total", phone="cisco")] == 1
     assert ("corpdir_gateway_sync_age_seconds", ()) in after and ("corpdir_gateway_n1_seconds_count", ()) in after
     assert gateway.get(f"{gateway.origin}/metrics").status_code == 401  # behind the same access as everything
+
+
+def test_accept_charset_gives_shift_jis_or_ascii_to_phones_that_prefer_it(gateway):
+    user = gateway.call(gateway.service.people.window(None, limit=1))[0]
+    for path in ("/cisco/directory.xml", "/snom/directory.xml", "/yealink/directory.xml", "/grandstream/phonebook.xml"):
+        sjis = gateway.get(f"{gateway.base}{path}", headers={"Accept-Charset": "Shift_JIS, utf-8;q=0.5"})
+        assert sjis.headers["content-type"] == "text/xml; charset=Shift_JIS", path
+        assert sjis.content.startswith(b'<?xml version="1.0" encoding="Shift_JIS"?>')
+        text = sjis.content.decode("shift_jis")  # every byte is Shift_JIS
+        root = ET.fromstring(text.split("?>", 1)[1])
+        assert user.fullname.split()[0] in " ".join(root.itertext()), path
+        latin = gateway.get(f"{gateway.base}{path}", headers={"Accept-Charset": "iso-8859-1, utf-8;q=0.7"})
+        assert latin.headers["content-type"] == "text/xml; charset=ISO-8859-1" and latin.content.isascii(), path
+        ET.fromstring(latin.content)
+        plain = gateway.get(f"{gateway.base}{path}", headers={"Accept-Charset": "utf-8, iso-8859-1;q=0.5"})
+        assert plain.headers["content-type"] == "text/xml; charset=utf-8"
+        assert user.fullname.split()[0].encode() in plain.content

@@ -66,10 +66,11 @@ class Gateway:
         self.callerid = CallerId(self.lookup, self.metrics.lookup)
         self.listing = Listing(self.phonebook)
         self._sync: asyncio.Task[None] | None = None
-        self._documents: OrderedDict[tuple[str, bool], tuple[int, bytes]] = OrderedDict()
+        self._documents: OrderedDict[tuple[Any, ...], tuple[int, bytes]] = OrderedDict()
         self._rendering = asyncio.Lock()
 
-    async def document(self, key: tuple[str, bool], render: Callable[[], AsyncIterator[bytes]]) -> Response:
+    async def document(self, key: tuple[Any, ...], render: Callable[[], AsyncIterator[bytes]],
+                       media_type: str = MEDIA_TYPE) -> Response:
         """A whole directory, rendered once per state of the cache: a phone that downloads
         200k entries must not make every other phone wait for the same work again. The last
         DOCUMENTS renderings are kept (tens of MB each at 200k entries)."""
@@ -83,7 +84,7 @@ class Gateway:
             self._documents.move_to_end(key)
             while len(self._documents) > DOCUMENTS:
                 self._documents.popitem(last=False)
-        return Response(kept[1], media_type=MEDIA_TYPE)
+        return Response(kept[1], media_type=media_type)
 
     # -- life ------------------------------------------------------------------------------
     async def start(self) -> None:

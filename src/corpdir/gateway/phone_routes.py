@@ -18,10 +18,10 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
+from corpdir.gateway import charsets
 from corpdir.gateway.names import Distinct
 from corpdir.gateway.pages import Cost, Page, layout, page_at
 from corpdir.gateway.phones import cisco, grandstream, snom, yealink
-from corpdir.gateway.xml import MEDIA_TYPE
 from corpdir.phone import digits, for_display, number_forms
 from corpdir.service.phonebook import Entry
 
@@ -34,6 +34,21 @@ SEARCH_LIMIT = 2000
 
 def ascii_wanted(request: Request) -> bool:
     return request.query_params.get("ascii", "") in ("1", "true", "yes")
+
+
+def _charset(request: Request) -> tuple[str, bool]:
+    """(the charset to answer in, whether names must be ASCII) from ``Accept-Charset`` and ``ascii=``."""
+    charset = charsets.negotiate(request.headers.get("accept-charset", ""))
+    return charset, ascii_wanted(request) or charset == charsets.ASCII
+
+
+def _xml(body: str, charset: str) -> Response:
+    return Response(charsets.encode(body.encode(), charset), media_type=charsets.media_type(charset))
+
+
+async def _encoded(chunks: AsyncIterator[bytes], charset: str) -> AsyncIterator[bytes]:
+    async for chunk in chunks:
+        yield charsets.encode(chunk, charset)
 
 
 def _int(request: Request, name: str, default: int) -> int:
@@ -72,32 +87,34 @@ def phone_routes(gw: Gateway) -> list[Route]:
 
     async def yealink_directory(request: Request) -> Response:
         gw.metrics.download("yealink")
-        q, ascii = request.query_params.get("q", "").strip(), ascii_wanted(request)
+        (charset, ascii), q = _charset(request), request.query_params.get("q", "").strip()
         q = "" if q == "#SEARCH" else q
 
         def render() -> AsyncIterator[bytes]:
-            return streamed(yealink.directory_head(TITLE), lambda b, n: yealink.directory_rows(b, ascii, n),
-                            yealink.DIRECTORY_TAIL, q)
+            return _encoded(streamed(yealink.directory_head(TITLE), lambda b, n: yealink.directory_rows(b, ascii, n),
+                                     yealink.DIRECTORY_TAIL, q), charset)
 
         if q:
-            return StreamingResponse(render(), media_type=MEDIA_TYPE)
-        return await gw.document(("yealink-directory", ascii), render)
+            return StreamingResponse(render(), media_type=charsets.media_type(charset))
+        return await gw.document(("yealink-directory", ascii, charset), render, charsets.media_type(charset))
 
     async def yealink_phonebook(request: Request) -> Response:
         gw.metrics.download("yealink")
-        ascii = ascii_wanted(request)
+        charset, ascii = _charset(request)
 
         async def render() -> AsyncIterator[bytes]:
             entries, names = await gw.listing.current()
-            yield await asyncio.to_thread(lambda: "".join(yealink.phonebook(entries, TITLE, ascii, names)).encode())
+            body = await asyncio.to_thread(lambda: "".join(yealink.phonebook(entries, TITLE, ascii, names)).encode())
+            yield charsets.encode(body, charset)
 
-        return await gw.document(("yealink-phonebook", ascii), render)
+        return await gw.document(("yealink-phonebook", ascii, charset), render, charsets.media_type(charset))
 
     async def grandstream_phonebook(request: Request) -> Response:
         gw.metrics.download("grandstream")
-        ascii = ascii_wanted(request)
-        return await gw.document(("grandstream", ascii), lambda: streamed(
-            grandstream.HEAD, lambda batch, _: grandstream.contacts(batch, ascii), grandstream.TAIL))
+        charset, ascii = _charset(request)
+        return await gw.document(("grandstream", ascii, charset), lambda: _encoded(streamed(
+            grandstream.HEAD, lambda batch, _: grandstream.contacts(batch, ascii), grandstream.TAIL), charset),
+            charsets.media_type(charset))
 
     def pager(request: Request, path: str, search_path: str, **keep: str) -> Callable[[int | None], str]:
         """URLs of this listing's other pages (None: the search), keeping its query and options."""
@@ -124,7 +141,7 @@ def phone_routes(gw: Gateway) -> list[Route]:
 
     async def cisco_directory(request: Request) -> Response:
         gw.metrics.download("cisco")
-        ascii = ascii_wanted(request)
+        charset, ascii = _charset(request)
         wanted = _int(request, "bytes", gw.settings.cisco_page_bytes)
         page_bytes = min(max(wanted, cisco.MIN_PAGE_BYTES), cisco.MAX_PAGE_BYTES)
         keep = {"q": request.query_params.get("q", "").strip(),
@@ -134,22 +151,20 @@ def phone_routes(gw: Gateway) -> list[Route]:
         budget = page_bytes - cisco.overhead(TITLE, url_for, total)
         current, names = await paged(request, ("cisco", ascii, budget), lambda n: cisco.cost(ascii, n),
                                      cisco.MAX_ENTRIES, budget)
-        body = cisco.directory(current, TITLE, ascii, url_for, names)
-        return Response(body.encode(), media_type=MEDIA_TYPE)
+        return _xml(cisco.directory(current, TITLE, ascii, url_for, names), charset)
 
     async def cisco_search(request: Request) -> Response:
         options = {k: v for k, v in (("ascii", "1" if ascii_wanted(request) else ""),
                                      ("bytes", request.query_params.get("bytes", ""))) if v}
         action = f"{gw.base(request)}/cisco/directory.xml" + (f"?{urlencode(options)}" if options else "")
-        return Response(cisco.search_input(TITLE, action).encode(), media_type=MEDIA_TYPE)
+        return _xml(cisco.search_input(TITLE, action), _charset(request)[0])
 
     async def snom_directory(request: Request) -> Response:
         gw.metrics.download("snom")
-        ascii = ascii_wanted(request)
+        charset, ascii = _charset(request)
         url_for = pager(request, "/snom/directory.xml", "/snom/directory.xml", q=request.query_params.get("q", "").strip())
         current, names = await paged(request, ("snom",), lambda _: snom.cost, snom.PAGE_ROWS)
-        body = snom.directory(current, TITLE, ascii, url_for, names)
-        return Response(body.encode(), media_type=MEDIA_TYPE)
+        return _xml(snom.directory(current, TITLE, ascii, url_for, names), charset)
 
     return [
         Route("/yealink/directory.xml", yealink_directory), Route("/yealink/phonebook.xml", yealink_phonebook),
