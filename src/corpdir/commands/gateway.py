@@ -55,6 +55,9 @@ Desk phones (remote phonebook URLs):
   Grandstream  Phonebook > Phonebook XML download: HTTP, server HOST:PORT/t/TOKEN/grandstream (file phonebook.xml)
   LDAP-only phones: see `corpdir ldap-sync --help`.
 
+Check every URL above against the running gateway: corpdir gateway --check [NUMBER].
+Prometheus: BASE/metrics.
+
 The token is kept in the data folder (gateway-token, mode 0600) unless given with --token,
 CORPDIR_GATEWAY_TOKEN or [gateway] token in the config file.
 """
@@ -74,9 +77,28 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sync-every", type=float, help="seconds between background syncs (default 900; 0: never)")
     parser.add_argument("--public-url", help="the URL phones reach this gateway at (default: as each request came)")
     parser.add_argument("--base-url", help="the service (default: config file, CORPDIR_BASE_URL, else the embedded demo)")
+    parser.add_argument("--check", nargs="?", const="0399990000", metavar="NUMBER",
+                        help="do not serve: print each PBX's and phone's URL and fetch it once from the running "
+                             "gateway (with NUMBER as the caller; default an unknown number)")
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "check", None) is not None:
+        return check(args)
     from corpdir.gateway.server import main
 
     return main(args)
+
+
+def check(args: argparse.Namespace) -> int:
+    """``--check``: the settings as `corpdir gateway` would serve them, each consumer's URL fetched once."""
+    from pydantic import SecretStr
+
+    from corpdir.config import load_settings
+    from corpdir.gateway.check import check as fetch_each
+    from corpdir.gateway.server import FLAGS, stored_token
+
+    settings = load_settings(gateway={k: v for k in FLAGS if (v := getattr(args, k, None)) is not None}).gateway
+    if settings.token is None and settings.user is None:
+        settings = settings.model_copy(update={"token": SecretStr(stored_token())})
+    return 0 if fetch_each(settings, args.check, print) else 1
