@@ -56,7 +56,7 @@ Desk phones (remote phonebook URLs):
   LDAP-only phones: see `corpdir ldap-sync --help`.
 
 Check every URL above against the running gateway: corpdir gateway --check [NUMBER].
-Prometheus: BASE/metrics.
+Prometheus scrapes BASE/metrics (the same token or basic auth)
 
 The token is kept in the data folder (gateway-token, mode 0600) unless given with --token,
 CORPDIR_GATEWAY_TOKEN or [gateway] token in the config file.
