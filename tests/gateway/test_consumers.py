@@ -150,3 +150,21 @@ def test_freepbx_basic_auth_breaks_on_a_password_with_a_space_and_the_gateway_sa
     url = consumers.freepbx_url(running.origin, "cid", number, USER, PASSWORD)
     assert " " in PASSWORD and consumers.asterisk_curl(url) == ""
     assert freepbx_breaks(PASSWORD) and not freepbx_breaks(PASSWORD.replace(" ", "-"))
+
+
+@pytest.mark.parametrize("kind", ("person", "contact", "company line", "division line", "division's own"))
+def test_kv_and_json_name_the_company_and_the_division_apart(running, holders, kind):
+    """``company`` is a company (a contact's, a shared line's; none for our own people and
+    divisions), never a division path; the path is ``division``."""
+    holder = holders[kind]
+    kv = consumers.asterisk_hashcompat(f"{running.base}/cid.kv?number={digits(holder.number)}")
+    body = running.get(f"{running.base}/cid.json?number={digits(holder.number)}").json()
+    assert kv["company"] == body["company"] and kv["division"] == body["division"]
+    if kind in ("person", "division's own"):
+        assert body["company"] == "" and body["division"]
+    else:
+        assert body["company"] and " › " not in body["company"]
+        if kind != "contact":
+            assert holder.name.startswith(body["company"])
+    if kind == "division's own":
+        assert body["division"] == holder.name
