@@ -7,10 +7,11 @@ Caller-ID (``?number=``, any form a PBX sends; ``&ascii=1`` for ASCII only):
 Every caller-ID answer says how it was answered (``X-Corpdir-Answer``: cache, service,
 unknown, late) and how long it took here (``Server-Timing: lookup;dur=MS``).
 
-Desk phones (``&ascii=1`` everywhere): /yealink/directory.xml (``?q=``),
-/yealink/phonebook.xml, /cisco/directory.xml (``?start=``, ``?q=``), /cisco/search.xml,
+Desk phones (:mod:`corpdir.gateway.phone_routes`; ``&ascii=1`` or ``Accept-Charset``
+everywhere): /yealink/directory.xml (``?q=``), /yealink/phonebook.xml,
+/cisco/directory.xml (``?start=``, ``?q=``, ``?bytes=``), /cisco/search.xml,
 /snom/directory.xml (``?start=``, ``?q=``), /grandstream/phonebook.xml; 3CX: /3cx.xml;
-a record's page: /record/user/ID, /record/contact/ID.
+a record's page: /record/user/ID, /record/contact/ID; Prometheus: /metrics.
 
 :meth:`GatewayApp.fast` answers caller-ID and /health for the gateway's own HTTP server
 (:mod:`corpdir.gateway.httpserver`) without going through Starlette; the routes here give
