@@ -112,6 +112,7 @@ class Gateway:
                 total = summary.total()
                 log.info("sync: %d added, %d changed, %d removed", total.added, total.changed, total.removed)
                 self.metrics.synced()
+                await self.listing.current()  # laid out now, not on the first phone's request (seconds at 200k)
             except Exception as exc:  # noqa: BLE001 - the gateway keeps answering from the cache
                 log.warning("sync failed (%s); answering from the cache", exc.__class__.__name__)
             await asyncio.sleep(self.settings.sync_every)
