@@ -1,14 +1,20 @@
 """`corpdir gateway --check`: for each PBX and phone, the URL to type into it, fetched
 once from the running gateway, with what came back (the caller name a PBX would show,
-or the document a phone would read), so a setting can be checked before a call fails."""
+or the document a phone would read), so a setting can be checked before a call fails.
+
+Fetched with the standard library: HTTP clients stay in the API client and the dialers
+(the import contract), and one GET per consumer needs nothing more.
+"""
 
 from __future__ import annotations
 
+import base64
+import urllib.error
+import urllib.request
+from urllib.parse import quote
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from typing import Callable
-
-import httpx
 
 from corpdir.config import GatewayConfig
 from corpdir.text import printable
@@ -37,28 +43,45 @@ CONSUMERS = (
 )
 
 
-def base_urls(settings: GatewayConfig) -> tuple[str, str, httpx.Auth | None]:
-    """(the base URL to show, the base URL to fetch from, the basic auth to fetch with)."""
+@dataclass(frozen=True)
+class Answer:
+    status: int
+    headers: dict[str, str]
+    content: bytes
+
+
+def fetch(url: str, authorization: str | None) -> Answer:
+    request = urllib.request.Request(url, headers={"Authorization": authorization} if authorization else {})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as reply:
+            return Answer(reply.status, {k.lower(): v for k, v in reply.headers.items()}, reply.read())
+    except urllib.error.HTTPError as error:
+        return Answer(error.code, {k.lower(): v for k, v in error.headers.items()}, error.read())
+
+
+def base_urls(settings: GatewayConfig) -> tuple[str, str, str | None]:
+    """(the base URL to show, the base URL to fetch from, the Authorization header to fetch with)."""
     host = settings.host if settings.host not in ("0.0.0.0", "::", "") else "127.0.0.1"
     origin = f"http://{host}:{settings.port}"
     if settings.token is not None:
         path = f"/t/{settings.token.get_secret_value()}"
         return (settings.public_url or origin + path).rstrip("/"), origin + path, None
-    auth = httpx.BasicAuth(settings.user or "", settings.password.get_secret_value() if settings.password else "")
+    password = settings.password.get_secret_value() if settings.password else ""
+    authorization = "Basic " + base64.b64encode(f"{settings.user or ''}:{password}".encode()).decode()
     shown = (settings.public_url or origin).replace("://", f"://{settings.user}:PASS@", 1)
-    return shown.rstrip("/"), origin, auth
+    return shown.rstrip("/"), origin, authorization
 
 
-def _outcome(consumer: Consumer, answer: httpx.Response) -> tuple[bool, str]:
+def _outcome(consumer: Consumer, answer: Answer) -> tuple[bool, str]:
     if refused := answer.headers.get("x-corpdir-error"):
-        return False, f"{answer.status_code}: refused ({refused})"
+        return False, f"{answer.status}: refused ({refused})"
     if consumer.kind == "name":
-        if answer.status_code == 404 and not answer.content:
+        if answer.status == 404 and not answer.content:
             return True, "no name (404, empty): the number is nobody's"
         name = printable(answer.content.decode("utf-8", "replace"))
-        return answer.status_code == 200 and bool(name), f"{answer.status_code}: shows {name!r}"
-    if answer.status_code != 200:
-        return False, f"{answer.status_code}"
+        return answer.status == 200 and bool(name), f"{answer.status}: shows {name!r}"
+    if answer.status != 200:
+        return False, f"{answer.status}"
     if consumer.kind == "xml":
         try:
             root = ET.fromstring(answer.content)
@@ -69,19 +92,17 @@ def _outcome(consumer: Consumer, answer: httpx.Response) -> tuple[bool, str]:
     return True, f"200: {len(answer.content):,} bytes"
 
 
-def check(settings: GatewayConfig, number: str, out: Callable[[str], None],
-          transport: httpx.BaseTransport | None = None) -> bool:
+def check(settings: GatewayConfig, number: str, out: Callable[[str], None]) -> bool:
     """Fetch every consumer's URL once; print what each would get. True: all answered as expected."""
-    shown, fetch_base, auth = base_urls(settings)
+    shown, fetch_base, authorization = base_urls(settings)
     out(f"BASE is {shown}")
     good = True
-    with httpx.Client(auth=auth, timeout=10, transport=transport) as client:
-        for consumer in CONSUMERS:
-            url = fetch_base + consumer.path.replace("NUMBER", number)
-            try:
-                ok, what = _outcome(consumer, client.get(url))
-            except httpx.HTTPError as exc:
-                ok, what = False, f"no answer ({exc.__class__.__name__}): is `corpdir gateway` running?"
-            good &= ok
-            out(f"{consumer.name:<12} {consumer.shown}\n{'':<12} {'ok' if ok else 'FAILED'}  {what}")
+    for consumer in CONSUMERS:
+        url = fetch_base + consumer.path.replace("NUMBER", quote(number, safe="+:@"))
+        try:
+            ok, what = _outcome(consumer, fetch(url, authorization))
+        except OSError as exc:
+            ok, what = False, f"no answer ({exc.__class__.__name__}): is `corpdir gateway` running?"
+        good &= ok
+        out(f"{consumer.name:<12} {consumer.shown}\n{'':<12} {'ok' if ok else 'FAILED'}  {what}")
     return good
