@@ -99,3 +99,15 @@ def test_people_of_one_name_in_divisions_of_one_name_are_told_apart(gateway):
     cisco = ET.fromstring(gateway.get(f"{gateway.base}/cisco/directory.xml", params={"q": "山田 太郎"}).content)
     shown = {e.findtext("Name") for e in cisco.findall("DirectoryEntry")}
     assert {f"{n} Office" for n in names} <= shown
+
+
+def test_yealink_search_returns_every_match_past_200(gateway):
+    """Yealink shows what one search answer holds (it does not page): a cut at 200 hid the rest."""
+    client = backend_of(gateway.admin).client
+    for i in range(230):
+        gateway.call(client.create_user(loginId=f"shiken{i}", fullname=f"試験 {i}号", fullnameKana=f"しけん {i}ごう",
+                                        phoneNum=f"03-5556-{i:04d}"))
+    gateway.call(gateway.service.sync.run())
+    found = ET.fromstring(gateway.get(f"{gateway.base}/yealink/directory.xml", params={"q": "しけん"}).content)
+    shown = {e.findtext("Name") for e in found.findall("DirectoryEntry")}
+    assert {f"試験 {i}号" for i in range(230)} <= shown
