@@ -123,12 +123,14 @@ def test_3cx_shows_the_caller_with_a_token_and_with_basic_auth(running, holders,
                 assert outputs["EntityId"].startswith("company:") and outputs["FirstName"] == ""  # one entity, no one's name
 
 
-@pytest.mark.parametrize("kind", ("person", "contact"))
+@pytest.mark.parametrize("kind", ("person", "contact", "company line", "division line", "division's own"))
 def test_yealink_incoming_lookup_shows_the_directory_name(running, holders, kind):
     holder = holders[kind]
     for form in forms(holder)[:4]:  # the forms a phone receives: as the PBX sent it
         shown = consumers.yealink_incoming(running.base, form)
         assert shown is not None and shown.startswith(holder.name), form
+        if kind not in ("person", "contact"):
+            assert shown == holder.name, form  # the line, never one of the contacts who share it
 
 
 @pytest.mark.parametrize("path", ("/cisco/directory.xml", "/snom/directory.xml", "/yealink/directory.xml",

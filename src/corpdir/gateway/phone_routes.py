@@ -59,12 +59,24 @@ def _int(request: Request, name: str, default: int) -> int:
 
 
 def phone_routes(gw: Gateway) -> list[Route]:
+    def shared_line(q: str) -> Entry | None:
+        """A company's, a division's or a division's own number as the one entry caller-ID
+        names (the company and division, the division's path), not the hundreds of
+        contacts who share it: a phone looking up an incoming call shows the line."""
+        identity = gw.lookup.now(q, 0.0, 1)[1]
+        if identity.kind not in ("company", "division"):
+            return None
+        return Entry("line", None, identity.who, numbers=((identity.field, identity.stored or identity.number),))
+
     async def search(q: str) -> list[Entry]:
         """What the cache's search finds for ``q``; for a number in a form it does not know
         (a phone looking up the caller it received: '+81...', '81...', 'sip:...'), the
         same number in the national form the directory writes."""
+        numeric = bool(digits(q)) and not any(c.isalpha() for c in q.partition("@")[0].removeprefix("sip:").removeprefix("tel:"))
+        if numeric and (line := shared_line(q)) is not None:
+            return [line]
         found = await gw.phonebook.search(q, limit=SEARCH_LIMIT)
-        if found or not digits(q) or any(c.isalpha() for c in q.partition("@")[0].removeprefix("sip:").removeprefix("tel:")):
+        if found or not numeric:
             return found
         for form in number_forms(q, gw.phonebook.region, gw.settings.strip_prefixes):
             national = for_display(form, gw.phonebook.region)
