@@ -338,6 +338,8 @@ def sent_forms(text: str, d: str, region: str, strip_prefixes: tuple[str, ...] |
             and len(d) - len(rules.country_code) in rules.lengths:
         # a national number here starts with the trunk prefix: one that does not is E.164 first
         forms.insert(0 if rules.trunk and not d.startswith(rules.trunk) else 1, "+" + d)
+    if rules is not None and d.startswith("00" + rules.country_code):
+        forms.append("+" + d[2:])  # '0081...': a PBX that writes the international prefix most of the world dials
     for prefix in strip_prefixes:
         rest = d[len(prefix):]
         if d.startswith(prefix) and len(rest) >= _MIN_NUMBER:

@@ -90,12 +90,17 @@ def test_cisco_search_input_leads_to_matching_entries(gateway):
 def test_snom_and_grandstream(gateway):
     snom = _xml(gateway, "/snom/directory.xml")
     assert snom.tag == "SnomIPPhoneDirectory" and 0 < len(snom.findall("DirectoryEntry")) <= 50
-    assert any(k.findtext("Label") == "Next" for k in snom.findall("SoftKeyItem"))
+    # Snom documents SoftKeyItem as Name, Label, Url; a Telephone with a sign in it is dialled without the domain
+    assert any(k.findtext("Label") == "Next" and k.findtext("Url") for k in snom.findall("SoftKeyItem"))
+    assert all({c.tag for c in k} == {"Name", "Label", "Url"} for k in snom.findall("SoftKeyItem"))
+    assert all(e.findtext("Telephone").lstrip("+").isdigit() for e in snom.findall("DirectoryEntry"))
     book = _xml(gateway, "/grandstream/phonebook.xml")
     assert book.tag == "AddressBook"
     numbers = {p.findtext("phonenumber") for c in book.findall("Contact") for p in c.findall("Phone")}
     assert numbers == _directory_numbers(gateway)
-    assert {p.get("type") for c in book.findall("Contact") for p in c.findall("Phone")} <= {"Work", "Cell"}
+    phones = [p for c in book.findall("Contact") for p in c.findall("Phone")]
+    assert {p.get("type") for p in phones} == {"Work", "Mobile"}  # of the documented Work/Home/Mobile/Fax/Other
+    assert {p.findtext("accountindex") for p in phones} == {"0"}  # 0-based: the first account, not the second
     user = next(u for u in gateway.call(gateway.service.people.window(None, limit=1000)) if u.extensionNum)
     contact = next(c for c in book.findall("Contact") if any(p.findtext("phonenumber") == user.extensionNum for p in c.findall("Phone")))
     assert f"{contact.findtext('LastName')} {contact.findtext('FirstName')}" == user.fullname.replace("\u3000", " ")

@@ -32,4 +32,5 @@ def test_every_url_in_the_help_and_readme_answers(gateway):
         assert answer.status_code == 200, (path, answer.status_code)
         if path.startswith("/cid") and "ascii=1" not in path:
             assert user.fullname in unquote(answer.text), path
-    assert "[NUMBER]" in SETUP and "Path: cid" in SETUP  # FreePBX builds http://user:pass@host:port/cid?number=...
+    assert "[NUMBER]" in SETUP and "Path: t/TOKEN/cid" in SETUP  # FreePBX builds http://host:port/PATH?number=...
+    assert "$thenumber&ascii=1" in SETUP and "required" in SETUP  # Superfecta garbles every Japanese name without it

@@ -14,10 +14,14 @@ URLs (BASE is http://HOST:PORT/t/TOKEN; with basic auth, http://USER:PASS@HOST:P
   add &ascii=1 to any URL for names in ASCII (romanised where the directory has no alphabet name)
 
 FreePBX: Admin > CallerID Lookup Sources > Add:
-  Source type: HTTP   Host: HOST   Port: PORT   Username: USER   Password: PASS
-  Path: cid   Query: number=[NUMBER]       (then choose the source on the inbound route)
-  Superfecta instead: source "Regular Expressions 1", URL BASE/cid?number=$thenumber,
-  Regular Expressions: (.*)   (add &ascii=1 when the scheme's charset is IA5)
+  Source type: HTTP   Host: HOST   Port: PORT   Path: t/TOKEN/cid   Query: number=[NUMBER]
+  (then choose the source on the inbound route). FreePBX puts the number in as
+  ${STRREPLACE(CALLERID(num),"+",%2B)}. With basic auth instead: Username USER, Password
+  PASS; FreePBX PHP-urlencodes the password, so one with a space gets 401 every time.
+  Superfecta instead: source "Regular Expressions 1", URL BASE/cid?number=$thenumber&ascii=1,
+  Regular Expressions: (.*)   &ascii=1 is required, not optional: Superfecta's charset is IA5
+  (hard-wired), and its stripAccents rewrites UTF-8 byte by byte, so a Japanese name comes
+  out garbled without it; it keeps the first 60 characters and waits at most 3 s.
 
 Asterisk dialplan (func_curl):
   same => n,Set(CALLERID(name)=${CURL(BASE/cid?number=${CALLERID(num)})})
@@ -25,6 +29,8 @@ Asterisk dialplan (func_curl):
   same => n,Set(CURLOPT(hashcompat)=yes)
   same => n,Set(HASH(who)=${CURL(BASE/cid.kv?number=${CALLERID(num)})})
   same => n,Set(CALLERID(name)=${HASH(who,name)})    ; also company, division, type, id
+  (CURL() trims trailing blanks only; before Asterisk 11.23/13.10 it could also cut the last
+  byte of a UTF-8 name ending in a multi-byte character: use &ascii=1 there.)
 
 FreeSWITCH autoload_configs/cidlookup.conf.xml:
   <configuration name="cidlookup.conf" description="cidlookup Configuration">
@@ -34,16 +40,23 @@ FreeSWITCH autoload_configs/cidlookup.conf.xml:
     </settings>
   </configuration>
   dialplan: <action application="cidlookup" data="${caller_id_number}"/>
+  (mod_cidlookup sends the number's digits only; for an unknown number it sets the caller
+  name to "UNKNOWN", not an empty name.)
 
-3CX: Settings > CRM Integration > Server Side > Add: upload BASE/3cx.xml (GatewayUrl is filled in).
+3CX: Settings > CRM Integration > Server Side > Add: upload BASE/3cx.xml (GatewayUrl is filled in;
+  fetched with basic auth, the template authenticates: type the password into 3CX).
 
 Desk phones (remote phonebook URLs):
   Yealink   Directory > Remote Phone Book: BASE/yealink/directory.xml?q=#SEARCH
             grouped by division: BASE/yealink/phonebook.xml
   Cisco     IP phone service / Directories URL: BASE/cisco/directory.xml  (search: BASE/cisco/search.xml)
+            pages of at most 4,000 bytes (older models' limit); a newer model: add ?bytes=16000
   Snom      Setup > Advanced > XML directory: BASE/snom/directory.xml
   Grandstream  Phonebook > Phonebook XML download: HTTP, server HOST:PORT/t/TOKEN/grandstream (file phonebook.xml)
   LDAP-only phones: see `corpdir ldap-sync --help`.
+
+Check every URL above against the running gateway: corpdir gateway --check [NUMBER].
+Prometheus scrapes BASE/metrics (the same token or basic auth)
 
 The token is kept in the data folder (gateway-token, mode 0600) unless given with --token,
 CORPDIR_GATEWAY_TOKEN or [gateway] token in the config file.
@@ -64,9 +77,28 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sync-every", type=float, help="seconds between background syncs (default 900; 0: never)")
     parser.add_argument("--public-url", help="the URL phones reach this gateway at (default: as each request came)")
     parser.add_argument("--base-url", help="the service (default: config file, CORPDIR_BASE_URL, else the embedded demo)")
+    parser.add_argument("--check", nargs="?", const="0399990000", metavar="NUMBER",
+                        help="do not serve: print each PBX's and phone's URL and fetch it once from the running "
+                             "gateway (with NUMBER as the caller; default an unknown number)")
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "check", None) is not None:
+        return check(args)
     from corpdir.gateway.server import main
 
     return main(args)
+
+
+def check(args: argparse.Namespace) -> int:
+    """``--check``: the settings as `corpdir gateway` would serve them, each consumer's URL fetched once."""
+    from pydantic import SecretStr
+
+    from corpdir.config import load_settings
+    from corpdir.gateway.check import check as fetch_each
+    from corpdir.gateway.server import FLAGS, stored_token
+
+    settings = load_settings(gateway={k: v for k in FLAGS if (v := getattr(args, k, None)) is not None}).gateway
+    if settings.token is None and settings.user is None:
+        settings = settings.model_copy(update={"token": SecretStr(stored_token())})
+    return 0 if fetch_each(settings, args.check, print) else 1

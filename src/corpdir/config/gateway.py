@@ -21,6 +21,8 @@ class GatewayConfig(BaseModel):
     n1_share: float = Field(default=0.25, ge=0, le=0.9, description="share of the key's rate budget kept for N1 on uncached numbers (a sync never spends it)")
     sync_every: float = Field(default=900, ge=0, description="seconds between background syncs (0: none)")
     public_url: str | None = Field(default=None, description="the URL phones reach the gateway at (for links and templates)")
+    cisco_page_bytes: int = Field(default=4000, ge=1500, le=512_000,
+                                  description="largest Cisco directory page in bytes (older models refuse an XML object over 4,000)")
     strip_prefixes: list[str] = Field(default_factory=lambda: ["0", "9"],
                                       description="outside-line prefixes a PBX may put before a caller's number")
 

@@ -86,6 +86,22 @@ class Access:
             password.encode(), self.password.encode())
 
 
+def freepbx_breaks(password: str) -> bool:
+    """Whether FreePBX's HTTP lookup source would send ``password`` wrong: it writes the
+    password into the URL with PHP's ``urlencode``, which turns a space into '+', and curl
+    sends that '+' as it is (cidlookup ``functions.inc.php``), so every lookup gets 401."""
+    return any(c.isspace() for c in password)
+
+
+def redacted(path: str) -> str:
+    """``path`` fit for a log: a token path segment replaced, so a log (or a mail of it)
+    never lets its reader query the gateway."""
+    if path.startswith("/t/"):
+        _, _, rest = path[3:].partition("/")
+        return "/t/[redacted]/" + rest
+    return path
+
+
 @dataclass(frozen=True)
 class Refusal:
     """A status and its headers; the body is always empty."""

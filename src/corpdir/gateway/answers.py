@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from urllib.parse import quote
 
 from corpdir.gateway.ascii import ascii_name, romanise
+from corpdir.phone import digits
 from corpdir.service.phonebook import MOBILE_FIELDS, PHONE_LABELS
 from corpdir.text import printable
 
@@ -69,7 +70,18 @@ def caller(answer: Identity, shown: Shown) -> str:
     return shown.name
 
 
+def entity_id(answer: Identity) -> str:
+    """The answer's id: a record's ('user:12', 'division:5'), or for a company's or
+    division's shared line 'company:' and its digits, so a CRM (3CX matches on ``id``)
+    files the line as one entity, never as one of the hundreds of contacts who share it."""
+    return answer.ref or (f"company:{digits(answer.number or answer.stored)}" if answer.kind == "company" else "")
+
+
 def fields(answer: Identity, ascii: bool, record_url: str) -> dict[str, Any]:
+    """The JSON fields of an answer. A shared line (a company's, a division's) has no
+    first or last name of its own: ``lastName`` holds the caller name (the company and
+    division, the division's path), which is what a CRM that builds its display name from
+    first and last name then shows, and no person's name ever is."""
     shown = Shown(answer, ascii)
     record = answer.record or {}
     named = answer.kind in ("person", "contact")
@@ -77,10 +89,11 @@ def fields(answer: Identity, ascii: bool, record_url: str) -> dict[str, Any]:
     email = next((e for e in (record.get("email1"), record.get("email2")) if e), "") if named else ""
     url = {"division": record.get("divisionUrl"), "contact": record.get("webUrl"),  # as the phonebook links records
            "person": record.get("contactDetailsUrl") or record.get("webUrl")}.get(answer.kind)
+    who = caller(answer, shown)
     return {
-        "name": shown.name, "callerName": caller(answer, shown), "lastName": shown.family if named else "",
+        "name": shown.name, "callerName": who, "lastName": shown.family if named else who,
         "firstName": shown.given if named else "", "company": shown.company, "division": shown.division,
-        "type": answer.kind, "id": answer.ref, "phoneType": PHONE_LABELS.get(answer.field, ""),
+        "type": answer.kind, "id": entity_id(answer), "phoneType": PHONE_LABELS.get(answer.field, ""),
         "phoneBusiness": number if answer.field and answer.field not in MOBILE_FIELDS else "",
         "phoneMobile": number if answer.field in MOBILE_FIELDS else "",
         "email": printable(email), "url": (printable(url or "") if named or answer.kind == "division" else "") or record_url,

@@ -7,10 +7,11 @@ Caller-ID (``?number=``, any form a PBX sends; ``&ascii=1`` for ASCII only):
 Every caller-ID answer says how it was answered (``X-Corpdir-Answer``: cache, service,
 unknown, late) and how long it took here (``Server-Timing: lookup;dur=MS``).
 
-Desk phones (``&ascii=1`` everywhere): /yealink/directory.xml (``?q=``),
-/yealink/phonebook.xml, /cisco/directory.xml (``?start=``, ``?q=``), /cisco/search.xml,
+Desk phones (:mod:`corpdir.gateway.phone_routes`; ``&ascii=1`` or ``Accept-Charset``
+everywhere): /yealink/directory.xml (``?q=``), /yealink/phonebook.xml,
+/cisco/directory.xml (``?start=``, ``?q=``, ``?bytes=``), /cisco/search.xml,
 /snom/directory.xml (``?start=``, ``?q=``), /grandstream/phonebook.xml; 3CX: /3cx.xml;
-a record's page: /record/user/ID, /record/contact/ID.
+a record's page: /record/user/ID, /record/contact/ID; Prometheus: /metrics.
 
 :meth:`GatewayApp.fast` answers caller-ID and /health for the gateway's own HTTP server
 (:mod:`corpdir.gateway.httpserver`) without going through Starlette; the routes here give
@@ -25,11 +26,10 @@ import logging
 from collections import OrderedDict
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator, Awaitable, Callable
-from urllib.parse import urlencode
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, PlainTextResponse, Response, StreamingResponse
+from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from corpdir.gateway import callerid, threecx
@@ -39,8 +39,9 @@ from corpdir.gateway.ascii import romanise
 from corpdir.gateway.http_messages import Reply
 from corpdir.gateway.http_messages import Request as HttpRequest
 from corpdir.gateway.lookup import CallerLookup
-from corpdir.gateway.pages import page
-from corpdir.gateway.phones import cisco, grandstream, snom, yealink
+from corpdir.gateway.metrics import CONTENT_TYPE as METRICS_TYPE, Metrics, counted_ask
+from corpdir.gateway.pages import Listing
+from corpdir.gateway.phone_routes import ascii_wanted, phone_routes
 from corpdir.config import GatewayConfig
 from corpdir.gateway.xml import MEDIA_TYPE
 from corpdir.service.identify import Identity
@@ -48,7 +49,7 @@ from corpdir.service.phonebook import Entry, Phonebook
 from corpdir.text import printable
 
 log = logging.getLogger("corpdir.gateway")
-TITLE = "Directory"
+MAX_ID = 2**63 - 1
 DOCUMENTS = 3
 
 
@@ -59,14 +60,18 @@ class Gateway:
         self.service = service
         self.settings = settings
         self.phonebook = Phonebook(service)
-        self.lookup = CallerLookup(self.phonebook, self.phonebook.ask_service if service.offers("N1") else None,
-                                   deadline=settings.deadline_ms / 1000, strip_prefixes=settings.strip_prefixes)
-        self.callerid = CallerId(self.lookup)
+        self.metrics = Metrics()
+        ask = counted_ask(self.metrics, self.phonebook.ask_service if service.offers("N1") else None)
+        self.lookup = CallerLookup(self.phonebook, ask, deadline=settings.deadline_ms / 1000,
+                                   strip_prefixes=settings.strip_prefixes)
+        self.callerid = CallerId(self.lookup, self.metrics.lookup)
+        self.listing = Listing(self.phonebook)
         self._sync: asyncio.Task[None] | None = None
-        self._documents: OrderedDict[tuple[str, bool], tuple[int, bytes]] = OrderedDict()
+        self._documents: OrderedDict[tuple[Any, ...], tuple[int, bytes]] = OrderedDict()
         self._rendering = asyncio.Lock()
 
-    async def document(self, key: tuple[str, bool], render: Callable[[], AsyncIterator[bytes]]) -> Response:
+    async def document(self, key: tuple[Any, ...], render: Callable[[], AsyncIterator[bytes]],
+                       media_type: str = MEDIA_TYPE) -> Response:
         """A whole directory, rendered once per state of the cache: a phone that downloads
         200k entries must not make every other phone wait for the same work again. The last
         DOCUMENTS renderings are kept (tens of MB each at 200k entries)."""
@@ -80,7 +85,7 @@ class Gateway:
             self._documents.move_to_end(key)
             while len(self._documents) > DOCUMENTS:
                 self._documents.popitem(last=False)
-        return Response(kept[1], media_type=MEDIA_TYPE)
+        return Response(kept[1], media_type=media_type)
 
     # -- life ------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -106,6 +111,8 @@ class Gateway:
                 summary = await self.service.sync.run()
                 total = summary.total()
                 log.info("sync: %d added, %d changed, %d removed", total.added, total.changed, total.removed)
+                self.metrics.synced()
+                await self.listing.current()  # laid out now, not on the first phone's request (seconds at 200k)
             except Exception as exc:  # noqa: BLE001 - the gateway keeps answering from the cache
                 log.warning("sync failed (%s); answering from the cache", exc.__class__.__name__)
             await asyncio.sleep(self.settings.sync_every)
@@ -126,10 +133,6 @@ class Gateway:
                           else "")
 
 
-def _ascii(request: Request) -> bool:
-    return request.query_params.get("ascii", "") in ("1", "true", "yes")
-
-
 def build_app(service: Any, settings: GatewayConfig) -> GatewayApp:
     """The ASGI app: routes behind access control. ``service`` is a DirectoryService."""
     gw = Gateway(service, settings)
@@ -137,98 +140,24 @@ def build_app(service: Any, settings: GatewayConfig) -> GatewayApp:
     async def caller(request: Request) -> Response:
         fmt, number = callerid.route(request.scope["path"]) or ("text", "")
         number = request.query_params.get("number") or number
-        reply = gw.callerid.reply(fmt, number, _ascii(request), gw.record_url(gw.base(request)))
+        reply = gw.callerid.reply(fmt, number, ascii_wanted(request), gw.record_url(gw.base(request)))
         if not isinstance(reply, Reply):
             reply = await reply
         return Response(reply.body, status_code=reply.status,
                         headers={k.decode(): v.decode() for k, v in reply.headers})
 
-    async def streamed(head: str, rows: Callable[[list[Entry]], Any], tail: str, q: str = "") -> AsyncIterator[bytes]:
-        """A whole directory, written as the phonebook reads it out a batch at a time."""
-        def written(batch: list[Entry]) -> bytes:
-            return "".join(rows(batch)).encode()
-
-        # each batch is written on a thread: a caller-ID lookup is not kept waiting behind 200k entries
-        yield head.encode()
-        if q:
-            yield await asyncio.to_thread(written, await gw.phonebook.search(q, limit=200))
-        else:
-            async for batch in gw.phonebook.batches():
-                yield await asyncio.to_thread(written, batch)
-        yield tail.encode()
-
-    async def yealink_directory(request: Request) -> Response:
-        q, ascii = request.query_params.get("q", "").strip(), _ascii(request)
-        q = "" if q == "#SEARCH" else q
-
-        def render() -> AsyncIterator[bytes]:
-            return streamed(yealink.directory_head(TITLE), lambda batch: yealink.directory_rows(batch, ascii),
-                            yealink.DIRECTORY_TAIL, q)
-
-        if q:
-            return StreamingResponse(render(), media_type=MEDIA_TYPE)
-        return await gw.document(("yealink-directory", ascii), render)
-
-    async def yealink_phonebook(request: Request) -> Response:
-        ascii = _ascii(request)
-
-        async def render() -> AsyncIterator[bytes]:
-            entries = (await gw.phonebook.window())[1]
-            yield await asyncio.to_thread(lambda: "".join(yealink.phonebook(entries, TITLE, ascii)).encode())
-
-        return await gw.document(("yealink-phonebook", ascii), render)
-
-    async def grandstream_phonebook(request: Request) -> Response:
-        ascii = _ascii(request)
-        return await gw.document(("grandstream", ascii), lambda: streamed(
-            grandstream.HEAD, lambda batch: grandstream.contacts(batch, ascii), grandstream.TAIL))
-
-    def pager(request: Request, path: str, search_path: str) -> Callable[[int | None], str]:
-        base, ascii = gw.base(request), _ascii(request)
-        extra = {"ascii": "1"} if ascii else {}
-
-        def url_for(start: int | None) -> str:
-            if start is None:
-                return f"{base}{search_path}" + (f"?{urlencode(extra)}" if extra else "")
-            return f"{base}{path}?{urlencode({'start': start, **extra})}"
-
-        return url_for
-
-    async def paged(request: Request, rows: int) -> Any:
-        q = request.query_params.get("q", "").strip()
-        if q:
-            from corpdir.gateway.pages import Page
-
-            found = await gw.phonebook.search(q, limit=rows)
-            return Page(found, 0, None, None, len(found))
-        try:
-            start = int(request.query_params.get("start", "0"))
-        except ValueError:
-            start = 0
-        return await page(gw.phonebook, start, rows)
-
-    async def cisco_directory(request: Request) -> Response:
-        current = await paged(request, cisco.MAX_ENTRIES)
-        body = cisco.directory(current, TITLE, _ascii(request), pager(request, "/cisco/directory.xml", "/cisco/search.xml"))
-        return Response(body.encode(), media_type=MEDIA_TYPE)
-
-    async def cisco_search(request: Request) -> Response:
-        action = f"{gw.base(request)}/cisco/directory.xml" + ("?ascii=1" if _ascii(request) else "")
-        return Response(cisco.search_input(TITLE, action).encode(), media_type=MEDIA_TYPE)
-
-    async def snom_directory(request: Request) -> Response:
-        current = await paged(request, snom.PAGE_ROWS)
-        body = snom.directory(current, TITLE, _ascii(request), pager(request, "/snom/directory.xml", "/snom/directory.xml"))
-        return Response(body.encode(), media_type=MEDIA_TYPE)
-
     async def threecx_template(request: Request) -> Response:
-        return Response(threecx.template(gw.base(request)), media_type=MEDIA_TYPE)
+        tokened = bool(request.scope.get("root_path")) or bool(settings.public_url and "/t/" in settings.public_url)
+        body = threecx.template(gw.base(request), None if tokened or settings.user is None else settings.user)
+        return Response(body, media_type=MEDIA_TYPE)
 
     async def record(request: Request) -> Response:
         kind = request.path_params["kind"]
         try:
             rid = int(request.path_params["rid"])
         except ValueError:
+            return Response(status_code=404)
+        if not 0 < rid <= MAX_ID:  # SQLite's integers end here; a larger id is nobody's
             return Response(status_code=404)
         entry = gw.phonebook.entry(kind, rid) if kind in ("user", "contact") else None
         if entry is None:
@@ -237,6 +166,9 @@ def build_app(service: Any, settings: GatewayConfig) -> GatewayApp:
 
     async def health(request: Request) -> Response:
         return PlainTextResponse("ok")
+
+    async def metrics(request: Request) -> Response:
+        return Response(gw.metrics.text(), media_type=METRICS_TYPE)
 
     @asynccontextmanager
     async def lifespan(app: Any) -> AsyncIterator[None]:
@@ -248,10 +180,9 @@ def build_app(service: Any, settings: GatewayConfig) -> GatewayApp:
 
     routes = [
         Route("/cid", caller), Route("/cid.kv", caller), Route("/cid.json", caller), Route("/cid/{number}", caller),
-        Route("/yealink/directory.xml", yealink_directory), Route("/yealink/phonebook.xml", yealink_phonebook),
-        Route("/cisco/directory.xml", cisco_directory), Route("/cisco/search.xml", cisco_search),
-        Route("/snom/directory.xml", snom_directory), Route("/grandstream/phonebook.xml", grandstream_phonebook),
+        *phone_routes(gw),
         Route("/3cx.xml", threecx_template), Route("/record/{kind}/{rid}", record), Route("/health", health),
+        Route("/metrics", metrics),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.gateway = gw

@@ -40,8 +40,10 @@ def query(raw: bytes) -> tuple[str, bool]:
 
 
 class CallerId:
-    def __init__(self, lookup: CallerLookup) -> None:
+    def __init__(self, lookup: CallerLookup, count: Callable[[str], None] = lambda answer: None) -> None:
+        """``count``: told how each answer was made (cache, service, unknown, late, withheld)."""
         self.lookup = lookup
+        self.count = count
 
     def reply(self, fmt: str, number: str, ascii: bool,
               record_url: Callable[[Identity], str]) -> Reply | Awaitable[Reply]:
@@ -49,19 +51,26 @@ class CallerId:
         limit = 1 if fmt != "json" else MAX_HOLDERS  # text and key=value read one record
         answer, cached = self.lookup.now(number, started, limit)
         if answer is not None:
+            self.count(_how(answer))
             return _reply(fmt, answer, ascii, record_url)
         return self._later(fmt, cached, ascii, record_url, started)
 
     async def _later(self, fmt: str, cached: Identity, ascii: bool, record_url: Callable[[Identity], str],
                      started: float) -> Reply:
-        return _reply(fmt, await self.lookup.from_service(cached, started), ascii, record_url)
+        answer = await self.lookup.from_service(cached, started)
+        self.count(_how(answer))
+        return _reply(fmt, answer, ascii, record_url)
+
+
+def _how(answer: Lookup) -> str:
+    return answer.source or ("late" if answer.late else answer.identity.kind)
 
 
 def _reply(fmt: str, answer: Lookup, ascii: bool, record_url: Callable[[Identity], str]) -> Reply:
     """The answer in ``fmt``, with how it was answered and how long that took here. Nobody
     (or a withheld number): 404 with an empty body for text and key=value (every PBX reads
     it as "no name"), a 200 with ``found: false`` for JSON."""
-    how = answer.source or ("late" if answer.late else answer.identity.kind)
+    how = _how(answer)
     headers = [(b"x-corpdir-answer", how.encode()), (b"server-timing", b"lookup;dur=%.3f" % (answer.seconds * 1000)),
                (b"cache-control", b"no-store")]
     if fmt == "json":

@@ -13,6 +13,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
+from corpdir.gateway.access import redacted
 from corpdir.gateway.http_messages import Reply, Request, head
 
 if TYPE_CHECKING:
@@ -45,7 +46,7 @@ class Exchange:
             await connection.server.app(scope, self.receive, self.send)
         except Exception:
             if self.started is None:
-                log.exception("gateway: %s %s failed", request.method, request.path)
+                log.exception("gateway: %s %s failed", request.method, redacted(request.path))
                 connection.write(Reply(500), False)
                 return
             raise

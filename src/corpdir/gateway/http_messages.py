@@ -8,6 +8,7 @@ Calls into this module are plain module functions: no layer is added per request
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field
 from email.utils import formatdate
@@ -41,6 +42,18 @@ class Reply:
     status: int
     headers: Headers = field(default_factory=list)  # without content-length, connection, date
     body: bytes = b""
+
+
+# A request line whose target holds raw bytes above 0x7F: what Yealink and Snom phones send
+# when the user types kana into a search (RFC 3986 wants them percent-encoded; llhttp refuses them).
+_RAW_TARGET = re.compile(rb"(?m)^([A-Z]+ )([^ \r\n]*[\x80-\xff][^ \r\n]*)( HTTP/1\.[01]\r?)$")
+_HIGH = re.compile(rb"[\x80-\xff]")
+
+
+def encode_raw_targets(data: bytes) -> bytes:
+    """``data`` with the raw bytes in request targets percent-encoded, so the parser takes
+    ``?q=青木`` as it takes ``?q=%E9%9D%92%E6%9C%A8``; called only for data that is not ASCII."""
+    return _RAW_TARGET.sub(lambda m: m[1] + _HIGH.sub(lambda b: b"%%%02X" % b[0][0], m[2]) + m[3], data)
 
 
 Fast = Callable[[Request], "Reply | Awaitable[Reply] | None"]

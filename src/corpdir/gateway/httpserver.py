@@ -32,7 +32,8 @@ from urllib.parse import unquote
 import httptools
 
 from corpdir.gateway.http_asgi import Exchange, Lifespan
-from corpdir.gateway.http_messages import Fast, Headers, Reply, Request, head
+from corpdir.gateway.access import redacted
+from corpdir.gateway.http_messages import Fast, Headers, Reply, Request, encode_raw_targets, head
 
 log = logging.getLogger("corpdir.gateway")
 IDLE_SECONDS = 5.0  # a connection with no request under way is closed after this
@@ -86,6 +87,8 @@ class Connection(asyncio.Protocol):
         self.writable.set()
 
     def data_received(self, data: bytes) -> None:
+        if not data.isascii():
+            data = encode_raw_targets(data)
         try:
             self.parser.feed_data(data)
         except (httptools.HttpParserError, httptools.HttpParserUpgrade):
@@ -180,7 +183,7 @@ class Connection(asyncio.Protocol):
             else:
                 await Exchange(self, request).run()
         except Exception:  # noqa: BLE001 - one request's failure must not stop the server
-            log.exception("gateway: %s %s failed", request.method, request.path)
+            log.exception("gateway: %s %s failed", request.method, redacted(request.path))
             if self.transport is not None:
                 self.transport.close()
         finally:

@@ -30,6 +30,7 @@ def stored_token(folder: Path | None = None) -> str:
 
 def main(args: argparse.Namespace) -> int:
     from corpdir.config import load_settings
+    from corpdir.gateway.access import freepbx_breaks
     from corpdir.gateway.app import build_app
     from corpdir.gateway.httpserver import run
     from corpdir.service.directory import DirectoryService
@@ -42,6 +43,9 @@ def main(args: argparse.Namespace) -> int:
     if settings.user is not None and settings.password is None:
         print("corpdir gateway: --user needs a password (CORPDIR_GATEWAY_PASSWORD or [gateway] password)", file=sys.stderr)
         return 2
+    if settings.password is not None and freepbx_breaks(settings.password.get_secret_value()):
+        print("corpdir gateway: warning: the password holds a space; FreePBX's HTTP lookup source sends it as '+'"
+              " (every lookup gets 401): use the token path there, or a password without spaces", file=sys.stderr)
     service = DirectoryService.open(config.service)
     app = build_app(service, settings)
     base = f"http://{settings.host}:{settings.port}"

@@ -16,6 +16,7 @@ from itertools import groupby
 from typing import Iterable, Iterator
 
 from corpdir.gateway.answers import Shown
+from corpdir.gateway.names import NONE, Distinct
 from corpdir.gateway.xml import PROLOG, attr, display_name, element
 from corpdir.service.phonebook import MOBILE_FIELDS, Entry
 
@@ -24,10 +25,10 @@ def directory_head(title: str) -> str:
     return PROLOG + "<YealinkIPPhoneDirectory>\n" + element("Title", title) + "\n"
 
 
-def directory_rows(entries: Iterable[Entry], ascii: bool) -> Iterator[str]:
+def directory_rows(entries: Iterable[Entry], ascii: bool, names: Distinct = NONE) -> Iterator[str]:
     for entry in entries:
         numbers = "".join(element("Telephone", n, label=label) for label, n in entry.dialable_numbers())
-        yield f"<DirectoryEntry>{element('Name', display_name(entry, ascii))}{numbers}</DirectoryEntry>\n"
+        yield f"<DirectoryEntry>{element('Name', display_name(entry, ascii, names))}{numbers}</DirectoryEntry>\n"
 
 
 DIRECTORY_TAIL = "</YealinkIPPhoneDirectory>\n"
@@ -47,7 +48,7 @@ def _group(entry: Entry, ascii: bool) -> str:
     return shown.company or shown.division or "-"
 
 
-def phonebook(entries: Iterable[Entry], title: str, ascii: bool) -> Iterator[str]:
+def phonebook(entries: Iterable[Entry], title: str, ascii: bool, names: Distinct = NONE) -> Iterator[str]:
     """Grouped by division path (contacts by company), groups in name order."""
     yield PROLOG + "<YealinkIPPhoneBook>\n" + element("Title", title) + "\n"
     keyed = sorted(((_group(e, ascii), i, e) for i, e in enumerate(entries)), key=lambda t: (t[0], t[1]))
@@ -55,7 +56,7 @@ def phonebook(entries: Iterable[Entry], title: str, ascii: bool) -> Iterator[str
         yield f"<Menu Name={attr(group)}>\n"
         for _, _, entry in members:
             phone1, phone2, phone3 = _slots(entry)
-            yield (f"<Unit Name={attr(display_name(entry, ascii))} Phone1={attr(phone1)} Phone2={attr(phone2)}"
+            yield (f"<Unit Name={attr(display_name(entry, ascii, names))} Phone1={attr(phone1)} Phone2={attr(phone2)}"
                    f" Phone3={attr(phone3)} default_photo=\"Resource:\"/>\n")
         yield "</Menu>\n"
     yield "</YealinkIPPhoneBook>\n"
