@@ -145,13 +145,15 @@ class _UntilCommit(Generic[T]):
 class Phonebook:
     """The gateway's view of one profile's cache (see the module docstring)."""
 
-    def __init__(self, service: DirectoryService) -> None:
+    def __init__(self, service: DirectoryService, *, one_pass: bool = False) -> None:
+        """``one_pass``: for reading every record once (an export), not serving listings
+        again and again: the records are not memory-mapped (:func:`reads.open_reader`)."""
         self.service = service
         self.region = service.settings.region
         path = service.cache_path()
         self._point = reads.open_reader(path, self.region)
         self._point_codec = Codec(self._point)  # compression dictionaries never change once written
-        self._bulk = reads.open_reader(path, self.region)
+        self._bulk = reads.open_reader(path, self.region, mapped=not one_pass)
         self._bulk_codec = Codec(self._bulk)  # the worker thread's, as _bulk is
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="corpdir-phonebook")
         self._current = _UntilCommit(self._point, _Divisions.read)
@@ -250,6 +252,7 @@ class Phonebook:
                 if key and key not in lines:
                     lines[key] = read_number(number, lambda forms: numbers.read(self._bulk, forms, self.region,
                                                                                 self._bulk_codec, 1), self.region, ())
+                    lines[key].record = None  # an entry needs the names, not the record (18k of them: ~90 MB)
             return [a for a in lines.values() if a.kind in ("company", "division")]
 
         return await self._run(build)

@@ -55,7 +55,7 @@ async def run_ldif(service: Any, args: argparse.Namespace, out: TextIO, err: Tex
     if base_entry(args.base_dn) is None:
         print(printable(f"{args.base_dn}: not an ou=, o= or dc= name: its entry is left out (it must exist already)"),
               file=err)
-    phonebook = Phonebook(service)
+    phonebook = Phonebook(service, one_pass=True)
     try:
         if not args.output:
             await write_ldif(phonebook, args.base_dn, kinds, out)
