@@ -268,9 +268,12 @@ class Phonebook:
                 return [_entry(kind, data, divisions) for data in itertools.islice(rows, size)]
 
             ahead = asyncio.ensure_future(self._run(batch))  # the next batch is read while this one is used
-            while found := await ahead:
-                ahead = asyncio.ensure_future(self._run(batch))
-                yield found
+            try:
+                while found := await ahead:
+                    ahead = asyncio.ensure_future(self._run(batch))
+                    yield found
+            finally:
+                ahead.cancel()  # a reader that stopped early (a failed write) leaves no read behind
 
     async def entries(self) -> list[Entry]:
         """Every user and shared contact (numbers or not), for LDAP."""

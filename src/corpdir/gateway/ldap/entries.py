@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from typing import TYPE_CHECKING, Iterable
 
 from corpdir.phone import DEFAULT_REGION, cached_region_rules, e164
@@ -47,6 +48,7 @@ def line_rdn(line: Identity) -> str:
     return f"uid=division-{line.id}" if line.kind == "division" else f"uid=company-{line.number.lstrip('+')}"
 
 
+@lru_cache(maxsize=65536)  # division paths, companies, titles and family names repeat across 190k entries
 def _text(value: str) -> str:
     """``value`` inert (:func:`printable`; plain ASCII needs nothing), its spaces collapsed."""
     return " ".join((value if value.isascii() and value.isprintable() else printable(value)).split())
