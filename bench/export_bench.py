@@ -49,17 +49,47 @@ with open(sys.argv[2], "wb") as out:
 """  # the phonebook's cache holds records compressed (bytes): copied as they are
 
 
+def _tree_rss(pid: int) -> float:
+    """MiB resident now in ``pid`` and every process under it (from /proc)."""
+    total, todo = 0, [pid]
+    while todo:
+        current = todo.pop()
+        try:
+            with open(f"/proc/{current}/status") as status:
+                total += next((int(line.split()[1]) for line in status if line.startswith("VmRSS:")), 0)
+            for task in os.listdir(f"/proc/{current}/task"):
+                with open(f"/proc/{current}/task/{task}/children") as children:
+                    todo += [int(child) for child in children.read().split()]
+        except OSError:  # it ended meanwhile
+            continue
+    return total / 1024
+
+
 def timed(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
-    """(seconds, peak RSS in MiB) of one process."""
+    """(seconds, peak RSS in MiB) of one process: its own peak, or, when it starts others
+    (the LDIF export's second process), the peak of their sum sampled every 20 ms."""
+    import threading
+
     started = time.perf_counter()
     proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    peak = [0.0]
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.wait(0.02):
+            peak[0] = max(peak[0], _tree_rss(proc.pid))
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
     _, status, usage = os.wait4(proc.pid, 0)
     seconds = time.perf_counter() - started
+    done.set()
+    sampler.join()
     proc.returncode = os.waitstatus_to_exitcode(status)
     error = proc.stderr.read().decode() if proc.stderr else ""
     if proc.returncode != 0:
         raise SystemExit(f"{argv[:6]} failed ({proc.returncode}): {error[-2000:]}")
-    return seconds, usage.ru_maxrss / 1024
+    return seconds, max(usage.ru_maxrss / 1024, peak[0])
 
 
 def build(path: Path, size: int) -> None:

@@ -2,13 +2,13 @@
 
 Flat under one base DN, named by a stable id (``uid=user-12``, ``uid=contact-34``), so a
 rename or a move to another division is a modify, never a delete and add. What a phone
-reads: ``displayName`` (shown), ``telephoneNumber`` (extension, office, company and
-division numbers), ``mobile``, ``mail``; ``cn`` also holds the kana reading and the
-alphabet name and ``sn`` the family name in kanji and kana, so a phone's search filter
-(Yealink: ``(|(cn=%)(sn=%))``) finds 佐藤 by サトウ or Sato. ``ou`` is the division path,
-``o`` a contact's company. Numbers are as the directory stores them and in E.164: slapd's
-telephoneNumberMatch ignores spaces and hyphens, so ``(telephoneNumber=0312345678)``
-finds '03-1234-5678', and ``(telephoneNumber=+81312345678)`` finds the E.164 value.
+reads: ``displayName`` (shown), ``telephoneNumber`` (extension, office numbers),
+``mobile``, ``mail``; ``cn`` and ``sn`` hold the name in every form a phone's name search
+may start it (:mod:`.names`: the reading in both kana scripts, the alphabet name family
+name first), so Yealink's and Grandstream's ``(|(cn=%)(sn=%))`` finds 青木 by あおき, アオキ
+or Aoki. ``ou`` is the division path, ``o`` a contact's company. Each number is there as
+the directory writes it and in every form a phone may have received it (national,
+``+81...``, ``81...``): slapd's telephoneNumberMatch ignores only spaces and hyphens.
 
 A division's own number and a company's or division's number written on contacts get
 one entry each (``uid=division-N``, ``uid=company-NUMBER``), named as every caller-ID
