@@ -48,7 +48,7 @@ def line_rdn(line: Identity) -> str:
     return f"uid=division-{line.id}" if line.kind == "division" else f"uid=company-{line.number.lstrip('+')}"
 
 
-@lru_cache(maxsize=65536)  # division paths, companies, titles and family names repeat across 190k entries
+@lru_cache(maxsize=4096)  # division paths, companies, titles and family names repeat across 190k entries
 def _text(value: str) -> str:
     """``value`` inert (:func:`printable`; plain ASCII needs nothing), its spaces collapsed."""
     return " ".join((value if value.isascii() and value.isprintable() else printable(value)).split())
@@ -72,11 +72,16 @@ def _unique(values: Iterable[str]) -> list[str]:
     return out
 
 
+# Each number is made into an entry once: past the lookups' cache, which would only fill
+# with them (65,536 numbers, ~14 MiB of an export's memory).
+_e164 = getattr(e164, "__wrapped__", e164)
+
+
 def _received(number: str, region: str) -> list[str]:
     """The forms a phone may have received ``number`` in: national ('0312345678'), E.164
     ('+81312345678') and E.164 without its '+' ('81312345678', as some trunks send it).
     A number stored as '+81 3-1234-5678' is then found by its national form too."""
-    international = e164(number, region)
+    international = _e164(number, region)
     if international is None:
         return []
     rules = cached_region_rules(region)
