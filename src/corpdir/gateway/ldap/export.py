@@ -1,9 +1,9 @@
 """`corpdir export --format ldif`: the cached phonebook as LDIF, for slapadd or ldapadd.
 
 Streamed: entries are read from the cache a batch at a time and each record written as it
-is made, so a 190k-entry phonebook needs no more memory than a few thousand entries
-(docs/performance.md, "Exports"). The file starts with the base entry (when its RDN says
-what it is: ou=, o=, dc=), so ``ldapadd`` into a new base works.
+is made, so a 190k-entry phonebook needs no more memory than a few thousand entries, and
+on two cores (docs/performance.md, the LDIF row). The file starts with the base entry
+(when its RDN says what it is: ou=, o=, dc=), so ``ldapadd`` into a new base works.
 """
 
 from __future__ import annotations
