@@ -29,12 +29,16 @@ _ORDER = (
 )
 
 
-def open_reader(path: str | Path, region: str) -> sqlite3.Connection:
-    """A read-only connection to the cache file (usable from one thread at a time)."""
+def open_reader(path: str | Path, region: str, *, mapped: bool = True) -> sqlite3.Connection:
+    """A read-only connection to the cache file (usable from one thread at a time).
+    ``mapped``: records read in place through a memory map rather than copied into
+    SQLite's page cache (a server reading the same pages again); not for one pass over
+    every record (an export), where each page read would stay in the process's memory."""
     conn = numbers.open_reader(path, region, threads=True)
     if conn is None:
         raise FileNotFoundError(f"no cache at {path}: sync first")
-    conn.execute("PRAGMA mmap_size = 268435456")  # records read in place, not copied into SQLite's page cache
+    if mapped:
+        conn.execute("PRAGMA mmap_size = 268435456")
     return conn
 
 

@@ -14,10 +14,11 @@ every other surface); the phonebook lends it its point connection (:meth:`Phoneb
 from __future__ import annotations
 
 import asyncio
+import itertools
 import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Generic, Iterable, TypeVar
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Generic, Iterable, Iterator, TypeVar
 
 from corpdir.cache import numbers
 from corpdir.cache import phonebook as reads
@@ -144,13 +145,15 @@ class _UntilCommit(Generic[T]):
 class Phonebook:
     """The gateway's view of one profile's cache (see the module docstring)."""
 
-    def __init__(self, service: DirectoryService) -> None:
+    def __init__(self, service: DirectoryService, *, one_pass: bool = False) -> None:
+        """``one_pass``: for reading every record once (an export), not serving listings
+        again and again: the records are not memory-mapped (:func:`reads.open_reader`)."""
         self.service = service
         self.region = service.settings.region
         path = service.cache_path()
         self._point = reads.open_reader(path, self.region)
         self._point_codec = Codec(self._point)  # compression dictionaries never change once written
-        self._bulk = reads.open_reader(path, self.region)
+        self._bulk = reads.open_reader(path, self.region, mapped=not one_pass)
         self._bulk_codec = Codec(self._bulk)  # the worker thread's, as _bulk is
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="corpdir-phonebook")
         self._current = _UntilCommit(self._point, _Divisions.read)
@@ -231,24 +234,46 @@ class Phonebook:
 
         return await self._run(build)
 
-    async def shared_lines(self) -> list[Identity]:
+    async def shared_lines(self, contact_numbers: Iterable[str] | None = None) -> list[Identity]:
         """The answers for every division's own number and every company's or division's
         number written on contacts, each once (LDAP gives each such line one entry, named
-        as every caller-ID answer names it, instead of one per contact that carries it)."""
+        as every caller-ID answer names it, instead of one per contact that carries it).
+        ``contact_numbers``: those numbers of the contacts, when the caller has just read
+        them all (an export): the contacts are then not read a second time."""
 
         def build() -> list[Identity]:
             found = [d["divisionPhoneNum"] for d in reads.divisions(self._bulk) if d.get("divisionPhoneNum")]
-            found += [data[f] for data in reads.all_records(self._bulk, "contact", self._bulk_codec)
-                      for f in numbers.SHARED_FIELDS if data.get(f)]
+            found += contact_numbers if contact_numbers is not None else [
+                data[f] for data in reads.all_records(self._bulk, "contact", self._bulk_codec)
+                for f in numbers.SHARED_FIELDS if data.get(f)]
             lines: dict[str, Identity] = {}
             for number in found:
                 key = match_key(number, self.region)
                 if key and key not in lines:
                     lines[key] = read_number(number, lambda forms: numbers.read(self._bulk, forms, self.region,
                                                                                 self._bulk_codec, 1), self.region, ())
+                    lines[key].record = None  # an entry needs the names, not the record (18k of them: ~90 MB)
             return [a for a in lines.values() if a.kind in ("company", "division")]
 
         return await self._run(build)
+
+    async def entry_batches(self, kinds: Iterable[str] = ("user", "contact"), size: int = 2000) -> AsyncIterator[list[Entry]]:
+        """Every user and shared contact of ``kinds`` (numbers or not), ``size`` at a
+        time: an LDIF export streams them rather than holding 190k entries at once."""
+        for kind in kinds:
+            rows = reads.all_records(self._bulk, kind, self._bulk_codec)  # read on the worker thread only
+
+            def batch(rows: Iterator[dict[str, Any]] = rows, kind: str = kind) -> list[Entry]:
+                divisions = self._divisions_now()
+                return [_entry(kind, data, divisions) for data in itertools.islice(rows, size)]
+
+            ahead = asyncio.ensure_future(self._run(batch))  # the next batch is read while this one is used
+            try:
+                while found := await ahead:
+                    ahead = asyncio.ensure_future(self._run(batch))
+                    yield found
+            finally:
+                ahead.cancel()  # a reader that stopped early (a failed write) leaves no read behind
 
     async def entries(self) -> list[Entry]:
         """Every user and shared contact (numbers or not), for LDAP."""

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from corpdir.gateway.ldap.entries import MANAGED
+from corpdir.gateway.ldap.entries import MANAGED, base_entry
 
 OURS = re.compile(r"^uid=(user|contact|division|company)-\d+,", re.IGNORECASE)
 
@@ -62,17 +62,17 @@ def _connect(url: str, bind_dn: str | None, password: str | None) -> Any:
 
 
 def _ensure_base(conn: Any, base_dn: str) -> None:
-    """Create the base entry (an organizationalUnit) when it is missing and named ou=..."""
+    """Create the base entry when it is missing and its RDN says what it is (ou=, o=, dc=)."""
     import ldap3
     from ldap3.core.exceptions import LDAPNoSuchObjectResult
 
     try:
         conn.search(base_dn, "(objectClass=*)", search_scope=ldap3.BASE, attributes=[])
     except LDAPNoSuchObjectResult:
-        name, _, value = base_dn.partition(",")[0].partition("=")
-        if name.strip().lower() != "ou":
+        attrs = base_entry(base_dn)
+        if attrs is None:
             raise LdapError(f"{base_dn} does not exist (create it, or use a base DN starting with ou=)") from None
-        conn.add(base_dn, ["top", "organizationalUnit"], {"ou": value.strip()})
+        conn.add(base_dn, attributes=attrs)
 
 
 def _current(conn: Any, base_dn: str) -> dict[str, dict[str, list[str]]]:
