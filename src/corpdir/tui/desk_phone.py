@@ -172,7 +172,7 @@ class DeskPhone:
         from corpdir.tui.widgets.user_detail import UserDetail
 
         detail = UserDetail(self.app.service, user=record) if kind == "user" else ContactDetail(self.app.service, record)
-        self.app.push_screen(DetailScreen(detail))
+        self.app.push_screen(DetailScreen(detail, record))
         if (ref := ref_of(record)) is not None:
             self.people.viewed(ref)
 

@@ -176,7 +176,7 @@ class CallsScreen(ListScreen):
 
     @on(VirtualList.Selected, "#calls")
     def _call_opened(self, event: VirtualList.Selected) -> None:
-        self.open_details(self.detail, lambda: CallDetail(event.row))
+        self.open_details(self.detail, event.row, lambda: CallDetail(event.row))
 
     # -- actions -----------------------------------------------------------------------------
     def action_direction(self, direction: str) -> None:
@@ -191,9 +191,6 @@ class CallsScreen(ListScreen):
     def action_reverse_order(self) -> None:
         self.view = replace(self.view, newest_first=not self.view.newest_first)
         self.show_rows()
-
-    def action_copy_number(self) -> None:
-        self.copy(self.selected.number if self.selected else None, "number")
 
     def action_call_back(self) -> None:
         self.context.desk_phone.dial(self.selected.number if self.selected else "")

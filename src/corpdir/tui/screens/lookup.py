@@ -140,7 +140,7 @@ class LookupScreen(ListScreen):
 
     @on(VirtualList.Selected, "#results")
     def _result_opened(self, event: VirtualList.Selected) -> None:
-        self.open_details(self.query_one(AnswerDetail), lambda: AnswerDetail(self.service, event.row))
+        self.open_details(self.query_one(AnswerDetail), event.row, lambda: AnswerDetail(self.service, event.row))
 
     # -- actions -----------------------------------------------------------------------------
     def action_focus_numbers(self) -> None:

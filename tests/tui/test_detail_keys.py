@@ -1,0 +1,50 @@
+"""The full-screen detail (80x24) answers the desk's keys as the list does: F5 and b call
+the record shown, c and e copy its number and e-mail, from a person, a contact or a call."""
+
+from __future__ import annotations
+
+from corpdir.spec.phone_fields import first_phone
+from corpdir.tui.screens.detail_screen import DetailScreen
+from tui_helpers import Notifications, listed, wait_for
+
+
+async def open_full_screen(pilot, app, key: str, list_id: str):
+    """The first row of the screen under ``key``, opened with Enter on a narrow terminal."""
+    await pilot.press(key)
+    assert await wait_for(pilot, listed(pilot, list_id))
+    assert await wait_for(pilot, lambda: app.screen.selected is not None)
+    chosen = app.screen.selected
+    await pilot.press("enter")
+    assert await wait_for(pilot, lambda: isinstance(app.screen, DetailScreen))
+    return chosen
+
+
+async def test_f5_c_and_e_on_a_persons_full_screen_detail(make_app):
+    notes = Notifications()
+    app = make_app()
+    async with app.run_test(size=(80, 24), message_hook=notes) as pilot:
+        person = await open_full_screen(pilot, app, "f1", "#users")
+        number = first_phone(person)
+        assert number and person.email1  # the demo's first person has both
+        await pilot.press("f5")  # no dialer configured: the number is copied, with a tel: link
+        assert await wait_for(pilot, lambda: notes.said("No dialer configured"))
+        assert not notes.said("No number to call") and app.clipboard == number
+        await pilot.press("e")
+        assert await wait_for(pilot, lambda: notes.said(f"Copied e-mail: {person.email1}"))
+        assert app.clipboard == person.email1
+        await pilot.press("c")
+        assert await wait_for(pilot, lambda: notes.said(f"Copied number: {number}"))
+        await pilot.press("b")
+        assert await wait_for(pilot, lambda: len([m for m in notes.messages if "No dialer configured" in m]) == 2)
+
+
+async def test_c_and_f5_on_a_contacts_full_screen_detail(make_app):
+    notes = Notifications()
+    app = make_app()
+    async with app.run_test(size=(80, 24), message_hook=notes) as pilot:
+        contact = await open_full_screen(pilot, app, "f2", "#contacts")
+        await pilot.press("c")
+        assert await wait_for(pilot, lambda: notes.said(f"Copied number: {first_phone(contact)}"))
+        await pilot.press("f5")
+        assert await wait_for(pilot, lambda: notes.said("No dialer configured"))
+        assert not notes.said("No number to call")
