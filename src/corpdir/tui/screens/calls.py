@@ -214,7 +214,9 @@ class CallsScreen(ListScreen):
             return
         from corpdir.tui.desk_phone import new_contact_form
 
-        self.run_worker(new_contact_form(self.app, self.selected.number), group="save-contact", exit_on_error=False)
+        # The rows read again once it is saved: the caller is named at once, not after Ctrl+R.
+        self.run_worker(new_contact_form(self.app, self.selected.number, then=lambda _: self.load(self.view)),
+                        group="save-contact", exit_on_error=False)
 
     def action_chart(self) -> None:
         from corpdir.tui.screens.calls_chart import CallsChart
