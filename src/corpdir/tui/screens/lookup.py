@@ -72,7 +72,7 @@ class LookupScreen(ListScreen):
     def __init__(self, context: AppContext) -> None:
         super().__init__(context)
         self.selected: LookupRow | None = None
-        self.profile = self.service.settings.profile().cache_path().stem  # whose lookups the list shows
+        self.profile = context.profile  # whose lookups the list shows
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
