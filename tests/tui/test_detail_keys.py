@@ -48,3 +48,21 @@ async def test_c_and_f5_on_a_contacts_full_screen_detail(make_app):
         await pilot.press("f5")
         assert await wait_for(pilot, lambda: notes.said("No dialer configured"))
         assert not notes.said("No number to call")
+
+
+async def test_f5_and_c_on_a_looked_up_number_list_and_full_screen(make_app, service):
+    user = next(u for u in await service.people.window(None, limit=200) if u.phoneNum)
+    notes = Notifications()
+    app = make_app()
+    async with app.run_test(size=(80, 24), message_hook=notes) as pilot:
+        await pilot.press("f4")
+        await pilot.press("slash", *user.phoneNum, "enter")
+        assert await wait_for(pilot, listed(pilot, "#results"))
+        await pilot.press("f5")  # on the list
+        assert await wait_for(pilot, lambda: notes.said("No dialer configured"))
+        assert app.clipboard == user.phoneNum
+        await pilot.press("enter")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, DetailScreen))
+        await pilot.press("c")
+        assert await wait_for(pilot, lambda: notes.said(f"Copied number: {user.phoneNum}"))
+        assert not notes.said("No number to call")

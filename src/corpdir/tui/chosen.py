@@ -1,5 +1,6 @@
-"""The record a screen has chosen (a person, a contact, or a call's row) and what the desk
-does with it: the number F5 and ``b`` call and ``c`` copies, the e-mail ``e`` copies.
+"""The record a screen has chosen (a person, a contact, a call's row or a number looked
+up) and what the desk does with it: the number F5 and ``b`` call and ``c`` copies, the
+e-mail ``e`` copies.
 
 One rule for the lists and the full-screen detail (80x24), so the same keys do the same on
 both: a receptionist who opened someone on a narrow terminal calls or copies from there.
@@ -7,20 +8,26 @@ both: a receptionist who opened someone on a narrow terminal calls or copies fro
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from textual.dom import DOMNode
 
 from corpdir.spec.phone_fields import first_phone
 
 
+@runtime_checkable
+class OneNumber(Protocol):
+    """A row about one number: a call's, or a number looked up."""
+
+    @property
+    def number(self) -> str: ...
+
+
 def number_of(chosen: Any) -> str:
-    """A call's number; a person's or contact's first number ('' for nothing chosen)."""
+    """A call's or a looked-up number; a person's or contact's first number ('' for nothing)."""
     if chosen is None:
         return ""
-    from corpdir.tui.widgets.call_detail import CallRow  # only once a call is chosen
-
-    return chosen.number if isinstance(chosen, CallRow) else first_phone(chosen)
+    return chosen.number if isinstance(chosen, OneNumber) else first_phone(chosen)
 
 
 def email_of(chosen: Any) -> str:
