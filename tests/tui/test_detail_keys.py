@@ -66,3 +66,30 @@ async def test_f5_and_c_on_a_looked_up_number_list_and_full_screen(make_app, ser
         await pilot.press("c")
         assert await wait_for(pilot, lambda: notes.said(f"Copied number: {user.phoneNum}"))
         assert not notes.said("No number to call")
+
+
+async def test_a_calls_full_screen_detail_calls_back_and_opens_the_caller(service):
+    from datetime import datetime, timezone
+
+    from call_helpers import desk_app
+    from corpdir.tui.widgets.user_detail import UserDetail
+    from tui_helpers import screen_text
+
+    user = next(u for u in await service.people.window(None, limit=200) if u.phoneNum)
+    await service.calls.create("incoming", {"fromNum": user.phoneNum, "answered": True, "duration": 30,
+                                           "calledAt": datetime.now(timezone.utc).isoformat()})
+    notes = Notifications()
+    app = desk_app(service)
+    async with app.run_test(size=(80, 24), message_hook=notes) as pilot:
+        await pilot.press("f3")
+        assert await wait_for(pilot, listed(pilot, "#calls"))
+        assert await wait_for(pilot, lambda: app.screen.selected is not None and app.screen.selected.number == user.phoneNum)
+        await pilot.press("enter")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, DetailScreen))
+        assert "Open person" in screen_text(app) and "Copy e-mail" not in screen_text(app)  # a call has no e-mail
+        await pilot.press("c")
+        assert await wait_for(pilot, lambda: notes.said(f"Copied number: {user.phoneNum}"))
+        await pilot.press("O")  # the caller, as O on the list
+        assert await wait_for(pilot, lambda: isinstance(app.screen, DetailScreen) and isinstance(app.screen.detail, UserDetail))
+        assert await wait_for(pilot, lambda: user.fullname in screen_text(app))
+        assert "Open person" not in screen_text(app)  # opened from the call, not from a list

@@ -5,7 +5,8 @@ screen only frames it: header, the widget, footer.
 
 It keeps the record it shows as the chosen one (``selected``, as a list screen does), so
 the desk's keys work here as on the list: F5 and ``b`` call, ``c`` and ``e`` copy the
-number and the e-mail, ``*`` makes a favourite.
+number and the e-mail, ``*`` makes a favourite; ``O`` (a call's person) and ``p`` (a
+person's photo) run the list's own action.
 """
 
 from __future__ import annotations
@@ -29,14 +30,19 @@ class DetailScreen(Screen):
         Binding("b", "call", "Call", id="detail.call"),
         Binding("c", "copy_number", "Copy no.", id="detail.copy_number"),
         Binding("e", "copy_email", "Copy e-mail", id="detail.copy_email"),
+        # The list's keys that only look further (no write, so the record shown stays current):
+        Binding("O", "forward('open_who')", "Open person", id="detail.open_who"),
+        Binding("p", "forward('show_photo')", "Photo", show=False, id="detail.photo"),
     ]
     CSS_PATH = "detail_screen.tcss"
 
-    def __init__(self, detail: Widget, chosen: Any) -> None:
-        """``chosen``: the record the widget shows (a User, a Contact or a call's row)."""
+    def __init__(self, detail: Widget, chosen: Any, opener: Screen | None = None) -> None:
+        """``chosen``: the record the widget shows (a User, a Contact, a call's or a
+        looked-up row); ``opener``: the list it was opened from, its row ``chosen``."""
         super().__init__()
         self.detail = detail
         self.selected = chosen
+        self.opener = opener
         self.detail.add_class("detail")
 
     def compose(self) -> ComposeResult:
@@ -48,8 +54,17 @@ class DetailScreen(Screen):
         self.detail.focus()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """A call's row has no e-mail: ``e`` is not offered there."""
+        """A call's row has no e-mail: ``e`` is not offered there; a key of the list only
+        where it was opened from a list that has it."""
+        if action == "forward":
+            name = str(parameters[0])
+            return self.opener is not None and hasattr(self.opener, f"action_{name}") and \
+                self.opener.check_action(name, ()) is not False
         return action != "copy_email" or hasattr(self.selected, "email1")
+
+    async def action_forward(self, name: str) -> None:
+        """The list's own action, on the same row (the list's chosen one is this record)."""
+        await self.app.run_action(name, self.opener)
 
     def action_call(self) -> None:
         context_of(self).desk_phone.dial(number_of(self.selected))

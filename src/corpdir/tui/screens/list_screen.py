@@ -114,7 +114,7 @@ class ListScreen(Screen):
         else:
             from corpdir.tui.screens.detail_screen import DetailScreen
 
-            self.app.push_screen(DetailScreen(full_screen(), row))
+            self.app.push_screen(DetailScreen(full_screen(), row, self))
 
     def viewed(self, row: Any) -> None:
         """A person or contact the user opened, copied from or called joins "recently
