@@ -1,5 +1,6 @@
-"""What corpdir remembers between runs (chosen theme, recent lookups): a small JSON file
-in the platformdirs state dir, written atomically so a crash never leaves half a file."""
+"""What corpdir remembers between runs (chosen theme, recent lookups per profile): a small
+JSON file in the platformdirs state dir, written atomically so a crash never leaves half a
+file."""
 
 from __future__ import annotations
 
@@ -33,9 +34,23 @@ class State:
         self.data[key] = value
         self.save()
 
-    def remember_lookup(self, number: str) -> None:
-        recent = [n for n in self.data.get("recent_lookups", []) if n != number]
-        self.set("recent_lookups", [number, *recent][:RECENT_LOOKUPS_KEPT])
+    def recent_lookups(self, profile: str) -> list[str]:
+        """The numbers looked up on this profile (service and key), the latest first: an
+        admin session on another service must not list the desk's numbers. The one list
+        of earlier versions, whose profile is unknown, is taken over by the first profile
+        that asks (on one profile, nothing is lost) and is then gone."""
+        key = f"recent_lookups:{profile}"
+        if key not in self.data and "recent_lookups" in self.data:
+            self.data[key] = self.data.pop("recent_lookups")
+            self.save()
+        return list(self.data.get(key, []))
+
+    def remember_lookup(self, profile: str, number: str) -> None:
+        recent = [n for n in self.recent_lookups(profile) if n != number]
+        self.set(f"recent_lookups:{profile}", [number, *recent][:RECENT_LOOKUPS_KEPT])
+
+    def forget_lookup(self, profile: str, number: str) -> None:
+        self.set(f"recent_lookups:{profile}", [n for n in self.recent_lookups(profile) if n != number])
 
     def save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)

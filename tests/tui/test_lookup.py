@@ -43,7 +43,7 @@ async def test_number_written_differently_is_found_unknown_is_not_and_recent_sur
         assert await wait_for(pilot, lambda: results.row_count == 2 and user.fullname in screen_text(app))
         text = screen_text(app)
         assert "not found" in text and unknown in text and "2 asked · 1 found · 1 not found" in text
-        assert app.state.get("recent_lookups")[:2] == [written_otherwise, unknown]
+        assert app.state.recent_lookups(service.settings.profile().cache_path().stem)[:2] == [written_otherwise, unknown]
         assert await wait_for(pilot, lambda: "Directory record" in screen_text(app))  # the detail pane: the whole record
 
     again = make_app()  # a new run, the same state file

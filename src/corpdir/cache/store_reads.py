@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Literal, Sequence
 
 from corpdir.cache import reading
 from corpdir.cache.division_paths import path_names
+from corpdir.cache.fields import CODES
 from corpdir.cache.store_base import Cached, M, StoreBase
 from corpdir.spec.division import Division
 from corpdir.spec.user import User
@@ -20,8 +21,14 @@ if TYPE_CHECKING:  # imported where first used: the first screen shows people an
     from corpdir.spec.contact import Contact
     from corpdir.spec.profile import Profile
 
-UserOrder = Literal["fullname", "sortScore", "employeeNum"]
+UserOrder = Literal["fullname", "sortScore", "employeeNum", "extensionNum"]
 _USER_ORDER_COLUMNS = {"fullname": "reading", "sortScore": "sort_score", "employeeNum": "employee_num"}  # "by name": by reading
+# By extension: the phone index keeps an extension's digits (its match key); shorter first,
+# so 201 comes before 1001; people without one come last. The extensions are materialized
+# first: joined to users directly, SQLite scanned the index once per person (43 s for a
+# window of 10k people; 40-120 ms this way, beside 10-60 ms by employee number, under load).
+_BY_EXTENSION = (f"WITH x AS MATERIALIZED (SELECT id, key FROM user_phones WHERE field = {CODES['extensionNum']})",
+                 "LEFT JOIN x ON x.id = u.id", "x.key IS NULL {d}, length(x.key) {d}, x.key {d}")
 
 
 class DirectoryReads(StoreBase):
@@ -99,11 +106,12 @@ class DirectoryReads(StoreBase):
                    descending: bool = False, offset: int = 0, limit: int = 100) -> list[User]:
         """A window of users (for virtual lists: rows are fetched by index, never all at once)."""
         where, params = self._member_filter(division_id, include_sub)
-        column = _USER_ORDER_COLUMNS[order_by]
         direction = "DESC" if descending else "ASC"
+        with_, join, order = _BY_EXTENSION if order_by == "extensionNum" else \
+            ("", "", f"{_USER_ORDER_COLUMNS[order_by]} {{d}}")
         rows = self._rows(
-            f"SELECT data FROM users u {where} ORDER BY {column} {direction}, id {direction} LIMIT ? OFFSET ?",
-            [*params, limit, offset])
+            f"{with_} SELECT u.data FROM users u {join} {where} ORDER BY {order.format(d=direction)}, u.id {direction}"
+            " LIMIT ? OFFSET ?", [*params, limit, offset])
         return [User.model_validate_json(self.codec.unpack(r[0])) for r in rows]
 
     def users_row_offset(self, row: str, division_id: int | None = None, *, include_sub: bool = False) -> int:

@@ -155,12 +155,13 @@ class CallDesk:
         folders = await self.service.contacts.folders()
         return (folders[0].folderId.directory, folders[0].folderId.folderNum) if folders else None
 
-    async def to_return(self) -> set[int]:
-        """Ids of the missed calls in the cache not yet called back (see :func:`calls_to_return`)."""
+    async def to_return(self, handled: frozenset[int] = frozenset()) -> set[int]:
+        """Ids of the missed calls in the cache not yet called back, nor marked ``handled``
+        (see :func:`calls_to_return`)."""
         incoming = await self.service.calls.cached("incoming")
         outgoing = await self.service.calls.cached("outgoing")
         since = datetime.fromtimestamp(self.service.clock(), timezone.utc) - timedelta(days=RETURN_WITHIN_DAYS)
-        return calls_to_return(incoming, outgoing, self.region, since)
+        return calls_to_return(incoming, outgoing, self.region, since, handled)
 
     def _recent(self, number: str, limit: int) -> list[IncomingCall]:
         return self.history.recent(number, limit) if limit > 0 else []
@@ -238,9 +239,12 @@ class CallDesk:
 RETURN_WITHIN_DAYS = 14  # a missed call older than this is history, not a call to return
 
 
-def calls_to_return(incoming: list[Any], outgoing: list[Any], region: str, since: Any = None) -> set[int]:
+def calls_to_return(incoming: list[Any], outgoing: list[Any], region: str, since: Any = None,
+                    handled: frozenset[int] = frozenset()) -> set[int]:
     """Ids of missed incoming calls (since ``since``) not yet called back: no call to that
-    number since, and no answered call from it since (the caller got through after all)."""
+    number since, and no answered call from it since (the caller got through after all).
+    A call in ``handled`` (marked by hand) counts as a call back at its time: it and the
+    earlier missed calls from its number are done, as a call back would have done them."""
     last_contact: dict[str, Any] = {}
 
     def note(number: str | None, at: Any) -> None:
@@ -252,7 +256,7 @@ def calls_to_return(incoming: list[Any], outgoing: list[Any], region: str, since
     for call in outgoing:
         note(call.toNum, call.callingAt)
     for call in incoming:
-        if call.answered:
+        if call.answered or call.incomingCallHistoryId in handled:
             note(call.fromNum, call.calledAt)
     pending = set()
     for call in incoming:

@@ -4,7 +4,7 @@ screens, which add the service's answer to them (:func:`live_search`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, AsyncIterator, Mapping, Sequence
+from typing import TYPE_CHECKING, AsyncIterator, Mapping, Sequence, get_args
 
 from corpdir.cache.search import Hit, Searcher
 from corpdir.service.backend import given
@@ -72,11 +72,13 @@ class Search:
         """A search of people as the user types (:func:`live_search`): the cache's ranked
         hits, then U1's answer (freeWords, the filters, the division) merged with them."""
         from corpdir.spec.constraints import max_items
-        from corpdir.spec.user import UserQuery
+        from corpdir.spec.user import UserOrderBy, UserQuery
 
         b = self._b
         query = given(filters)
-        query.update(orderBy=order_by, orderDirection="desc" if descending else "asc")
+        # U1 sorts by its own orders only; by extension (the cache's) it answers by name.
+        query.update(orderBy=order_by if order_by in get_args(UserOrderBy) else "fullname",
+                     orderDirection="desc" if descending else "asc")
         if division_id is not None:
             query["divisionIds"] = [division_id]
             if include_sub and b.variant().offers("includeSubDepartment"):

@@ -24,9 +24,11 @@ from corpdir.service.errors import ApiError, ConfigError, CorpdirError, ServerEr
 from corpdir.state import State
 from corpdir.text import printable
 from corpdir.tui import keymap as keymaps
+from corpdir.tui.chosen import number_of
 from corpdir.tui.context import AppContext, SyncProgress
 from corpdir.tui.desk_phone import DeskPhone
 from corpdir.tui.readonly import action_writes, writes
+from corpdir.tui.screens.detail_screen import DetailScreen
 from corpdir.tui.screens.list_screen import ListScreen
 from corpdir.tui.textual_compat import GatedApp
 from corpdir.tui.themes import DEFAULT_THEME, load_themes
@@ -158,16 +160,17 @@ class CorpdirApp(GatedApp):
         self.desk_phone.focus_first()
 
     def _selected(self) -> Any:
-        """The row chosen on the list screen on show (None on any other screen)."""
-        return self.screen.selected if isinstance(self.screen, ListScreen) else None
+        """The row chosen on the list screen, or the record of the full-screen detail, on
+        show (None on any other screen)."""
+        return self.screen.selected if isinstance(self.screen, (ListScreen, DetailScreen)) else None
 
     def action_call_selected(self) -> None:
-        """F5 on any screen: call the selected call's number, person's or contact's first number."""
-        from corpdir.tui.labels import first_phone
-        from corpdir.tui.widgets.call_detail import CallRow
-
+        """F5 on any screen: call the selected call's number, person's or contact's first
+        number; on a list, the person or contact called counts as viewed (F8)."""
         selected = self._selected()
-        self.desk_phone.dial(selected.number if isinstance(selected, CallRow) else first_phone(selected))
+        self.desk_phone.dial(number_of(selected))
+        if isinstance(self.screen, ListScreen) and number_of(selected):
+            self.screen.viewed(selected)
 
     def action_people_at_hand(self) -> None:
         self.desk_phone.show_people()

@@ -48,6 +48,12 @@ class AppContext:
     desk_phone: DeskPhone
     sync: SyncProgress
 
+    @property
+    def profile(self) -> str:
+        """The profile (service and key) as local state names it: its cache file's name.
+        What the desk remembers (recent lookups, calls marked handled) is kept per profile."""
+        return self.service.settings.profile().cache_path().stem
+
 
 class _HasContext(Protocol):
     context: AppContext

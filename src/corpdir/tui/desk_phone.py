@@ -265,7 +265,7 @@ class DeskPhone:
         from corpdir.tui.widgets.user_detail import UserDetail
 
         detail = UserDetail(self.app.service, user=record) if kind == "user" else ContactDetail(self.app.service, record)
-        self.app.push_screen(DetailScreen(detail))
+        self.app.push_screen(DetailScreen(detail, record))
         if (ref := ref_of(record)) is not None:
             self.people.viewed(ref)
 
@@ -295,9 +295,9 @@ class DeskPhone:
         self.app.push_screen(PeopleAtHandScreen(self.people, self))
 
 
-async def new_contact_form(app: Any, number: str, name: str = "") -> None:
+async def new_contact_form(app: Any, number: str, name: str = "", then: Callable[[Any], None] | None = None) -> None:
     """The contact form, pre-filled from the session's draft: the number, the name the
-    phone system sent, the folder."""
+    phone system sent, the folder. ``then``: called with the contact once it is saved."""
     # Imported on first use: the form modules cost 300-400 ms of imports, which the app's
     # start does not need.
     from corpdir.tui.forms.specs import contact_form
@@ -309,5 +309,7 @@ async def new_contact_form(app: Any, number: str, name: str = "") -> None:
 
     def saved(contact: Any) -> None:
         app.notify(f"Saved {printable(contact.fullname)} as a new contact", timeout=3)
+        if then is not None:
+            then(contact)
 
     open_form(app.screen, spec, None, app.service.contacts.create, saved)

@@ -7,8 +7,9 @@ else the row says "unknown". The list paints from the cache at once; each direct
 refreshed from the API once per visit (and on Ctrl+R). Filter and order answer from the cache.
 
 The desk's views: incoming, the missed calls nobody has returned yet come first ("call
-back"); b calls back through the desk's dialer, O opens the caller's person or contact,
-S saves an unknown number as a new contact, * makes the caller a favourite (F8), t shows
+back"; h marks one handled by hand, kept per profile in local state); b calls back
+through the desk's dialer, O opens the caller's person or contact, S saves an unknown
+number as a new contact, * makes the caller a favourite (F8), t shows
 answered and missed calls per day for the last 30 days.
 """
 
@@ -24,6 +25,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Static, Tab, Tabs
 
 from corpdir.service.errors import CorpdirError
+from corpdir.service.handled_calls import HandledCalls
 from corpdir.spec.calls import IncomingCall, OutgoingCall
 from corpdir.tui.context import AppContext
 from corpdir.tui.record_writes.call_records import CallRecordWrites
@@ -90,18 +92,20 @@ class CallsScreen(ListScreen):
         Binding("b", "call_back", "Call back", id="calls.call_back"),
         Binding("O", "open_who", "Open person", id="calls.open_who"),
         Binding("S", "save_contact", "Save as contact", show=False, id="calls.save_contact"),
+        Binding("h", "mark_handled", "Handled", show=False, id="calls.handled"),
         Binding("t", "chart", "Chart", id="calls.chart"),
         Binding("ctrl+r", "refresh", "Refresh", show=False, id="calls.refresh"),
         Binding("n", "new_call", "Add record", show=False, id="calls.new"),
         Binding("E", "edit", "Edit", id="calls.edit"),
     ]
-    WRITES = frozenset({"new_call", "edit", "save_contact"})
+    WRITES = frozenset({"new_call", "edit", "save_contact", "mark_handled"})
 
     def __init__(self, context: AppContext) -> None:
         super().__init__(context)
         self.view = CallView()
         self.selected: CallRow | None = None
         self._refreshed: set[str] = set()
+        self.handled = HandledCalls(context.state, context.profile)
         self.tabs = Tabs(Tab("Incoming (i)", id="incoming"), Tab("Outgoing (o)", id="outgoing"), id="direction")
         self.caption = Static(id="caption")
         self.call_list = VirtualList(CALL_COLUMNS, empty_text="No calls.", id="calls")
@@ -153,8 +157,10 @@ class CallsScreen(ListScreen):
         rows = await call_rows(self.service, view.direction, records)
         if view.direction != "incoming":
             return rows
-        pending = await self.context.desk_phone.desk.to_return()
-        marked = [replace(r, call_back=True) if r.record.incomingCallHistoryId in pending else r for r in rows]
+        handled = self.handled.ids()
+        pending = await self.context.desk_phone.desk.to_return(handled)
+        marked = [replace(r, call_back=r.record.incomingCallHistoryId in pending,
+                          handled=r.record.incomingCallHistoryId in handled) for r in rows]
         return [r for r in marked if r.call_back] + [r for r in marked if not r.call_back]
 
     @on(VirtualList.Loaded, "#calls")
@@ -176,7 +182,7 @@ class CallsScreen(ListScreen):
 
     @on(VirtualList.Selected, "#calls")
     def _call_opened(self, event: VirtualList.Selected) -> None:
-        self.open_details(self.detail, lambda: CallDetail(event.row))
+        self.open_details(self.detail, event.row, lambda: CallDetail(event.row))
 
     # -- actions -----------------------------------------------------------------------------
     def action_direction(self, direction: str) -> None:
@@ -191,9 +197,6 @@ class CallsScreen(ListScreen):
     def action_reverse_order(self) -> None:
         self.view = replace(self.view, newest_first=not self.view.newest_first)
         self.show_rows()
-
-    def action_copy_number(self) -> None:
-        self.copy(self.selected.number if self.selected else None, "number")
 
     def action_call_back(self) -> None:
         self.context.desk_phone.dial(self.selected.number if self.selected else "")
@@ -217,7 +220,23 @@ class CallsScreen(ListScreen):
             return
         from corpdir.tui.desk_phone import new_contact_form
 
-        self.run_worker(new_contact_form(self.app, self.selected.number), group="save-contact", exit_on_error=False)
+        # The rows read again once it is saved: the caller is named at once, not after Ctrl+R.
+        self.run_worker(new_contact_form(self.app, self.selected.number, then=lambda _: self.load(self.view)),
+                        group="save-contact", exit_on_error=False)
+
+    def action_mark_handled(self) -> None:
+        """A missed call the desk dealt with otherwise (called back from another phone):
+        out of "call back" with the earlier ones from its number; h again undoes it."""
+        row = self.selected
+        if row is None or row.direction != "incoming" or row.record.answered is not False:
+            self.notify("Only a missed incoming call can be marked handled", severity="warning", timeout=3)
+            return
+        if not (row.call_back or row.handled):
+            self.notify("This call was returned already", timeout=3)
+            return
+        now_handled = self.handled.toggle(row.record.incomingCallHistoryId)
+        self.notify(f"Marked handled: {row.number}" if now_handled else f"Back in call back: {row.number}", timeout=3)
+        self.load(self.view)
 
     def action_chart(self) -> None:
         from corpdir.tui.screens.calls_chart import CallsChart

@@ -186,7 +186,7 @@ class ContactsScreen(ListScreen):
 
     @on(SearchableList.Opened)
     def _contact_opened(self, event: SearchableList.Opened) -> None:
-        self.open_details(self.detail, lambda: ContactDetail(self.service, event.row))
+        self.open_details(self.detail, event.row, lambda: ContactDetail(self.service, event.row))
 
     # -- actions -----------------------------------------------------------------------------
     def action_focus_search(self) -> None:

@@ -235,7 +235,7 @@ class DirectoryScreen(ListScreen):
 
     @on(SearchableList.Opened)
     def _user_opened(self, event: SearchableList.Opened) -> None:
-        self.open_details(self.detail, lambda: UserDetail(self.service, user=event.row))
+        self.open_details(self.detail, event.row, lambda: UserDetail(self.service, user=event.row))
 
     # -- actions -----------------------------------------------------------------------------
     def action_focus_search(self) -> None:

@@ -4,13 +4,15 @@ an order. A frozen value: the screen replaces it whenever the user changes one p
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
 from corpdir.spec.division import Division
+from corpdir.spec.user import UserOrderBy
 from corpdir.text import printable
 
-ORDERS = ("fullname", "sortScore", "employeeNum")
-ORDER_NAMES = {"fullname": "name", "sortScore": "sort score", "employeeNum": "employee no."}
+ORDERS = ("fullname", "sortScore", "employeeNum", "extensionNum")
+ORDER_NAMES = {"fullname": "name", "sortScore": "sort score", "employeeNum": "employee no.", "extensionNum": "extension"}
+SERVICE_ORDERS = get_args(UserOrderBy)  # what U1 sorts by; the cache sorts by extension too
 
 
 @dataclass(frozen=True)
@@ -43,7 +45,13 @@ class Browse:
             f"{count} {'person' if count == 1 else 'people'}"
         if self.text.strip():
             return f"{what} · {many} · ranked by match"  # a search answers best first, not by name
-        return f"{what} · {many} · by {ORDER_NAMES[self.order_by]} {arrow}"
+        return f"{what} · {many} · by {ORDER_NAMES[self.listed_order]} {arrow}"
+
+    @property
+    def listed_order(self) -> str:
+        """The order the list is in: a filter search is the service's (U1), which cannot sort
+        by extension and answers by name then."""
+        return "fullname" if self.searching and self.order_by not in SERVICE_ORDERS else self.order_by
 
     def empty_text(self) -> str:
         """What an empty list says: a search or filter that found no one says so; "No one

@@ -20,8 +20,9 @@ from textual.widget import Widget
 from textual.widgets import Input, TextArea
 
 from corpdir.service.live_search import TYPING_PAUSE
+from corpdir.service.people_at_hand import ref_of
 from corpdir.tui.context import AppContext
-from corpdir.tui.labels import first_phone
+from corpdir.tui.chosen import copy_value, email_of, number_of
 
 DETAIL_PAUSE = 0.12  # seconds the highlight rests before the detail pane follows
 
@@ -104,26 +105,31 @@ class ListScreen(Screen):
             return False  # the variant has no bulk operation (A and B)
         return not (action in self.WRITES and self.context.read_only)
 
-    def open_details(self, pane: Widget, full_screen: Callable[[], Widget]) -> None:
+    def open_details(self, pane: Widget, row: Any, full_screen: Callable[[], Widget]) -> None:
         """Enter on a row: focus the detail pane, or on a narrow terminal (no pane) show
-        the details full screen."""
+        the details full screen; either way the row counts as viewed."""
+        self.viewed(row)
         if pane.display:
             pane.focus()
         else:
             from corpdir.tui.screens.detail_screen import DetailScreen
 
-            self.app.push_screen(DetailScreen(full_screen()))
+            self.app.push_screen(DetailScreen(full_screen(), row, self))
 
-    def copy(self, value: str | None, what: str) -> None:
-        if not value:
-            self.notify(f"No {what} to copy", severity="warning", timeout=2)
-            return
-        self.app.copy_to_clipboard(value)  # OSC 52: reaches the user's clipboard over SSH too
-        self.notify(f"Copied {what}: {value}", timeout=2)
+    def viewed(self, row: Any) -> None:
+        """A person or contact the user opened, copied from or called joins "recently
+        viewed" (F8); a row the cursor merely passes over does not (docs/desk.md)."""
+        if (ref := ref_of(row)) is not None:
+            self.context.desk_phone.people.viewed(ref)
 
     def action_copy_number(self) -> None:
-        self.copy(first_phone(self.selected) if self.selected else None, "number")
+        self.copy(number_of(self.selected), "number")
 
     def action_copy_email(self) -> None:
         """A person's or contact's first e-mail address (the screens that list them bind it)."""
-        self.copy(self.selected.email1 if self.selected else None, "e-mail")
+        self.copy(email_of(self.selected), "e-mail")
+
+    def copy(self, value: str | None, what: str) -> None:
+        copy_value(self, value or "", what)
+        if value:
+            self.viewed(self.selected)

@@ -8,7 +8,7 @@ between numbers ('0756784245 2310 ０３６４４０２９７９ 999-9999 abc' i
 answered on its own row, in the order typed; an entry that is no number says so on its
 row. (A comma is also a dial pause in PHONE_CHARS; a number with a pause cannot be looked
 up here, nor does N1 identify one.) Numbers looked up are remembered between runs (the
-state file) and listed on the left, the latest first: after a lookup, its numbers stand
+state file, per profile) and listed on the left, the latest first: after a lookup, its numbers stand
 beside their answers; choosing one looks it up again.
 """
 
@@ -72,6 +72,7 @@ class LookupScreen(ListScreen):
     def __init__(self, context: AppContext) -> None:
         super().__init__(context)
         self.selected: LookupRow | None = None
+        self.profile = context.profile  # whose lookups the list shows
 
     def compose(self) -> ComposeResult:
         yield TitleBar()
@@ -91,7 +92,7 @@ class LookupScreen(ListScreen):
         self.query_one("#numbers", Input).focus()
 
     def _show_recent(self) -> None:
-        self.query_one("#recent", VirtualList).source = ListSource(list(self.app.state.get("recent_lookups", [])))
+        self.query_one("#recent", VirtualList).source = ListSource(self.context.state.recent_lookups(self.profile))
 
     # -- looking up ----------------------------------------------------------------------------
     @on(Input.Submitted, "#numbers")
@@ -122,7 +123,7 @@ class LookupScreen(ListScreen):
         caption.update(literal(" · ".join(parts), "dim"))
         for answer in reversed(answers):
             if answer.error != NOT_A_NUMBER:
-                self.app.state.remember_lookup(answer.query)
+                self.context.state.remember_lookup(self.profile, answer.query)
         self._show_recent()
         results.focus()
 
@@ -140,7 +141,7 @@ class LookupScreen(ListScreen):
 
     @on(VirtualList.Selected, "#results")
     def _result_opened(self, event: VirtualList.Selected) -> None:
-        self.open_details(self.query_one(AnswerDetail), lambda: AnswerDetail(self.service, event.row))
+        self.open_details(self.query_one(AnswerDetail), event.row, lambda: AnswerDetail(self.service, event.row))
 
     # -- actions -----------------------------------------------------------------------------
     def action_focus_numbers(self) -> None:
@@ -154,8 +155,7 @@ class LookupScreen(ListScreen):
     def action_forget(self) -> None:
         recent = self.query_one("#recent", VirtualList)
         if self.focused is recent and recent.highlighted is not None:
-            kept = [n for n in self.app.state.get("recent_lookups", []) if n != recent.highlighted]
-            self.app.state.set("recent_lookups", kept)
+            self.context.state.forget_lookup(self.profile, recent.highlighted)
             self._show_recent()
 
     def action_copy_number(self) -> None:

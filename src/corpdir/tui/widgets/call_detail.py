@@ -40,6 +40,7 @@ class CallRow:
     who: dict[str, Any] = field(default_factory=dict)  # an identification item (2.9 shape)
     who_source: str = ""  # "record", "cache" or "" (unknown)
     call_back: bool = False  # a missed call nobody has returned yet
+    handled: bool = False  # a missed call the desk marked handled by hand
 
     @property
     def number(self) -> str:
@@ -73,6 +74,8 @@ class CallRow:
             return ""
         if self.call_back:
             return "call back"
+        if self.handled and not self.record.answered:
+            return "handled"
         return "answered" if self.record.answered else "missed"
 
 
