@@ -12,6 +12,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
+from corpdir.config.presence import PresenceConfig
+
 
 class _FeedConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -106,6 +108,7 @@ class CallsConfig(BaseModel):
     every_session: bool = Field(default=False, description="SSH, web and kiosk (--read-only) sessions also run the "
                                 "feeds and take rings (default: only a local, writable TUI: the desk)")
     recent_calls: int = Field(default=3, ge=0, le=20, description="earlier calls from the number shown on the pop-up")
+    presence: PresenceConfig | None = Field(default=None, description="the busy lamps' source ([calls.presence])")
 
     @field_validator("feeds")
     @classmethod

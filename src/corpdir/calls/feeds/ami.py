@@ -63,14 +63,15 @@ def _manager_class() -> type:
 
 @asynccontextmanager
 async def ami_session(host: str, port: int, username: str, secret: str, *,
-                      on_event: Callable[[Any, Any], None] | None = None) -> AsyncIterator[Manager]:
+                      on_event: Callable[[Any, Any], None] | None = None,
+                      patterns: tuple[str, ...] = ("DialBegin", "Newstate", "Hangup")) -> AsyncIterator[Manager]:
     """A logged-in manager connection, closed on exit. With ``on_event``, it asks for call
-    events and hands it DialBegin, Newstate and Hangup (registered before the login: the
+    events and hands it those named in ``patterns`` (registered before the login: the
     events start right after it)."""
     manager = _manager_class()(host=host, port=port, username=username, secret=secret,
                                events="call" if on_event else "off", ping_delay=30, ping_interval=30,
                                loop=asyncio.get_running_loop())
-    for pattern in ("DialBegin", "Newstate", "Hangup") if on_event else ():
+    for pattern in patterns if on_event else ():
         manager.register_event(pattern, on_event)
     try:
         await manager.connect()  # raises OSError when nothing listens
