@@ -163,16 +163,25 @@ class AmiFeed:
         self._live: tuple[Any, AmiCalls] | None = None  # the connected manager and its calls
 
     async def hang_up(self, call_id: str) -> None:
+        await self._on_channel(call_id, {"Action": "Hangup"})
+
+    async def transfer(self, call_id: str, number: str) -> None:
+        """Blind: BlindTransfer of the desk's channel to the number in the feed's dial plan
+        context (the caller, bridged to that channel, goes to the target)."""
+        await self._on_channel(call_id, {"Action": "BlindTransfer", "Exten": number, "Context": self.config.context})
+
+    async def _on_channel(self, call_id: str, action: dict[str, str]) -> None:
+        """An action on the desk's channel of the call, over the feed's manager connection."""
         if self._live is None:
             raise ConnectionError("the PBX's manager connection is down")
         manager, calls = self._live
         channel = calls.channel(call_id)
         if not channel:
             raise ConnectionError("that call is no longer up on the PBX")
-        answer = await manager.send_action({"Action": "Hangup", "Channel": channel})
+        answer = await manager.send_action({**action, "Channel": channel})
         answer = answer[0] if isinstance(answer, list) else answer
         if not answer.success:
-            raise ConnectionError(f"Asterisk: {answer.get('Message') or 'Hangup refused'}")
+            raise ConnectionError(f"Asterisk: {answer.get('Message') or action['Action'] + ' refused'}")
 
     async def run(self, link: FeedLink) -> None:
         calls = AmiCalls(self.config.extension)

@@ -1,0 +1,109 @@
+"""Putting a call through on a real SIP network on loopback: kamailio (registrar, proxy),
+baresip as the desk (extension 200, answers by itself) and as the target (202), SIPp as
+the outside caller; the call session with the reference server in-process."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from calls.test_baresip_calls import next_state, soft_phone
+from calls.test_session import Watcher, started
+from corpdir.calls.events import CallState, number_from_uri
+from corpdir.calls.feeds.baresip import Connection
+from corpdir.calls.presence.lamps import Lamp
+from corpdir.calls.presence.watch import Presence
+from corpdir.calls.session import CallControlFailed
+from corpdir.calls.transfer import ANNOUNCED, BLIND
+from corpdir.config.presence import KamailioPresenceConfig
+from kamailio_helpers import HAS_MODULES, KAMAILIO, Kamailio
+from lamp_helpers import LampWatcher
+from sip_helpers import BARESIP, SCENARIOS, SIPP, caller_file, free_sip_port
+
+pytestmark = pytest.mark.skipif(not (KAMAILIO and HAS_MODULES and BARESIP and SIPP),
+                                reason="kamailio (+ kamailio-json-modules), baresip-core and SIPp are needed")
+
+CALLER = "0312345699"
+
+
+async def sipp_transferee(server: Kamailio, folder, desk: str) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        SIPP, f"127.0.0.1:{server.sip_port}", "-sf", str(SCENARIOS / "transferee.xml"),
+        "-inf", str(caller_file(folder, "外線 太郎", CALLER)), "-s", desk, "-i", "127.0.0.1", "-p", str(free_sip_port()),
+        "-m", "1", "-nostdin", "-trace_msg", "-message_file", str(folder / "sipp.log"), "-timeout", "60",
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL, cwd=folder)
+
+
+async def incoming_from(port: int) -> str:
+    """The peer of the first call the phone on ctrl_tcp ``port`` reports (an auto-answering
+    account's first word of a call is its SDP offer)."""
+    connection = Connection(*await asyncio.open_connection("127.0.0.1", port))
+    try:
+        async for payload in connection.messages():
+            message = json.loads(payload)
+            if message.get("class") == "call" and message.get("peeruri"):
+                return str(message["peeruri"])
+    finally:
+        connection.close()
+    raise AssertionError("the phone's control connection closed")
+
+
+async def registered(server: Kamailio, *extensions: str) -> None:
+    watcher = LampWatcher()
+    config = KamailioPresenceConfig(kind="kamailio", evapi=f"127.0.0.1:{server.evapi_port}",
+                                    rpc_socket=str(server.rpc_socket))
+    watcher.presence = presence = Presence(config, watcher.changed)
+    presence.watch(extensions)
+    presence.start()
+    try:
+        await watcher.until(dict.fromkeys(extensions, Lamp.FREE))
+    finally:
+        await presence.stop()
+
+
+async def test_a_blind_transfer_puts_the_caller_through_to_the_target(service, tmp_path):
+    server = Kamailio(tmp_path / "kamailio")
+    desk = server.phone(tmp_path / "desk", "200", auto_answer=True)
+    target = server.phone(tmp_path / "target", "202", auto_answer=True)
+    watcher, session = Watcher(), None
+    try:
+        await registered(server, "200", "202")
+        session = await started(service, watcher, feeds=[soft_phone(desk)], ring_socket=False)
+        target_hears = asyncio.create_task(incoming_from(target.ctrl_port))
+        caller = await sipp_transferee(server, tmp_path, "200")
+        answered = await next_state(watcher, CallState.ANSWERED)
+        assert session.transfers(answered) == {BLIND, ANNOUNCED}
+        await session.transfer(answered, "２０２")  # full width, folded to 202
+        assert number_from_uri(await target_hears) == CALLER  # the caller rings the target, not the desk
+        assert await caller.wait() == 0  # the caller talked to the target and hung up
+        ended = await next_state(watcher, CallState.ENDED)  # the desk's part of the call is over
+        assert ended.uid == answered.uid
+        assert session.transfers(ended) == frozenset()
+    finally:
+        if session is not None:
+            await session.stop()
+        desk.stop()
+        target.stop()
+        server.stop()
+
+
+async def test_a_transfer_to_no_number_is_refused_before_the_phone_is_asked(service, tmp_path):
+    server = Kamailio(tmp_path / "kamailio")
+    desk = server.phone(tmp_path / "desk", "200", auto_answer=True)
+    watcher, session = Watcher(), None
+    try:
+        await registered(server, "200")
+        session = await started(service, watcher, feeds=[soft_phone(desk)], ring_socket=False)
+        caller = await sipp_transferee(server, tmp_path, "200")
+        answered = await next_state(watcher, CallState.ANSWERED)
+        with pytest.raises(CallControlFailed, match="no number"):
+            await session.transfer(answered, "内線")
+        caller.kill()
+        await caller.wait()
+    finally:
+        if session is not None:
+            await session.stop()
+        desk.stop()
+        server.stop()
