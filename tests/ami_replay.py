@@ -40,8 +40,9 @@ class AmiReplay:
         self.server: asyncio.Server | None = None
         self.port = 0
 
-    async def start(self) -> AmiReplay:
-        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+    async def start(self, port: int = 0) -> AmiReplay:
+        """Listening on ``port`` (0: a free one, in :attr:`port`)."""
+        self.server = await asyncio.start_server(self._serve, "127.0.0.1", port)
         self.port = self.server.sockets[0].getsockname()[1]
         return self
 

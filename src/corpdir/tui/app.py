@@ -70,6 +70,7 @@ class CorpdirApp(GatedApp):
         Binding("f9", "focus_ring", "Ringing call", show=False, priority=True, id="app.ring"),  # forms too
         Binding("f5", "call_selected", "Call", show=False, id="app.call"),
         Binding("f8", "people_at_hand", "Favourites & recent", show=False, id="app.people"),
+        Binding("f7", "desk_view", "Desk view", show=False, id="app.desk"),
         Binding("asterisk", "favourite", "Favourite", show=False, id="app.favourite"),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
     ]
@@ -168,6 +169,9 @@ class CorpdirApp(GatedApp):
 
     def action_people_at_hand(self) -> None:
         self.desk_phone.show_people()
+
+    def action_desk_view(self) -> None:
+        self.desk_phone.show_desk()
 
     def action_favourite(self) -> None:
         """``*`` on a list: the selected person or contact (a call's, on the Calls screen)

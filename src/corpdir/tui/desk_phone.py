@@ -18,7 +18,10 @@ from corpdir.paths import data_dir
 from corpdir.service.calls import CallDesk
 from corpdir.service.people_at_hand import PeopleAtHand, PersonRef, ref_of
 from corpdir.text import printable
+from corpdir.calls.transfer import ANNOUNCED, BLIND
+from corpdir.tui.busy_lamps import BusyLamps
 from corpdir.tui.screens.people_at_hand import PeopleAtHandScreen
+from corpdir.tui.transfer_flow import put_through
 from corpdir.tui.screens.take_message import TakeMessage
 from corpdir.tui.widgets.ring_card import RingCard
 from corpdir.tui.widgets.ring_stack import RingStack
@@ -44,16 +47,20 @@ class DeskPhone:
             "open": self._open, "call_back": self._call_back, "copy": self._copy,
             "take_message": self._take_message, "save_contact": self._save_contact, "dismiss": self.session.dismiss,
             "answer": self._answer, "hang_up": self._hang_up,
+            "transfer": lambda ring: put_through(self, ring, BLIND), "announce": lambda ring: put_through(self, ring, ANNOUNCED),
         }
+        self.lamps = BusyLamps(app, settings)  # [calls.presence]: the desk view's and the transfer picker's lamps
 
     async def start(self) -> None:
         if not self.session.enabled:
             return
         self.app.screen_change_signal.subscribe(self.app, self._screen_changed)
         self.show()  # the first screen's (hidden) stack, before any call
+        self.lamps.start()
         await self.session.start()
 
     async def stop(self) -> None:
+        await self.lamps.stop()
         await self.session.stop()
 
     def status_text(self) -> str:
@@ -200,6 +207,11 @@ class DeskPhone:
 
     def show_people(self) -> None:
         self.app.push_screen(PeopleAtHandScreen(self.people, self))
+
+    def show_desk(self) -> None:
+        from corpdir.tui.screens.desk_view import DeskView
+
+        self.app.push_screen(DeskView(self))
 
 
 async def new_contact_form(app: Any, number: str, name: str = "") -> None:

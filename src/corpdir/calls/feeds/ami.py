@@ -88,6 +88,8 @@ async def ami_session(host: str, port: int, username: str, secret: str, *,
             raise ConnectionError(f"AMI login refused: {answer.get('Message', 'no reason given')}")
         yield manager
     finally:
+        if manager.lost.done() and not manager.lost.cancelled():
+            manager.lost.exception()  # retrieved: a refused connect is raised by connect() itself
         manager.close()
 
 
