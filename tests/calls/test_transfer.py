@@ -107,3 +107,35 @@ async def test_a_transfer_to_no_number_is_refused_before_the_phone_is_asked(serv
             await session.stop()
         desk.stop()
         server.stop()
+
+
+async def test_t_on_the_card_puts_the_caller_through_to_a_typed_number(service, tmp_path):
+    from call_helpers import card_text, desk_app, feed_ready
+    from tui_helpers import Notifications, wait_for
+
+    server = Kamailio(tmp_path / "kamailio")
+    desk = server.phone(tmp_path / "desk", "200", auto_answer=True)
+    target = server.phone(tmp_path / "target", "202", auto_answer=True)
+    presence = {"kind": "kamailio", "evapi": f"127.0.0.1:{server.evapi_port}", "rpc_socket": str(server.rpc_socket)}
+    app = desk_app(service, feeds=[soft_phone(desk)], ring_socket=False, presence=presence)
+    try:
+        await registered(server, "200", "202")
+        notes = Notifications()
+        async with app.run_test(size=(120, 36), message_hook=notes) as pilot:
+            assert await feed_ready(pilot, "soft phone")
+            target_hears = asyncio.create_task(incoming_from(target.ctrl_port))
+            caller = await sipp_transferee(server, tmp_path, "200")
+            assert await wait_for(pilot, lambda: "On the line" in card_text(app), tries=500)
+            keys = " ".join(card_text(app).split())
+            assert "t put through T announce" in keys  # baresip can do both
+            await pilot.press("f9", "t")
+            assert await wait_for(pilot, lambda: app.screen.__class__.__name__ == "TransferPicker")
+            await pilot.press(*"２０２", "enter")
+            assert number_from_uri(await target_hears) == CALLER
+            assert await wait_for(pilot, lambda: notes.said("through to 202"), tries=500), notes.messages
+            assert await caller.wait() == 0
+            assert await wait_for(pilot, lambda: "Call ended" in card_text(app), tries=500)
+    finally:
+        desk.stop()
+        target.stop()
+        server.stop()

@@ -30,9 +30,9 @@ if TYPE_CHECKING:
 
 STATE_TITLES = {"ringing": "Ringing", "answered": "On the line", "ended": "Call ended"}
 KEYS = (("a", "answer", "answer"), ("h", "hang_up", "hang up"),  # only where the feed can (Ring.answers, hangs_up)
+        ("t", "transfer", "put through"), ("T", "announce", "announce"),  # only what the feed can (session.transfers)
         ("enter", "open", "open"), ("b", "call_back", "call"), ("c", "copy", "copy"),
-        ("m", "take_message", "message"), ("s", "save_contact", "save"), ("d", "dismiss", "close"),
-        ("t", "transfer", "put through"), ("T", "announce", "announce"))  # only what the feed can (session.transfers)
+        ("m", "take_message", "message"), ("s", "save_contact", "save"), ("d", "dismiss", "close"))
 TRANSFERS = {"transfer": "blind", "announce": "announced"}
 
 
