@@ -6,13 +6,12 @@ otherwise)."""
 from __future__ import annotations
 
 import shutil
-import signal
 import socket
 import subprocess
 import time
 from pathlib import Path
 
-from sip_helpers import Baresip, free_port, free_sip_port
+from sip_helpers import Baresip, free_port, free_sip_port, terminate
 
 KAMAILIO = shutil.which("kamailio")
 CONFIG = Path(__file__).parent.parent / "docs" / "sip" / "kamailio.cfg"
@@ -57,10 +56,5 @@ class Kamailio:
     def stop(self) -> None:
         """SIGTERM to the main process (SIGKILL would orphan its children on the port)."""
         if self.process.returncode is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+            terminate(self.process)
         self.log.close()

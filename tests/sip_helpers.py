@@ -81,13 +81,18 @@ class Baresip:
     def stop(self) -> None:
         if self.process.returncode is not None:
             return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        terminate(self.process)
         self.log.close()
+
+
+def terminate(process: subprocess.Popen) -> None:
+    """SIGTERM, and SIGKILL if it has not ended 10 s later."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 TALK_SECONDS = 2  # the caller's scenario: answered, it talks this long, then hangs up
