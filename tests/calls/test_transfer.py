@@ -12,7 +12,7 @@ import pytest
 from calls.test_baresip_calls import next_state, soft_phone
 from calls.test_session import Watcher, started
 from corpdir.calls.events import CallState, number_from_uri
-from corpdir.calls.feeds.baresip import Connection
+from corpdir.calls.feeds.baresip import Connection, call_lines, send_command
 from corpdir.calls.presence.lamps import Lamp
 from corpdir.calls.presence.watch import Presence
 from corpdir.calls.session import CallControlFailed
@@ -28,22 +28,23 @@ pytestmark = pytest.mark.skipif(not (KAMAILIO and HAS_MODULES and BARESIP and SI
 CALLER = "0312345699"
 
 
-async def sipp_transferee(server: Kamailio, folder, desk: str) -> asyncio.subprocess.Process:
+async def sipp_transferee(server: Kamailio, folder, desk: str, scenario: str = "transferee.xml"
+                          ) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
-        SIPP, f"127.0.0.1:{server.sip_port}", "-sf", str(SCENARIOS / "transferee.xml"),
+        SIPP, f"127.0.0.1:{server.sip_port}", "-sf", str(SCENARIOS / scenario),
         "-inf", str(caller_file(folder, "外線 太郎", CALLER)), "-s", desk, "-i", "127.0.0.1", "-p", str(free_sip_port()),
         "-m", "1", "-nostdin", "-trace_msg", "-message_file", str(folder / "sipp.log"), "-timeout", "60",
         stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL, cwd=folder)
 
 
-async def incoming_from(port: int) -> str:
+async def incoming_from(port: int, kind: str = "") -> str:
     """The peer of the first call the phone on ctrl_tcp ``port`` reports (an auto-answering
-    account's first word of a call is its SDP offer)."""
+    account's first word of a call is its SDP offer), or of its first event ``kind``."""
     connection = Connection(*await asyncio.open_connection("127.0.0.1", port))
     try:
         async for payload in connection.messages():
             message = json.loads(payload)
-            if message.get("class") == "call" and message.get("peeruri"):
+            if message.get("class") == "call" and message.get("peeruri") and message.get("type", "").startswith(kind):
                 return str(message["peeruri"])
     finally:
         connection.close()
@@ -136,6 +137,60 @@ async def test_t_on_the_card_puts_the_caller_through_to_a_typed_number(service, 
             assert await caller.wait() == 0
             assert await wait_for(pilot, lambda: "Call ended" in card_text(app), tries=500)
     finally:
+        desk.stop()
+        target.stop()
+        server.stop()
+
+
+async def test_an_announced_transfer_completes_once_the_target_has_answered(service, tmp_path):
+    server = Kamailio(tmp_path / "kamailio")
+    desk = server.phone(tmp_path / "desk", "200", auto_answer=True)
+    target = server.phone(tmp_path / "target", "202", auto_answer=True)
+    watcher, session = Watcher(), None
+    try:
+        await registered(server, "200", "202")
+        session = await started(service, watcher, feeds=[soft_phone(desk)], ring_socket=False)
+        caller = await sipp_transferee(server, tmp_path, "200", "held_transferee.xml")
+        answered = await next_state(watcher, CallState.ANSWERED)
+        consulted = asyncio.create_task(incoming_from(target.ctrl_port, "CALL_ESTABLISHED"))
+        await session.transfer(answered, "202", ANNOUNCED)  # the caller held, the target called
+        assert number_from_uri(await consulted) == "200"  # the target speaks to the desk first
+        target_hears = asyncio.create_task(incoming_from(target.ctrl_port, "CALL_ESTABLISHED"))
+        await session.complete_transfer(answered, "202")
+        assert number_from_uri(await target_hears) == CALLER  # then the caller reaches the target
+        assert await caller.wait() == 0
+        assert (await next_state(watcher, CallState.ENDED)).uid == answered.uid
+    finally:
+        if session is not None:
+            await session.stop()
+        desk.stop()
+        target.stop()
+        server.stop()
+
+
+async def test_an_announced_transfer_the_target_declines_returns_the_caller_to_the_desk(service, tmp_path):
+    server = Kamailio(tmp_path / "kamailio")
+    desk = server.phone(tmp_path / "desk", "200", auto_answer=True)
+    target = server.phone(tmp_path / "target", "202")  # rings; its person declines
+    watcher, session = Watcher(), None
+    try:
+        await registered(server, "200", "202")
+        session = await started(service, watcher, feeds=[soft_phone(desk)], ring_socket=False)
+        caller = await sipp_transferee(server, tmp_path, "200", "held_returned.xml")
+        answered = await next_state(watcher, CallState.ANSWERED)
+        ringing = asyncio.create_task(incoming_from(target.ctrl_port, "CALL_INCOMING"))
+        await session.transfer(answered, "202", ANNOUNCED)
+        assert number_from_uri(await ringing) == "200"
+        await send_command("127.0.0.1", target.ctrl_port, "hangup", "")  # declined
+        while len(call_lines(str((await send_command("127.0.0.1", desk.ctrl_port, "listcalls", "")).get("data")))) > 1:
+            await asyncio.sleep(0.05)  # the desk has seen the decline (what its receptionist hears) ...
+        await session.return_to_caller(answered)  # the caller is taken off hold (its re-INVITE)
+        assert await caller.wait() == 0  # ... and talks to the desk, then hangs up
+        ended = await next_state(watcher, CallState.ENDED)
+        assert ended.uid == answered.uid and ended.event.answered is True
+    finally:
+        if session is not None:
+            await session.stop()
         desk.stop()
         target.stop()
         server.stop()

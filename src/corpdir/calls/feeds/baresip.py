@@ -254,8 +254,12 @@ class BaresipFeed:
         await self._on_line(call_id, "transfer", self.target_uri(call_id, number))
 
     async def return_to_caller(self, call_id: str) -> None:
+        """baresip takes a held call off hold itself once the other call ends; ``resume``
+        only if it is still held."""
         await self._end_consultation(call_id)
-        await self._on_line(call_id, "resume")
+        listing = str((await send_command(self.config.host, self.config.port, "listcalls", "")).get("data") or "")
+        if "(on hold)" in listing:
+            await self._on_line(call_id, "resume")
 
     async def _end_consultation(self, call_id: str) -> None:
         uri = self.consulting.pop(call_id, "")
