@@ -10,6 +10,7 @@ change: ``pytest --snapshot-update tests/calls/test_blf_snapshots.py``."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -34,7 +35,17 @@ def lamp_app(cache_path, port: int) -> Any:
     app = synced_app(cache_path)
     presence = {"kind": "ami", "port": port, "username": "corpdir", "secret": "s3cret"}
     app.desk_phone = DeskPhone(app, CallsConfig(ring_socket=False, presence=presence))
+    app.context = replace(app.context, desk_phone=app.desk_phone)  # what the screens are built with
     return app
+
+
+async def replay_hints(pilot, folder, port: int, users: list[Any]) -> None:
+    """The replay server on ``port``, its hints giving ``users`` LAMPS."""
+    hints = folder / "hints.ami"
+    hints.write_bytes("".join(f"Event: ExtensionStatus\r\nExten: {u.extensionNum}\r\nContext: ext-local\r\n"
+                              f"Hint: PJSIP/{u.extensionNum}\r\nStatus: {code}\r\nStatusText: {text}\r\n\r\n"
+                              for u, (code, text) in zip(users, STATES)).encode())
+    pilot.app.replay = await AmiReplay("quiet.ami", "corpdir", "s3cret", states=str(hints)).start(port)
 
 
 async def desk_people(pilot, folder, port: int) -> list[Any]:
@@ -42,11 +53,7 @@ async def desk_people(pilot, folder, port: int) -> list[Any]:
     server's hints give them LAMPS."""
     await settle(pilot, listed(pilot, "#users"))
     users = [u for u in await people(pilot, 40) if u.extensionNum][:5]
-    hints = folder / "hints.ami"
-    hints.write_bytes("".join(f"Event: ExtensionStatus\r\nExten: {u.extensionNum}\r\nContext: ext-local\r\n"
-                              f"Hint: PJSIP/{u.extensionNum}\r\nStatus: {code}\r\nStatusText: {text}\r\n\r\n"
-                              for u, (code, text) in zip(users, STATES)).encode())
-    pilot.app.replay = await AmiReplay("quiet.ami", "corpdir", "s3cret", states=str(hints)).start(port)
+    await replay_hints(pilot, folder, port, users)
     phone = pilot.app.desk_phone
     for user in users[:2]:
         phone.people.toggle_favourite(ref_of(user))
@@ -97,5 +104,26 @@ def test_busy_lamps(scene, size, snap_compare, tmp_path):
 
     async def run_before(pilot) -> None:
         await SCENES[scene](pilot, tmp_path, port)
+
+    assert snap_compare(lamp_app(tmp_path / "cache.sqlite3", port), run_before=run_before, terminal_size=size)
+
+
+async def directory(pilot, folder, port) -> None:
+    """The people list's lamp column: the rows on screen are watched; the first five carry
+    LAMPS."""
+    await settle(pilot, listed(pilot, "#users"))
+    view = pilot.app.screen.query_one("#users")
+    users = [view.row(i) for i in range(8) if view.row(i).extensionNum][:5]
+    await replay_hints(pilot, folder, port, users)
+    await settle(pilot, lambda: all(pilot.app.desk_phone.lamps.lamp(u.extensionNum) is lamp
+                                    for u, lamp in zip(users, LAMPS)))
+
+
+@pytest.mark.parametrize("size", [NARROW, WIDE], ids=["80x24", "120x36"])
+def test_busy_lamp_column(size, snap_compare, tmp_path):
+    port = free_port()
+
+    async def run_before(pilot) -> None:
+        await directory(pilot, tmp_path, port)
 
     assert snap_compare(lamp_app(tmp_path / "cache.sqlite3", port), run_before=run_before, terminal_size=size)

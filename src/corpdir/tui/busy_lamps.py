@@ -1,11 +1,11 @@
 """The busy lamps inside the TUI: runs :class:`~corpdir.calls.presence.watch.Presence` on
 the app's loop when ``[calls.presence]`` is set, and tells the screen on show when lamps
-change (:class:`LampsChanged`). A screen that shows lamps says which extensions
+change (:class:`LampsChanged`; a list's lamp column registers a listener). A screen that shows lamps says which extensions
 (:meth:`BusyLamps.show`); the desk's favourites are watched always, before them."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from textual.message import Message
 
@@ -28,6 +28,7 @@ class BusyLamps:
         self.presence = None
         self.favourites: tuple[str, ...] = ()
         self.shown: tuple[str, ...] = ()
+        self.listeners: list[Callable[[frozenset[str]], None]] = []  # lists' lamp columns (busy_lamp_column)
         if settings is not None and settings.presence is not None:
             from corpdir.calls.presence.watch import Presence
 
@@ -38,8 +39,17 @@ class BusyLamps:
         return self.presence is not None
 
     def start(self) -> None:
+        """The source running, and the favourites watched from the start (not only once
+        the desk view has been opened)."""
         if self.presence is not None:
             self.presence.start()
+            self.app.run_worker(self._keep_favourites(), group="busy-lamps", exit_on_error=False)
+
+    async def _keep_favourites(self) -> None:
+        from corpdir.tui.transfer_flow import desk_people
+
+        favourites, _most = await desk_people(self.app.desk_phone)
+        self.keep(user.extensionNum for user in favourites)
 
     async def stop(self) -> None:
         if self.presence is not None:
@@ -64,3 +74,5 @@ class BusyLamps:
 
     def _changed(self, extensions: frozenset[str]) -> None:
         self.app.screen.post_message(LampsChanged(extensions))
+        for listener in self.listeners:
+            listener(extensions)
