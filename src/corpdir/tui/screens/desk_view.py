@@ -16,7 +16,6 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from corpdir.calls.events import CallState
-from corpdir.calls.transfer import ANNOUNCED, BLIND
 from corpdir.tui.busy_lamps import LampsChanged
 from corpdir.tui.screens.lamp_rows import LampRow, option, rows_of
 from corpdir.tui.transfer_flow import desk_people, transfer
@@ -111,6 +110,5 @@ class DeskView(ModalScreen[None]):
         if kind not in self.phone.session.transfers(ring):
             self.notify(f"This call cannot be put through ({kind})", severity="warning", timeout=3)
             return
-        kind = ANNOUNCED if kind == ANNOUNCED else BLIND
         self.app.run_worker(transfer(self.phone, ring, kind, (row.number, f"{row.name} ({row.number})", row)),
                             group="transfer", exit_on_error=False)
