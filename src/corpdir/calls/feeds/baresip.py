@@ -206,6 +206,8 @@ class BaresipFeed:
 
     async def _read(self, connection: Connection, link: FeedLink, seen: set[str]) -> None:
         async for payload in connection.messages():
+            if b'"CALL_CLOSED"' in payload and b'"outgoing"' in payload:
+                self._consultation_closed(payload)
             try:
                 event = parse(payload)
             except MalformedEvent as exc:
@@ -261,14 +263,32 @@ class BaresipFeed:
         if "(on hold)" in listing:
             await self._on_line(call_id, "resume")
 
+    def _consultation_closed(self, payload: bytes) -> None:
+        """The desk's call to a target ended (declined, not answered, hung up): nothing to
+        hang up any more when the desk returns to the caller or completes."""
+        peer = str(json.loads(payload).get("peeruri") or "").split(";")[0]
+        for held, uri in list(self.consulting.items()):
+            if uri == peer:
+                self.consulting[held] = ""
+
     async def _end_consultation(self, call_id: str) -> None:
+        """Hangs the call to the target up if it is still up. baresip's hangup acts on the
+        current call, so the consultation is made current and checked to be so just before:
+        a hangup that reached the caller would lose them."""
         uri = self.consulting.pop(call_id, "")
+        if not uri:
+            return
         host, port = self.config.host, self.config.port
-        lines = call_lines(str((await send_command(host, port, "listcalls", "")).get("data") or ""))
-        line = next((f["line"] for f in lines if uri and f["uri"].split(";")[0] == uri), None)
-        if line is not None:  # still up (not declined or given up already)
-            await send_command(host, port, "line", line)
-            await send_command(host, port, "hangup", "")
+
+        async def consultation() -> re.Match[str] | None:
+            lines = call_lines(str((await send_command(host, port, "listcalls", "")).get("data") or ""))
+            return next((f for f in lines if f["uri"].split(";")[0] == uri), None)
+
+        found = await consultation()
+        if found is not None:
+            await send_command(host, port, "line", found["line"])
+            if (found := await consultation()) is not None and found["current"]:
+                await send_command(host, port, "hangup", "")
 
     async def _on_line(self, call_id: str, command: str, params: str = "") -> None:
         """``command`` for this call: with several calls up, its line is made current
