@@ -1,7 +1,9 @@
 """A server speaking the Asterisk manager protocol (Asterisk is not packaged here): it
 greets, checks the Login, then replays a recorded event transcript to each manager that
 logs in; it answers Originate with Success, CoreShowChannels with the channels of a
-second transcript (none by default), and keeps the actions it was sent."""
+second transcript (none by default), ExtensionStateList with the hints' states of a third
+(``states``: then the events follow that answer, as they would once a desk has listed
+them), and keeps the actions it was sent."""
 
 from __future__ import annotations
 
@@ -24,10 +26,12 @@ def parse_messages(data: str) -> list[dict[str, str]]:
 
 class AmiReplay:
     def __init__(self, transcript: str, username: str, secret: str, *, channels: str | None = None,
-                 **values: str) -> None:
+                 states: str | None = None, **values: str) -> None:
         self.events = Template((TRANSCRIPTS / transcript).read_bytes().decode()).substitute(values).encode()  # CRLF kept
         listed = Template((TRANSCRIPTS / channels).read_bytes().decode()).substitute(values) if channels else ""
         self.channels = [block for block in listed.split("\r\n\r\n") if block.strip()]
+        hints = (TRANSCRIPTS / states).read_bytes().decode() if states else ""
+        self.states = [block for block in hints.split("\r\n\r\n") if block.strip()] if states else None
         self.username = username
         self.secret = secret
         self.actions: list[dict[str, str]] = []
@@ -36,8 +40,9 @@ class AmiReplay:
         self.server: asyncio.Server | None = None
         self.port = 0
 
-    async def start(self) -> AmiReplay:
-        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+    async def start(self, port: int = 0) -> AmiReplay:
+        """Listening on ``port`` (0: a free one, in :attr:`port`)."""
+        self.server = await asyncio.start_server(self._serve, "127.0.0.1", port)
         self.port = self.server.sockets[0].getsockname()[1]
         return self
 
@@ -53,13 +58,12 @@ class AmiReplay:
             writer.close()
         self.writers.clear()
 
-    def _channels(self, action_id: str) -> bytes:
-        """CoreShowChannels' answer: a list of CoreShowChannel events, then the end of it."""
-        head = {"Response": "Success", "ActionID": action_id, "EventList": "start", "Message": "Channels will follow"}
-        tail = {"Event": "CoreShowChannelsComplete", "ActionID": action_id, "EventList": "Complete",
-                "ListItems": str(len(self.channels))}
+    def _listing(self, action_id: str, blocks: list[str], complete: str) -> bytes:
+        """A list action's answer (CoreShowChannels, ExtensionStateList): its events, then the end of it."""
+        head = {"Response": "Success", "ActionID": action_id, "EventList": "start", "Message": "Events will follow"}
+        tail = {"Event": complete, "ActionID": action_id, "EventList": "Complete", "ListItems": str(len(blocks))}
         return (self._message(head) + b"".join(f"{block}\r\nActionID: {action_id}\r\n\r\n".encode()
-                                                for block in self.channels) + self._message(tail))
+                                                for block in blocks) + self._message(tail))
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.writers.append(writer)
@@ -77,11 +81,14 @@ class AmiReplay:
                     writer.write(self._message(reply))
                     if ok:
                         self.logins += 1
-                        if action.get("Events", "on") != "off":
+                        if action.get("Events", "on") != "off" and self.states is None:
                             writer.write(b"Event: FullyBooted\r\nPrivilege: system,all\r\nStatus: Fully Booted\r\n\r\n")
                             writer.write(self.events)
                 elif action.get("Action") == "CoreShowChannels":
-                    writer.write(self._channels(action.get("ActionID", "")))
+                    writer.write(self._listing(action.get("ActionID", ""), self.channels, "CoreShowChannelsComplete"))
+                elif action.get("Action") == "ExtensionStateList" and self.states is not None:
+                    writer.write(self._listing(action.get("ActionID", ""), self.states, "ExtensionStateListComplete"))
+                    writer.write(self.events)
                 else:
                     reply.update({"Response": "Success", "Message": "Originate successfully queued"
                                   if action.get("Action") == "Originate" else "OK"})

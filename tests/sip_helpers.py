@@ -37,9 +37,11 @@ def free_sip_port() -> int:
 
 class Baresip:
     """``baresip -f <dir>`` with a desk account, SIP on ``sip_port``, ctrl_tcp on ``ctrl_port``;
-    ``auto_answer``: the account answers by itself (``answermode=auto``)."""
+    ``auto_answer``: the account answers by itself (``answermode=auto``). ``account``: an
+    accounts line of its own (a phone registered to a SIP server) instead of the desk's
+    serverless line; such a phone keeps to 127.0.0.1 in its SDP too."""
 
-    def __init__(self, folder: Path, *, auto_answer: bool = False) -> None:
+    def __init__(self, folder: Path, *, auto_answer: bool = False, account: str | None = None) -> None:
         self.folder = folder
         self.sip_port = free_sip_port()
         self.ctrl_port = free_port()
@@ -54,8 +56,10 @@ class Baresip:
             "module_app account.so", "module_app menu.so", "module_app ctrl_tcp.so",
             f"ctrl_tcp_listen 127.0.0.1:{self.ctrl_port}",
             "call_max_calls 32",  # baresip's 4 answers a fifth call 486 (docs/calls.md)
+            *(["net_interface 127.0.0.1"] if account else []),
             ""]))
-        (folder / "accounts").write_text("<sip:desk@127.0.0.1>;regint=0" + (";answermode=auto" if auto_answer else "") + "\n")
+        line = account or "<sip:desk@127.0.0.1>;regint=0"
+        (folder / "accounts").write_text(line + (";answermode=auto" if auto_answer else "") + "\n")
         self.start()
 
     def start(self) -> None:
@@ -77,13 +81,18 @@ class Baresip:
     def stop(self) -> None:
         if self.process.returncode is not None:
             return
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        terminate(self.process)
         self.log.close()
+
+
+def terminate(process: subprocess.Popen) -> None:
+    """SIGTERM, and SIGKILL if it has not ended 10 s later."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 TALK_SECONDS = 2  # the caller's scenario: answered, it talks this long, then hangs up

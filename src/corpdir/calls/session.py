@@ -25,6 +25,7 @@ from corpdir.calls.feeds import build_feeds
 from corpdir.calls.hub import Answering, CallHub, Feed, HangingUp
 from corpdir.calls.recorder import CallRecorder
 from corpdir.calls.ring_socket import RingSocketFeed
+from corpdir.calls.transfer import BLIND, abilities
 from corpdir.config import CallsConfig
 from corpdir.service.calls import CallDesk, Caller
 
@@ -273,6 +274,27 @@ class CallSession:
             await done
         except OSError as exc:  # ConnectionError, FeedRefused: the phone refused or is not reachable
             raise CallControlFailed(str(exc)) from None
+
+    # -- putting the call through (corpdir.calls.transfer) --------------------------------------
+    def transfers(self, ring: Ring) -> frozenset[str]:
+        """The kinds of transfer the call's feed offers (BLIND, ANNOUNCED): the card offers only those."""
+        return abilities(self._feed(ring.event.feed)) if ring.event.state is not CallState.ENDED else frozenset()
+
+    async def transfer(self, ring: Ring, number: str, kind: str = BLIND) -> None:
+        """BLIND: the caller goes to ``number`` at once. ANNOUNCED: the caller is held and
+        ``number`` called; then :meth:`complete_transfer` or :meth:`return_to_caller`."""
+        if kind not in self.transfers(ring):
+            raise CallControlFailed(f"calls from {ring.event.feed or 'this feed'} cannot be put through ({kind})")
+        if not (digits := dial_string(number)):
+            raise CallControlFailed("no number to put the call through to")
+        feed = self._feed(ring.event.feed)
+        await self._control((feed.transfer if kind == BLIND else feed.consult)(ring.event.call_id, digits))  # type: ignore[union-attr]
+
+    async def complete_transfer(self, ring: Ring, number: str) -> None:
+        await self._control(self._feed(ring.event.feed).complete(ring.event.call_id, dial_string(number)))  # type: ignore[union-attr]
+
+    async def return_to_caller(self, ring: Ring) -> None:
+        await self._control(self._feed(ring.event.feed).return_to_caller(ring.event.call_id))  # type: ignore[union-attr]
 
     async def dial(self, number: str) -> str:
         """Through the configured dialer (:attr:`dialer`, not None); returns what was dialled,

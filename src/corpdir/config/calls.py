@@ -12,6 +12,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
+from corpdir.config.presence import PresenceConfig
+
 
 class _FeedConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -108,6 +110,7 @@ class CallsConfig(BaseModel):
     recent_calls: int = Field(default=3, ge=0, le=20, description="earlier calls from the number shown on the pop-up")
     ended_card_seconds: float = Field(default=60.0, ge=0, description="how long the card of an ended call stays on "
                                       "the pop-up (D closes all cards at once)")
+    presence: PresenceConfig | None = Field(default=None, description="the busy lamps' source ([calls.presence])")
 
     @field_validator("feeds")
     @classmethod

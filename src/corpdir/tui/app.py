@@ -74,6 +74,7 @@ class CorpdirApp(GatedApp):
         Binding("f8", "people_at_hand", "Favourites & recent", show=False, id="app.people"),
         Binding("f6", "message_slips", "Messages", show=False, id="app.slips"),
         Binding("w", "whereabouts", "Whereabouts", show=False, id="app.whereabouts"),
+        Binding("f7", "desk_view", "Desk view", show=False, id="app.desk"),
         Binding("asterisk", "favourite", "Favourite", show=False, id="app.favourite"),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
     ]
@@ -184,6 +185,8 @@ class CorpdirApp(GatedApp):
     def action_whereabouts(self) -> None:
         """``w`` on a person: where they are (外出 15:00戻り), kept by the desk and sent to the service."""
         self.desk_phone.set_whereabouts(self._selected())
+    def action_desk_view(self) -> None:
+        self.desk_phone.show_desk()
 
     def action_favourite(self) -> None:
         """``*`` on a list: the selected person or contact (a call's, on the Calls screen)

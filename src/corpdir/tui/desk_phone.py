@@ -24,7 +24,10 @@ from corpdir.service.calls import CallDesk
 from corpdir.service.people_at_hand import PeopleAtHand, PersonRef, ref_of
 from corpdir.service.whereabouts import Whereabouts, whereabouts_path
 from corpdir.text import printable
+from corpdir.calls.transfer import ANNOUNCED, BLIND
+from corpdir.tui.busy_lamps import BusyLamps
 from corpdir.tui.screens.people_at_hand import PeopleAtHandScreen
+from corpdir.tui.transfer_flow import put_through
 from corpdir.tui.widgets.ring_card import RingCard
 from corpdir.tui.widgets.ring_stack import RingStack
 from corpdir.tui.widgets.status_bar import StatusBar
@@ -57,7 +60,9 @@ class DeskPhone:
             "take_message": self._take_message, "save_contact": self._save_contact, "dismiss": self.session.dismiss,
             "dismiss_all": self.session.dismiss_all,
             "answer": self._answer, "hang_up": self._hang_up,
+            "transfer": lambda ring: put_through(self, ring, BLIND), "announce": lambda ring: put_through(self, ring, ANNOUNCED),
         }
+        self.lamps = BusyLamps(app, settings)  # [calls.presence]: the desk view's and the transfer picker's lamps
 
     async def start(self) -> None:
         if not self.app.read_only:
@@ -66,10 +71,12 @@ class DeskPhone:
             return
         self.app.screen_change_signal.subscribe(self.app, self._screen_changed)
         self.show()  # the first screen's (hidden) stack, before any call
+        self.lamps.start()
         await self.session.start()
 
     async def stop(self) -> None:
         await self.courier.stop()
+        await self.lamps.stop()
         await self.session.stop()
 
     def status_text(self) -> str:
@@ -293,6 +300,11 @@ class DeskPhone:
 
     def show_people(self) -> None:
         self.app.push_screen(PeopleAtHandScreen(self.people, self))
+
+    def show_desk(self) -> None:
+        from corpdir.tui.screens.desk_view import DeskView
+
+        self.app.push_screen(DeskView(self))
 
 
 async def new_contact_form(app: Any, number: str, name: str = "", then: Callable[[Any], None] | None = None) -> None:

@@ -63,14 +63,15 @@ def _manager_class() -> type:
 
 @asynccontextmanager
 async def ami_session(host: str, port: int, username: str, secret: str, *,
-                      on_event: Callable[[Any, Any], None] | None = None) -> AsyncIterator[Manager]:
+                      on_event: Callable[[Any, Any], None] | None = None,
+                      patterns: tuple[str, ...] = ("DialBegin", "Newstate", "Hangup")) -> AsyncIterator[Manager]:
     """A logged-in manager connection, closed on exit. With ``on_event``, it asks for call
-    events and hands it DialBegin, Newstate and Hangup (registered before the login: the
+    events and hands it those named in ``patterns`` (registered before the login: the
     events start right after it)."""
     manager = _manager_class()(host=host, port=port, username=username, secret=secret,
                                events="call" if on_event else "off", ping_delay=30, ping_interval=30,
                                loop=asyncio.get_running_loop())
-    for pattern in ("DialBegin", "Newstate", "Hangup") if on_event else ():
+    for pattern in patterns if on_event else ():
         manager.register_event(pattern, on_event)
     try:
         await manager.connect()  # raises OSError when nothing listens
@@ -87,6 +88,8 @@ async def ami_session(host: str, port: int, username: str, secret: str, *,
             raise ConnectionError(f"AMI login refused: {answer.get('Message', 'no reason given')}")
         yield manager
     finally:
+        if manager.lost.done() and not manager.lost.cancelled():
+            manager.lost.exception()  # retrieved: a refused connect is raised by connect() itself
         manager.close()
 
 
@@ -162,16 +165,25 @@ class AmiFeed:
         self._live: tuple[Any, AmiCalls] | None = None  # the connected manager and its calls
 
     async def hang_up(self, call_id: str) -> None:
+        await self._on_channel(call_id, {"Action": "Hangup"})
+
+    async def transfer(self, call_id: str, number: str) -> None:
+        """Blind: BlindTransfer of the desk's channel to the number in the feed's dial plan
+        context (the caller, bridged to that channel, goes to the target)."""
+        await self._on_channel(call_id, {"Action": "BlindTransfer", "Exten": number, "Context": self.config.context})
+
+    async def _on_channel(self, call_id: str, action: dict[str, str]) -> None:
+        """An action on the desk's channel of the call, over the feed's manager connection."""
         if self._live is None:
             raise ConnectionError("the PBX's manager connection is down")
         manager, calls = self._live
         channel = calls.channel(call_id)
         if not channel:
             raise ConnectionError("that call is no longer up on the PBX")
-        answer = await manager.send_action({"Action": "Hangup", "Channel": channel})
+        answer = await manager.send_action({**action, "Channel": channel})
         answer = answer[0] if isinstance(answer, list) else answer
         if not answer.success:
-            raise ConnectionError(f"Asterisk: {answer.get('Message') or 'Hangup refused'}")
+            raise ConnectionError(f"Asterisk: {answer.get('Message') or action['Action'] + ' refused'}")
 
     async def run(self, link: FeedLink) -> None:
         calls = AmiCalls(self.config.extension)

@@ -176,6 +176,8 @@ class BaresipFeed:
         self.name = config.name
         self.records = config.records
         self.peers: dict[str, str] = {}  # call id -> peer URI, to find its line
+        self.accounts: dict[str, str] = {}  # call id -> the desk's account (its domain is the transfer target's)
+        self.consulting: dict[str, str] = {}  # call id of a held caller -> the target's URI called meanwhile
 
     async def run(self, link: FeedLink) -> None:
         address = (self.config.host, self.config.port)
@@ -204,6 +206,8 @@ class BaresipFeed:
 
     async def _read(self, connection: Connection, link: FeedLink, seen: set[str]) -> None:
         async for payload in connection.messages():
+            if b'"CALL_CLOSED"' in payload and b'"outgoing"' in payload:
+                self._consultation_closed(payload)
             try:
                 event = parse(payload)
             except MalformedEvent as exc:
@@ -214,8 +218,12 @@ class BaresipFeed:
             seen.add(event.call_id)
             if event.state is CallState.ENDED:
                 self.peers.pop(event.call_id, None)
+                self.accounts.pop(event.call_id, None)
+                self.consulting.pop(event.call_id, None)
             else:
-                self.peers[event.call_id] = str(json.loads(payload).get("peeruri") or "")
+                message = json.loads(payload)
+                self.peers[event.call_id] = str(message.get("peeruri") or "")
+                self.accounts[event.call_id] = str(message.get("accountaor") or "")
             link.emit(event)
 
     async def answer(self, call_id: str) -> None:
@@ -224,9 +232,67 @@ class BaresipFeed:
     async def hang_up(self, call_id: str) -> None:
         await self._on_line(call_id, "hangup")
 
-    async def _on_line(self, call_id: str, command: str) -> None:
+    # -- transfer (corpdir.calls.transfer) ------------------------------------------------------
+    def target_uri(self, call_id: str, number: str) -> str:
+        """sip:<number>@<the domain of the account the call came in on>."""
+        account = self.accounts.get(call_id, "")
+        domain = account.split("@", 1)[1].split(";", 1)[0].strip(">") if "@" in account else ""
+        return f"sip:{number}@{domain}" if domain else number
+
+    async def transfer(self, call_id: str, number: str) -> None:
+        """Blind: a REFER to the caller, who calls the target. (baresip 1.0 hangs the caller up
+        when the target refuses: the picker puts free people first, the card says so.)"""
+        await self._on_line(call_id, "transfer", self.target_uri(call_id, number))
+
+    async def consult(self, call_id: str, number: str) -> None:
+        uri = self.target_uri(call_id, number)
+        await self._on_line(call_id, "hold")
+        await self._checked("dial", uri)
+        self.consulting[call_id] = uri
+
+    async def complete(self, call_id: str, number: str) -> None:
+        """The consultation ends on the desk's side; the held caller is referred to the target."""
+        await self._end_consultation(call_id)
+        await self._on_line(call_id, "transfer", self.target_uri(call_id, number))
+
+    async def return_to_caller(self, call_id: str) -> None:
+        """baresip takes a held call off hold itself once the other call ends; ``resume``
+        only if it is still held."""
+        await self._end_consultation(call_id)
+        listing = str((await send_command(self.config.host, self.config.port, "listcalls", "")).get("data") or "")
+        if "(on hold)" in listing:
+            await self._on_line(call_id, "resume")
+
+    def _consultation_closed(self, payload: bytes) -> None:
+        """The desk's call to a target ended (declined, not answered, hung up): nothing to
+        hang up any more when the desk returns to the caller or completes."""
+        peer = str(json.loads(payload).get("peeruri") or "").split(";")[0]
+        for held, uri in list(self.consulting.items()):
+            if uri == peer:
+                self.consulting[held] = ""
+
+    async def _end_consultation(self, call_id: str) -> None:
+        """Hangs the call to the target up if it is still up. baresip's hangup acts on the
+        current call, so the consultation is made current and checked to be so just before:
+        a hangup that reached the caller would lose them."""
+        uri = self.consulting.pop(call_id, "")
+        if not uri:
+            return
+        host, port = self.config.host, self.config.port
+
+        async def consultation() -> re.Match[str] | None:
+            lines = call_lines(str((await send_command(host, port, "listcalls", "")).get("data") or ""))
+            return next((f for f in lines if f["uri"].split(";")[0] == uri), None)
+
+        found = await consultation()
+        if found is not None:
+            await send_command(host, port, "line", found["line"])
+            if (found := await consultation()) is not None and found["current"]:
+                await send_command(host, port, "hangup", "")
+
+    async def _on_line(self, call_id: str, command: str, params: str = "") -> None:
         """``command`` for this call: with several calls up, its line is made current
-        first (baresip's accept and hangup act on the current call)."""
+        first (baresip's accept, hangup, hold and transfer act on the current call)."""
         host, port = self.config.host, self.config.port
         lines = call_lines(str((await send_command(host, port, "listcalls", "")).get("data") or ""))
         if len(lines) > 1:
@@ -234,7 +300,10 @@ class BaresipFeed:
             if line is None:
                 raise ConnectionError("that call is no longer up on the soft phone")
             await send_command(host, port, "line", line)
-        answer = await send_command(host, port, command, "")
+        await self._checked(command, params)
+
+    async def _checked(self, command: str, params: str) -> None:
+        answer = await send_command(self.config.host, self.config.port, command, params)
         if not answer.get("ok"):
             raise ConnectionError(f"baresip: {answer.get('data') or 'refused'}")
 

@@ -28,6 +28,7 @@ from corpdir.tui.record_writes.divisions import DivisionWrites
 from corpdir.tui.record_writes.users import UserWrites
 from corpdir.tui.screens.directory_browse import ORDERS, Browse
 from corpdir.tui.screens.list_screen import ListScreen
+from corpdir.tui.widgets.busy_lamp_column import LampFollower, with_lamps
 from corpdir.tui.widgets.division_tree import DivisionTree
 from corpdir.tui.widgets.key_bar import KeyBar
 from corpdir.tui.widgets.list_columns import Column
@@ -107,7 +108,9 @@ class DirectoryScreen(ListScreen):
         self.manages_users = False  # until the cache says otherwise (learn_key_rights)
         self.division_tree = DivisionTree(self.service, id="tree")
         self.filters = UserFilters(id="filters")
-        self.people = SearchableList(user_columns(self.service), filters=self.filters, list_id="users", id="middle",
+        lamps = context.desk_phone.lamps  # a lamp column only with [calls.presence] (busy_lamp_column)
+        self.people = SearchableList(with_lamps(user_columns(self.service), lamps, lambda u: u.extensionNum),
+                                     filters=self.filters, list_id="users", id="middle",
                                      placeholder="Search name, kana, number, e-mail…  (/)", empty_text="No one here yet.")
         self.detail = UserDetail(self.service, id="detail")
         self.user_writes = UserWrites(self, context, saved=self._user_saved, deleted=self._user_deleted,
@@ -127,6 +130,7 @@ class DirectoryScreen(ListScreen):
     def on_mount(self) -> None:
         self.show_rows()
         self.people.focus_list()
+        LampFollower(self.people.rows, self.context.desk_phone.lamps, lambda u: u.extensionNum).start()
 
     # -- what the list shows -----------------------------------------------------------------
     def show_rows(self, refresh_api: bool = False) -> None:

@@ -30,9 +30,11 @@ if TYPE_CHECKING:
 
 STATE_TITLES = {"ringing": "Ringing", "answered": "On the line", "ended": "Call ended"}
 KEYS = (("a", "answer", "answer"), ("h", "hang_up", "hang up"),  # only where the feed can (Ring.answers, hangs_up)
+        ("t", "transfer", "put through"), ("T", "announce", "announce"),  # only what the feed can (session.transfers)
         ("enter", "open", "open"), ("b", "call_back", "call"), ("c", "copy", "copy"),
         ("m", "take_message", "message"), ("s", "save_contact", "save"), ("d", "dismiss", "close"),
         ("D", "dismiss_all", "close all"))
+TRANSFERS = {"transfer": "blind", "announce": "announced"}
 
 
 def when(at: datetime | None) -> str:
@@ -181,6 +183,8 @@ class RingCard(Vertical, can_focus=True):
             return False
         if action in ("answer", "hang_up"):
             return self.ring.can_answer if action == "answer" else self.ring.can_hang_up
+        if action in TRANSFERS:
+            return TRANSFERS[action] in context_of(self).desk_phone.session.transfers(self.ring)
         caller = self.ring.caller
         if action == "open":
             return caller.kind is not None
@@ -218,8 +222,14 @@ class RingCard(Vertical, can_focus=True):
 
     def action_dismiss_all(self) -> None:
         self._choose("dismiss_all")
+    def action_transfer(self) -> None:
+        self._choose("transfer")
+
+    def action_announce(self) -> None:
+        self._choose("announce")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return self.offers(action) if action in ("open", "save_contact", "call_back", "answer", "hang_up") else self.ring is not None
+        return self.offers(action) if action in ("open", "save_contact", "call_back", "answer", "hang_up", *TRANSFERS) \
+            else self.ring is not None
 
 
