@@ -17,7 +17,7 @@ from textual.widgets.option_list import Option
 
 from corpdir.calls.events import CallState
 from corpdir.tui.busy_lamps import LampsChanged
-from corpdir.tui.screens.lamp_rows import LampRow, option, rows_of
+from corpdir.tui.screens.lamp_rows import where_of, LampRow, option, rows_of
 from corpdir.tui.transfer_flow import desk_people, transfer
 
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ class DeskView(ModalScreen[None]):
             for row in rows:
                 oid = f"row-{len(self.rows)}"
                 self.rows[oid] = row
-                options.add_option(option(row, self.phone.lamps, width, oid))
+                options.add_option(option(row, self.phone.lamps, width, oid, where_of(self.app, row)))
         presence = self.phone.lamps.presence
         self.query_one("#desk-lamps-source", Static).update(
             Text("busy lamps: " + (presence.state if presence is not None else "none configured ([calls.presence])"),

@@ -22,7 +22,7 @@ from corpdir.calls.dialers import dial_string
 from corpdir.calls.transfer import ANNOUNCED
 from corpdir.text import printable
 from corpdir.tui.busy_lamps import LampsChanged
-from corpdir.tui.screens.lamp_rows import LampRow, by_lamp, option, rows_of
+from corpdir.tui.screens.lamp_rows import where_of, LampRow, by_lamp, option, rows_of
 
 if TYPE_CHECKING:
     from corpdir.tui.busy_lamps import BusyLamps
@@ -65,7 +65,7 @@ class TransferPicker(ModalScreen["Target | None"]):
         options.clear_options()
         self.rows = by_lamp(self.rows, self.lamps)
         width = max(10, options.size.width - 24 if options.size.width else 30)
-        options.add_options([option(row, self.lamps, width, f"row-{i}") for i, row in enumerate(self.rows)])
+        options.add_options([option(row, self.lamps, width, f"row-{i}", where_of(self.app, row)) for i, row in enumerate(self.rows)])
         if self.rows:
             options.highlighted = 0
 
