@@ -33,6 +33,7 @@ import httptools
 
 from corpdir.gateway.http_asgi import Exchange, Lifespan
 from corpdir.gateway.http_messages import Fast, Headers, Reply, Request, head
+from corpdir.gateway.precomputed import Precomputed
 
 log = logging.getLogger("corpdir.gateway")
 IDLE_SECONDS = 5.0  # a connection with no request under way is closed after this
@@ -58,6 +59,8 @@ class Connection(asyncio.Protocol):
         self.writable.set()
         self.reading = True
         self.idle: asyncio.TimerHandle | None = None
+        self.last = 0.0  # the loop's time of the last precomputed answer (they leave the idle timer be)
+        self._mid = False  # the parser is inside a request: the next bytes are its
         self._url = b""
         self._headers: Headers = []
         self._body: list[bytes] = []
@@ -86,6 +89,13 @@ class Connection(asyncio.Protocol):
         self.writable.set()
 
     def data_received(self, data: bytes) -> None:
+        precomputed = self.server.precomputed
+        if precomputed is not None and not self._mid and not self.busy and not self.queue:
+            reply = precomputed.reply(data)
+            if reply is not None:
+                self.transport.write(reply)  # type: ignore[union-attr]  # connected: data came on it
+                self.last = self.loop.time()
+                return
         try:
             self.parser.feed_data(data)
         except (httptools.HttpParserError, httptools.HttpParserUpgrade):
@@ -104,6 +114,9 @@ class Connection(asyncio.Protocol):
         self.idle = self.loop.call_later(self.server.idle_seconds, self._close_idle)
 
     def _close_idle(self) -> None:
+        if (left := self.last + self.server.idle_seconds - self.loop.time()) > 0:
+            self.idle = self.loop.call_later(left, self._close_idle)  # answered since: idle from the last answer
+            return
         if not self.busy and not self.queue and self.transport is not None:
             self.transport.close()
 
@@ -114,6 +127,7 @@ class Connection(asyncio.Protocol):
 
     # -- httptools callbacks ---------------------------------------------------------------
     def on_message_begin(self) -> None:
+        self._mid = True
         self._url, self._headers, self._body, self._size = b"", [], [], 0
 
     def on_url(self, url: bytes) -> None:
@@ -135,6 +149,7 @@ class Connection(asyncio.Protocol):
             raise ValueError(f"request over {limit} bytes")
 
     def on_message_complete(self) -> None:
+        self._mid = False
         url = httptools.parse_url(self._url)
         raw_path = url.path or b"/"
         self.queue.append(Request(
@@ -209,6 +224,7 @@ class HttpServer:
         self.connections: set[Connection] = set()
         self.tasks: set[asyncio.Task[None]] = set()
         self.state: dict[str, Any] = {}
+        self.precomputed: Precomputed | None = None  # caller-ID replies answered before the parser sees them
         self.stopping = False
         self._server: asyncio.AbstractServer | None = None
         self._lifespan: Lifespan | None = None
@@ -217,6 +233,9 @@ class HttpServer:
         """Run the app's startup, then listen; returns the address listened on."""
         self._lifespan = Lifespan(self.app, self.state)
         await self._lifespan.startup()
+        if hasattr(self.app, "gateway"):  # the gateway's app (any other ASGI app is served as it is)
+            self.precomputed = Precomputed(self.app)
+            self.precomputed.start()
         loop = asyncio.get_running_loop()
         if sock is not None:
             self._server = await loop.create_server(lambda: Connection(self), sock=sock, backlog=1024)
@@ -227,6 +246,9 @@ class HttpServer:
     async def stop(self, grace: float = 5.0) -> None:
         """Stop listening, let answers under way finish (at most ``grace`` s), run shutdown."""
         self.stopping = True
+        if self.precomputed is not None:
+            self.precomputed.stop()
+            self.precomputed = None  # answers now say the connection closes: the ordinary path's
         if self._server is not None:
             self._server.close()
         for connection in list(self.connections):

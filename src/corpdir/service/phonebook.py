@@ -173,6 +173,21 @@ class Phonebook:
         caller's thread: what :func:`corpdir.service.identify.read_number` answers from."""
         return numbers.read(self._point, forms, self.region, self._point_codec, limit, self._current().pairs)
 
+    async def every_number(self, answer: Callable[[Callable[[list[str], int], Any], str], T]) -> dict[str, T]:
+        """``answer(read, key)`` for every number the cache holds (``key``: as the phone index
+        keys it; ``read``: as :meth:`read`, on the worker thread's own connection), off the
+        event loop: what the gateway precomputes once per state of the cache."""
+
+        def build() -> dict[str, T]:
+            pairs = self._divisions_now().pairs
+
+            def read(forms: list[str], limit: int) -> Any:
+                return numbers.read(self._bulk, forms, self.region, self._bulk_codec, limit, pairs)
+
+            return {key: answer(read, key) for key in reads.number_keys(self._bulk)}
+
+        return await self._run(build)
+
     async def ask_service(self, forms: list[str]) -> Identity | None:
         """The service's answer for a number the cache does not know, asked in its
         spellings ``forms`` (N1, and U3 for a person:

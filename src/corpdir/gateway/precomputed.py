@@ -1,0 +1,181 @@
+"""Caller-ID replies precomputed once per state of the cache: a request is parsed, looked
+up in a dict and written.
+
+A PBX asks the same question again and again (who is 0312345678?) while the cache only
+changes when a sync commits. So for every number the cache holds, the ``/cid`` and
+``/cid.kv`` replies are rendered once, off the event loop, by the same code that answers a
+request (:meth:`corpdir.gateway.callerid.CallerId.reply`, hence the renderers of
+:mod:`corpdir.gateway.answers`), and kept as bytes under each spelling a PBX sends:
+national ('0312345678'), E.164 with and without '+'. The map is swapped in whole when the
+rebuild ends; when the cache's ``data_version`` moves (checked every ``CHECK_SECONDS`` on
+the loop) the old map is dropped at once, and until the new one is in, requests take the
+ordinary path. A request the map cannot answer exactly as the ordinary path would also
+takes that path: JSON (it echoes the query and links by the Host header), ASCII answers,
+``/cid/NUMBER``, other spellings, numbers the cache lacks (the N1 fallback), credentials
+by basic auth or an address allow-list, anything but a lone small GET with plain headers.
+
+What the ordinary path costs is in docs/performance.md ("Gateway"): most of it is Python's
+per-request work (the HTTP parser's callbacks, the request object, the query parse, the
+number's forms and the SQL probe), which this removes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any, Callable
+
+from corpdir.gateway.callerid import CallerId, query
+from corpdir.gateway.http_messages import Reply, after_date, date, status_line
+from corpdir.gateway.lookup import CallerLookup
+from corpdir.phone import cached_region_rules
+
+if TYPE_CHECKING:
+    from corpdir.gateway.app import GatewayApp
+
+log = logging.getLogger("corpdir.gateway")
+CHECK_SECONDS = 0.1  # how often the loop asks whether the cache changed (a PRAGMA: ~7 us)
+MAX_REQUEST = 2048  # bytes; a larger request is the parser's (its limits answer 413/431)
+FORMATS = {b"/cid": 0, b"/cid.kv": 1}  # the index of a format's reply in a map entry
+NAMES = ("text", "kv")
+# a body, a connection to close or upgrade, an expectation: the parser's (b"close" anywhere: a
+# Connection header's token, or a User-Agent's word, which costs only the ordinary path)
+_REFUSED = (b"\ncontent-length", b"\ntransfer-encoding", b"close", b"upgrade", b"\nexpect")
+
+Entry = tuple[tuple[bytes, bytes], ...]  # per format: (head up to the Date value, the rest with the body)
+
+
+class _Reader:
+    """What :class:`CallerLookup` needs of a phonebook, on the rebuild's own connection."""
+
+    def __init__(self, read: Callable[[list[str], int], Any], region: str) -> None:
+        self.read, self.region = read, region
+
+
+class Precomputed:
+    """The map (number as sent -> replies) for one gateway, and the request path that uses it."""
+
+    def __init__(self, app: GatewayApp) -> None:
+        gw, access = app.gateway, app.app
+        self.phonebook = gw.phonebook
+        self.strip_prefixes = gw.lookup.strip_prefixes
+        # a token as the path's first segments is checked by the prefix itself; basic auth
+        # and allow-lists are the ordinary path's (Access.admit)
+        self.enabled = not access.networks and (access.token is not None or access.open)
+        self.prefix = f"/t/{access.token}".encode() if access.token is not None else b""
+        self.replies: dict[str, Entry] = {}
+        self.version = -1
+        self.answered: Callable[[str], None] | None = None  # the hook a caller-ID counter sets: called with the format
+        self._timer: asyncio.TimerHandle | None = None
+        self._rebuild: asyncio.Task[None] | None = None
+
+    # -- the request path ----------------------------------------------------------------------
+    def reply(self, data: bytes) -> bytes | None:
+        """The whole reply to ``data`` when it is one request the map answers, else None
+        (the parser takes it: the answer is then the ordinary path's)."""
+        replies = self.replies
+        if not replies or len(data) > MAX_REQUEST or not data.startswith(b"GET ") or not data.endswith(b"\r\n\r\n"):
+            return None
+        line_end = data.find(b"\r\n")
+        if data[line_end - 9:line_end] != b" HTTP/1.1" or data.find(b"\r\n\r\n") != len(data) - 4:
+            return None  # HTTP/1.0 (closes after the answer), or more than one request (pipelined)
+        rest = data[line_end:-4].lower()
+        if any(r in rest for r in _REFUSED) or not _plain_headers(rest):
+            return None
+        target = data[4:line_end - 9]
+        if not target.startswith(self.prefix):
+            return None
+        path, _, raw = target[len(self.prefix):].partition(b"?")
+        fmt = FORMATS.get(path)
+        if fmt is None or not raw.startswith(b"number=") or b"&" in raw:
+            return None
+        number = raw[7:]
+        if number.isdigit():
+            entry = replies.get(number.decode("ascii"))
+        else:  # '%2B81...', '+' (a space in a query): read exactly as the ordinary path reads it
+            entry = replies.get(query(raw)[0])
+        if entry is None:
+            return None
+        if self.answered is not None:
+            self.answered(NAMES[fmt])
+        head, tail = entry[fmt]
+        return head + date() + tail
+
+    # -- keeping the map to the cache's state -------------------------------------------------------
+    def start(self) -> None:
+        if self.enabled:
+            self._check()
+
+    def stop(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        if self._rebuild is not None:
+            self._rebuild.cancel()
+        self.replies = {}
+
+    def _check(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            version = self.phonebook.version()
+        except Exception:  # noqa: BLE001 - the cache closed under us (shutting down): the ordinary path answers
+            version = self.version
+        if version != self.version:
+            self.replies = {}  # stale from now: the ordinary path answers until the new map is in
+            self.version = version
+            if self._rebuild is None or self._rebuild.done():
+                self._rebuild = loop.create_task(self._build())
+        self._timer = loop.call_later(CHECK_SECONDS, self._check)
+
+    async def _build(self) -> None:
+        while True:
+            version = self.version
+            try:
+                replies = await self.phonebook.every_number(self._entry)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - without the map every request takes the ordinary path
+                log.warning("caller-ID replies not precomputed (%s); answering each request", exc.__class__.__name__)
+                return
+            if version == self.version:  # else the cache moved during the rebuild: again
+                self.replies = {spelling: entry for key, entry in replies.items() if entry
+                                for spelling in spellings(key, self.phonebook.region)}
+                return
+
+    def _entry(self, read: Callable[[list[str], int], Any], key: str) -> Entry:
+        """The replies for one number, rendered as a request for it is (on the phonebook's
+        worker thread); () when the cache does not answer it (the ordinary path does)."""
+        callerid = CallerId(CallerLookup(_Reader(read, self.phonebook.region), None, deadline=0,  # type: ignore[arg-type]
+                                         strip_prefixes=self.strip_prefixes))
+        entry = []
+        for fmt in NAMES:
+            reply = callerid.reply(fmt, key, False, _no_link)
+            if not isinstance(reply, Reply) or reply.status != 200:
+                return ()
+            headers = [(n, b"lookup;dur=0.000" if n == b"server-timing" else v) for n, v in reply.headers]
+            entry.append((status_line(200) + b"date: ", b"\r\n" + after_date(headers, len(reply.body), True) + reply.body))
+        return tuple(entry)
+
+
+def _no_link(answer: Any) -> str:
+    return ""  # text and key=value answers carry no link
+
+
+def _plain_headers(rest: bytes) -> bool:
+    """Every header line is ``name: value`` with a plain name (else the parser judges it)."""
+    for line in rest.split(b"\r\n")[1:]:
+        name, colon, _ = line.partition(b":")
+        if not colon or not name.replace(b"-", b"").isalnum():
+            return False
+    return True
+
+
+def spellings(key: str, region: str) -> list[str]:
+    """How PBXs send a number the phone index keys as ``key``: E.164 with and without '+',
+    and national (the trunk prefix and the national number); an extension as it is."""
+    if not key.startswith("+"):
+        return [key]
+    out = [key, key[1:]]
+    rules = cached_region_rules(region)
+    if rules is not None and rules.trunk and key.startswith("+" + rules.country_code):
+        out.append(rules.trunk + key[1 + len(rules.country_code):])
+    return out
