@@ -141,7 +141,8 @@ http {{
 
 
 def start_nginx(folder: Path, port: int, workers: int) -> subprocess.Popen:
-    """nginx serving ``/floor.txt`` (13 bytes), one worker a core as the gateway runs."""
+    """nginx serving ``/floor.txt`` (13 bytes), one worker a core as the gateway runs.
+    ``folder``: one its workers (user nobody) can read, not a 0700 temporary folder."""
     (folder / "www").mkdir(parents=True, exist_ok=True)
     (folder / "tmp").mkdir(exist_ok=True)
     (folder / "www" / "floor.txt").write_bytes(FLOOR_BODY)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from typing import Any, Awaitable
+from typing import Any, Awaitable, Callable
 from urllib.parse import unquote
 
 import httptools
@@ -265,8 +265,11 @@ class HttpServer:
             await self._lifespan.shutdown()
 
 
-def run(app: Any, fast: Fast, host: str, port: int) -> None:
-    """Serve until SIGINT or SIGTERM, on uvloop when it is installed."""
+def run(app: Any, fast: Fast, host: str, port: int, *, sock: Any = None,
+        started: Callable[[], Awaitable[Any]] | None = None) -> None:
+    """Serve until SIGINT or SIGTERM, on uvloop when it is installed. ``sock``: a listening
+    socket to serve on instead of ``host``:``port`` (a worker's: :mod:`.http_workers`);
+    ``started``: awaited once the server listens."""
     import gc
     import signal
     import sys
@@ -283,7 +286,9 @@ def run(app: Any, fast: Fast, host: str, port: int) -> None:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        await server.start(host, port)
+        await server.start(host, port, sock=sock)
+        if started is not None:
+            await started()
         # What start-up loaded (the app, pykakasi's dictionaries: ~330k objects) is never
         # scanned by the collector again: one full collection of it took 200-270 ms, a
         # caller-ID lookup's p99 of its own.
