@@ -45,7 +45,20 @@ def serve(build: Build, host: str, port: int, workers: int) -> int:
     relay = str(folder / "n1.sock")
     holder = _socket(host, port)  # bound, not listening: holds the port (and picks it when port is 0)
     port = holder.getsockname()[1]
-    children = []
+    children: list[int] = []
+    stopping: list[int] = []
+
+    def forward(signum: int, frame: Any) -> None:
+        """SIGINT/SIGTERM to the gateway: SIGTERM to each worker (one that ended: the others)."""
+        stopping.append(signum)
+        for pid in children:
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+
+    signal.signal(signal.SIGTERM, forward)  # before the first fork: a stop while forking is not lost
+    signal.signal(signal.SIGINT, forward)
     for index in range(workers):
         pid = os.fork()
         if pid == 0:  # the worker: never returns into the caller's code
@@ -57,7 +70,9 @@ def serve(build: Build, host: str, port: int, workers: int) -> int:
                 os._exit(status)
         children.append(pid)
     holder.close()
-    return _supervise(children, folder)
+    if stopping:
+        forward(signal.SIGTERM, None)
+    return _supervise(children, forward, folder)
 
 
 def _socket(host: str, port: int) -> socket.socket:
@@ -68,18 +83,8 @@ def _socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _supervise(children: list[int], folder: Path) -> int:
-    """Pass SIGINT/SIGTERM on to the workers; when one ends, end the others."""
-
-    def forward(signum: int, frame: Any) -> None:
-        for pid in children:
-            try:
-                os.kill(pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
-
-    signal.signal(signal.SIGTERM, forward)
-    signal.signal(signal.SIGINT, forward)
+def _supervise(children: list[int], forward: Callable[[int, Any], None], folder: Path) -> int:
+    """Wait for the workers; when one ends, end the others."""
     status = 0
     try:
         while children:
