@@ -218,7 +218,7 @@ def start_gateway(db: Path, src: Path, workers: int) -> tuple[subprocess.Popen, 
     return server, port
 
 
-def bench_documents(port: int, rng: random.Random, results: list[str]) -> None:
+def bench_documents(port: int, rng: random.Random, results: list[str], size: int) -> None:
     import urllib.request
 
     for label, path, runs in (("Cisco directory page (32 rows)", "/cisco/directory.xml?start={start}", 20),
@@ -226,7 +226,7 @@ def bench_documents(port: int, rng: random.Random, results: list[str]) -> None:
         times, size = [], 0
         for i in range(runs):
             started = time.perf_counter()
-            body = urllib.request.urlopen(f"http://127.0.0.1:{port}/t/{TOKEN}" + path.format(start=rng.randrange(150_000))).read()
+            body = urllib.request.urlopen(f"http://127.0.0.1:{port}/t/{TOKEN}" + path.format(start=rng.randrange(size))).read()
             times.append(time.perf_counter() - started)
             size = len(body)
         line = (f"{label:<34} median {statistics.median(times) * 1e3:9.1f} ms   max {max(times) * 1e3:9.1f} ms   "
@@ -356,7 +356,7 @@ def main() -> None:
             print("\n".join(results))
             print(f"load average after: {os.getloadavg()}", flush=True)
             if "documents" not in args.skip:
-                bench_documents(port, random.Random(15), [])
+                bench_documents(port, random.Random(15), [], args.size)
         finally:
             for server in servers:
                 server.terminate()
