@@ -49,6 +49,21 @@ def process_tree_cpu(pid: int) -> float:
     return total
 
 
+def process_tree_rss(pid: int) -> float:
+    """MiB resident in ``pid`` and its children (a worker's pages shared with another count in each)."""
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            total += next(int(line.split()[1]) for line in Path(f"/proc/{p}/status").read_text().splitlines()
+                          if line.startswith("VmRSS:"))
+            for task in Path(f"/proc/{p}/task").iterdir():
+                todo += [int(c) for c in (task / "children").read_text().split()]
+        except (FileNotFoundError, ProcessLookupError, StopIteration):
+            continue
+    return total / 1024
+
+
 def _measured(command: list[str], server_pid: int) -> tuple[str, float, float]:
     """(stdout, the generator's CPU seconds, the server's CPU seconds over the run)."""
     before = process_tree_cpu(server_pid)

@@ -332,20 +332,24 @@ def main() -> None:
         try:
             trees = {"gateway": Path(__file__).parents[1] / "src", **({"gateway --against": args.against} if args.against else {})}
             targets: dict[str, Callable[[int], _loadgen.Run]] = {}
+            pids: dict[str, int] = {}
             for label, src in trees.items():
                 gateway, port = start_gateway(db, src, args.workers)
                 servers.append(gateway)
+                pids[label] = gateway.pid
                 if label == "gateway":
                     print(f"gateway: replies precomputed {wait_precomputed(port, forms[0]):.1f} s after it listened", flush=True)
                 targets[label] = lambda c, port=port, pid=gateway.pid: _loadgen.wrk(
                     f"http://127.0.0.1:{port}", script, c, args.seconds, pid)
             slapd, ldap_port = start_slapd(db, args.size)
             servers.append(slapd)
+            pids["slapd"] = slapd.pid
             targets["slapd"] = lambda c: _loadgen.ldap_load(ldap_load, f"ldap://127.0.0.1:{ldap_port}", BASE,
                                                             folder / "numbers.txt", c, args.seconds, slapd.pid)
             nginx_port = free_port()
             nginx = _loadgen.start_nginx(OUT / "nginx", nginx_port, args.workers)
             servers.append(nginx)
+            pids["nginx"] = nginx.pid
             wait_port(nginx_port, nginx)
             targets["nginx 13-byte file"] = lambda c: _loadgen.wrk(f"http://127.0.0.1:{nginx_port}", floor, c,
                                                                    args.seconds, nginx.pid)
@@ -355,6 +359,8 @@ def main() -> None:
             results = report(interleaved(targets, args.rounds))
             print("\n".join(results))
             print(f"load average after: {os.getloadavg()}", flush=True)
+            print("resident (the process and its workers): " + ", ".join(
+                f"{label} {_loadgen.process_tree_rss(pid):.0f} MiB" for label, pid in pids.items()), flush=True)
             if "documents" not in args.skip:
                 bench_documents(port, random.Random(15), [], args.size)
         finally:

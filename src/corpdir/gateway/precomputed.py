@@ -42,7 +42,8 @@ NAMES = ("text", "kv")
 # Connection header's token, or a User-Agent's word, which costs only the ordinary path)
 _REFUSED = (b"\ncontent-length", b"\ntransfer-encoding", b"close", b"upgrade", b"\nexpect")
 
-Entry = tuple[tuple[bytes, bytes], ...]  # per format: (head up to the Date value, the rest with the body)
+HEAD = status_line(200) + b"date: "
+Entry = tuple[tuple[bytes, bytes], ...]  # per format: (the headers after the Date value, content-length and the body)
 
 
 class _Reader:
@@ -98,8 +99,8 @@ class Precomputed:
             return None
         if self.answered is not None:
             self.answered(NAMES[fmt])
-        head, tail = entry[fmt]
-        return head + date() + tail
+        block, rest = entry[fmt]
+        return b"".join((HEAD, date(), block, rest))
 
     # -- keeping the map to the cache's state -------------------------------------------------------
     def start(self) -> None:
@@ -107,6 +108,7 @@ class Precomputed:
             self._check()
 
     def stop(self) -> None:
+        self.enabled = False  # a rebuild under way ends at its next number (_entry)
         if self._timer is not None:
             self._timer.cancel()
         if self._rebuild is not None:
@@ -130,7 +132,8 @@ class Precomputed:
         while True:
             version, began = self.version, asyncio.get_running_loop().time()
             try:
-                replies = await self.phonebook.every_number(self._entry)
+                blocks: dict[bytes, bytes] = {}
+                replies = await self.phonebook.every_number(lambda read, key: self._entry(read, key, blocks))
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 - without the map every request takes the ordinary path
@@ -143,9 +146,11 @@ class Precomputed:
                          asyncio.get_running_loop().time() - began)
                 return
 
-    def _entry(self, read: Callable[[list[str], int], Any], key: str) -> Entry:
-        """The replies for one number, rendered as a request for it is (on the phonebook's
-        worker thread); () when the cache does not answer it (the ordinary path does)."""
+    def _entry(self, read: Callable[[list[str], int], Any], key: str, blocks: dict[bytes, bytes]) -> Entry:
+        """The replies for one number, rendered as a request for it is (on the
+        rebuild's thread); () when the cache does not answer it (the ordinary path does)."""
+        if not self.enabled:
+            raise asyncio.CancelledError  # the gateway is stopping: the rest of the rebuild is not wanted
         kept: dict[tuple[tuple[str, ...], int], Any] = {}
 
         def read_once(forms: list[str], limit: int) -> Any:  # one probe for both formats
@@ -161,7 +166,10 @@ class Precomputed:
             if not isinstance(reply, Reply) or reply.status != 200:
                 return ()
             headers = [(n, b"lookup;dur=0.000" if n == b"server-timing" else v) for n, v in reply.headers]
-            entry.append((status_line(200) + b"date: ", b"\r\n" + after_date(headers, len(reply.body), True) + reply.body))
+            after = after_date(headers, len(reply.body), True)
+            cut = after.rindex(b"content-length: ")  # the headers before it are the same for most answers: kept once
+            block = b"\r\n" + after[:cut]
+            entry.append((blocks.setdefault(block, block), after[cut:] + reply.body))
         return tuple(entry)
 
 

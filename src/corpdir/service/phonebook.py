@@ -175,18 +175,23 @@ class Phonebook:
 
     async def every_number(self, answer: Callable[[Callable[[list[str], int], Any], str], T]) -> dict[str, T]:
         """``answer(read, key)`` for every number the cache holds (``key``: as the phone index
-        keys it; ``read``: as :meth:`read`, on the worker thread's own connection), off the
-        event loop: what the gateway precomputes once per state of the cache."""
+        keys it; ``read``: as :meth:`read`), on a thread and a connection of its own: what the
+        gateway precomputes once per state of the cache, without holding up the listings'
+        worker or the event loop."""
 
         def build() -> dict[str, T]:
-            pairs = self._divisions_now().pairs
+            conn = reads.open_reader(self.service.cache_path(), self.region)
+            try:
+                codec, pairs = Codec(conn), _Divisions.read(conn).pairs
 
-            def read(forms: list[str], limit: int) -> Any:
-                return numbers.read(self._bulk, forms, self.region, self._bulk_codec, limit, pairs)
+                def read(forms: list[str], limit: int) -> Any:
+                    return numbers.read(conn, forms, self.region, codec, limit, pairs)
 
-            return {key: answer(read, key) for key in reads.number_keys(self._bulk)}
+                return {key: answer(read, key) for key in reads.number_keys(conn)}
+            finally:
+                conn.close()
 
-        return await self._run(build)
+        return await asyncio.to_thread(build)
 
     async def ask_service(self, forms: list[str]) -> Identity | None:
         """The service's answer for a number the cache does not know, asked in its
