@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import time
 from pathlib import Path
 
 import httpx
@@ -14,6 +15,14 @@ from corpdir.phone import digits
 
 from .conftest import TOKEN
 from .test_httpserver import _free_port, _start_gateway, _wait_healthy
+
+
+def _running(pid: int) -> bool:
+    """Alive (a zombie waiting for whoever reaps orphans has ended)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
 
 
 def _workers(pid: int) -> set[int]:
@@ -35,7 +44,7 @@ def test_workers_share_the_port_and_end_with_sigterm(tmp_path):
     finally:
         process.send_signal(signal.SIGTERM)
         assert process.wait(30) == 0
-    assert not any(Path(f"/proc/{pid}").exists() for pid in workers)  # no worker outlives the gateway
+    assert not any(_running(pid) for pid in workers)  # no worker outlives the gateway
 
 
 def test_another_worker_gets_the_primarys_answer_from_the_service(gateway, tmp_path):
@@ -52,3 +61,18 @@ def test_another_worker_gets_the_primarys_answer_from_the_service(gateway, tmp_p
     assert found is not None and found.name == "中継 次郎" and found.source == "service"
     nobody = gateway.call(relayed(["0355550199"]))
     assert nobody is None
+
+
+def test_workers_end_when_the_gateway_is_killed_outright(tmp_path):
+    port = _free_port()
+    process, _ = _start_gateway(port, "--token", TOKEN, "--workers", "2", env={"CORPDIR_DATA_DIR": str(tmp_path / "data")})
+    _wait_healthy(process, f"http://127.0.0.1:{port}/t/{TOKEN}/health")
+    workers = _workers(process.pid)
+    process.kill()
+    process.wait(30)
+    for _ in range(3000):  # no worker is left holding the port
+        if not any(_running(pid) for pid in workers):
+            break
+        time.sleep(0.01)
+    else:
+        raise AssertionError(f"workers {workers} outlived the gateway")

@@ -59,12 +59,14 @@ def serve(build: Build, host: str, port: int, workers: int) -> int:
 
     signal.signal(signal.SIGTERM, forward)  # before the first fork: a stop while forking is not lost
     signal.signal(signal.SIGINT, forward)
+    parent = os.getpid()
     for index in range(workers):
         pid = os.fork()
         if pid == 0:  # the worker: never returns into the caller's code
             status = 1
             try:
                 holder.close()
+                _end_with(parent)
                 status = _worker(build, host, port, index == 0, relay)
             finally:
                 os._exit(status)
@@ -73,6 +75,19 @@ def serve(build: Build, host: str, port: int, workers: int) -> int:
     if stopping:
         forward(signal.SIGTERM, None)
     return _supervise(children, forward, folder)
+
+
+def _end_with(parent: int) -> None:
+    """A worker ends with the gateway's first process, even one killed outright (Linux:
+    PR_SET_PDEATHSIG), instead of holding the port on its own."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: ended by _supervise's SIGTERM only
+        pass
+    if os.getppid() != parent:  # it died before the line above
+        os._exit(0)
 
 
 def _socket(host: str, port: int) -> socket.socket:
