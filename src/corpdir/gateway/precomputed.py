@@ -5,8 +5,8 @@ A PBX asks the same question again and again (who is 0312345678?) while the cach
 changes when a sync commits. So for every number the cache holds, the ``/cid`` and
 ``/cid.kv`` replies are rendered once, off the event loop, by the same code that answers a
 request (:meth:`corpdir.gateway.callerid.CallerId.reply`, hence the renderers of
-:mod:`corpdir.gateway.answers`), and kept as bytes under each spelling a PBX sends:
-national ('0312345678'), E.164 with and without '+'. The map is swapped in whole when the
+:mod:`corpdir.gateway.answers`), and kept as bytes under one key for the spellings a PBX
+sends (national '0312345678', E.164 with and without '+': :meth:`Precomputed.key`). The map is swapped in whole when the
 rebuild ends; when the cache's ``data_version`` moves (checked every ``CHECK_SECONDS`` on
 the loop) the old map is dropped at once, and until the new one is in, requests take the
 ordinary path. A request the map cannot answer exactly as the ordinary path would also
@@ -64,6 +64,8 @@ class Precomputed:
         # and allow-lists are the ordinary path's (Access.admit)
         self.enabled = not access.networks and (access.token is not None or access.open)
         self.prefix = f"/t/{access.token}".encode() if access.token is not None else b""
+        rules = cached_region_rules(self.phonebook.region)
+        self.trunk, self.country_code = (rules.trunk or "", rules.country_code) if rules is not None else ("", "")
         self.replies: dict[str, Entry] = {}
         self.version = -1
         self.answered: Callable[[str], None] | None = None  # the hook a caller-ID counter sets: called with the format
@@ -91,16 +93,41 @@ class Precomputed:
         if fmt is None or not raw.startswith(b"number=") or b"&" in raw:
             return None
         number = raw[7:]
-        if number.isdigit():
-            entry = replies.get(number.decode("ascii"))
-        else:  # '%2B81...', '+' (a space in a query): read exactly as the ordinary path reads it
-            entry = replies.get(query(raw)[0])
+        # '%2B81...', '+' (a space in a query): read exactly as the ordinary path reads it
+        entry = replies.get(self.key(number.decode("ascii") if number.isdigit() else query(raw)[0]))
         if entry is None:
             return None
         if self.answered is not None:
             self.answered(NAMES[fmt])
         block, rest = entry[fmt]
         return b"".join((HEAD, date(), block, rest))
+
+    def key(self, number: str) -> str:
+        """The map's key for a number as a PBX sent it: E.164 digits for '+81312345678',
+        '81312345678' and national '0312345678' alike (the phone index answers these
+        spellings with the same holders); any other number as it came."""
+        if number[:1] == "+":
+            return number[1:]
+        if self.trunk and number.startswith(self.trunk):
+            return self.country_code + number[len(self.trunk):]
+        return number
+
+    def _keyed(self, replies: dict[str, Entry]) -> dict[str, Entry]:
+        """The rebuild's entries (phone index key -> replies) under :meth:`key`'s keys. Where
+        two index keys meet on one (an extension written like a national number, say), the
+        key is left out: its spellings take the ordinary path, which tells them apart."""
+        keyed: dict[str, Entry] = {}
+        seen, ambiguous = set(), set()
+        for index_key, entry in replies.items():
+            key = self.key(index_key)
+            if key in seen or (not index_key.startswith("+") and key != index_key):
+                ambiguous.add(key)
+            seen.add(key)
+            if entry:
+                keyed[key] = entry
+        for key in ambiguous:
+            keyed.pop(key, None)
+        return keyed
 
     # -- keeping the map to the cache's state -------------------------------------------------------
     def start(self) -> None:
@@ -140,8 +167,7 @@ class Precomputed:
                 log.warning("caller-ID replies not precomputed (%s); answering each request", exc.__class__.__name__)
                 return
             if version == self.version:  # else the cache moved during the rebuild: again
-                self.replies = {spelling: entry for key, entry in replies.items() if entry
-                                for spelling in spellings(key, self.phonebook.region)}
+                self.replies = self._keyed(replies)
                 log.info("caller-ID replies precomputed for %d numbers in %.1f s", len(replies),
                          asyncio.get_running_loop().time() - began)
                 return
@@ -184,15 +210,3 @@ def _plain_headers(rest: bytes) -> bool:
         if not colon or not name.replace(b"-", b"").isalnum():
             return False
     return True
-
-
-def spellings(key: str, region: str) -> list[str]:
-    """How PBXs send a number the phone index keys as ``key``: E.164 with and without '+',
-    and national (the trunk prefix and the national number); an extension as it is."""
-    if not key.startswith("+"):
-        return [key]
-    out = [key, key[1:]]
-    rules = cached_region_rules(region)
-    if rules is not None and rules.trunk and key.startswith("+" + rules.country_code):
-        out.append(rules.trunk + key[1 + len(rules.country_code):])
-    return out
