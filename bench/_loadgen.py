@@ -34,34 +34,36 @@ class Run:
     server_cpu: float  # seconds
 
 
-def process_tree_cpu(pid: int) -> float:
-    """CPU seconds (user + system) of ``pid`` and its children, as /proc has them now."""
-    total, todo = 0.0, [pid]
+def _tree(pid: int) -> list[int]:
+    """``pid`` and its descendants (the gateway's workers, nginx's) as /proc has them now."""
+    found, todo = [], [pid]
     while todo:
         p = todo.pop()
         try:
-            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / TICK
-            for task in Path(f"/proc/{p}/task").iterdir():
-                todo += [int(c) for c in (task / "children").read_text().split()]
-        except (FileNotFoundError, ProcessLookupError):
+            todo += [int(c) for task in Path(f"/proc/{p}/task").iterdir() for c in (task / "children").read_text().split()]
+        except FileNotFoundError:
             continue
-    return total
+        found.append(p)
+    return found
+
+
+def _proc(pid: int, name: str) -> str:
+    try:
+        return Path(f"/proc/{pid}/{name}").read_text()
+    except FileNotFoundError:  # ended since: counts nothing
+        return ""
+
+
+def process_tree_cpu(pid: int) -> float:
+    """CPU seconds (user + system) of ``pid`` and its children."""
+    fields = [_proc(p, "stat").rsplit(")", 1)[-1].split() for p in _tree(pid)]
+    return sum(int(f[11]) + int(f[12]) for f in fields if len(f) > 12) / TICK
 
 
 def process_tree_rss(pid: int) -> float:
-    """MiB resident in ``pid`` and its children (a worker's pages shared with another count in each)."""
-    total, todo = 0, [pid]
-    while todo:
-        p = todo.pop()
-        try:
-            total += next(int(line.split()[1]) for line in Path(f"/proc/{p}/status").read_text().splitlines()
-                          if line.startswith("VmRSS:"))
-            for task in Path(f"/proc/{p}/task").iterdir():
-                todo += [int(c) for c in (task / "children").read_text().split()]
-        except (FileNotFoundError, ProcessLookupError, StopIteration):
-            continue
-    return total / 1024
+    """MiB resident in ``pid`` and its children (pages a worker shares with another count in each)."""
+    return sum(int(line.split()[1]) for p in _tree(pid) for line in _proc(p, "status").splitlines()
+               if line.startswith("VmRSS:")) / 1024
 
 
 def _measured(command: list[str], server_pid: int) -> tuple[str, float, float]:
