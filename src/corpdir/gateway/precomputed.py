@@ -29,6 +29,7 @@ from corpdir.gateway.callerid import CallerId, query
 from corpdir.gateway.http_messages import Reply, after_date, date, status_line
 from corpdir.gateway.lookup import CallerLookup
 from corpdir.phone import cached_region_rules
+from corpdir.service.identify import MAX_HOLDERS
 
 if TYPE_CHECKING:
     from corpdir.gateway.app import GatewayApp
@@ -49,10 +50,22 @@ Entry = tuple[bytes, ...]
 
 
 class _Reader:
-    """What :class:`CallerLookup` needs of a phonebook, on the rebuild's own connection."""
+    """What :class:`CallerLookup` needs of a phonebook: ``read`` on the rebuild's own connection."""
 
-    def __init__(self, read: Callable[[list[str], int], Any], region: str) -> None:
-        self.read, self.region = read, region
+    def __init__(self, region: str) -> None:
+        self.region = region
+        self.read: Callable[[list[str], int], Any] = lambda forms, limit: None
+
+
+class _OnceLookup(CallerLookup):
+    """The last number's answer kept: a number's two formats rendered from one probe."""
+
+    last: tuple[str, Any] = ("", None)
+
+    def now(self, number: str, started: float, limit: int = MAX_HOLDERS) -> Any:
+        if self.last[0] != number:
+            self.last = (number, super().now(number, started, limit))
+        return self.last[1]
 
 
 class Precomputed:
@@ -161,7 +174,14 @@ class Precomputed:
             version, began = self.version, asyncio.get_running_loop().time()
             try:
                 blocks: dict[bytes, bytes] = {}
-                replies = await self.phonebook.every_number(lambda read, key: self._entry(read, key, blocks))
+                reader = _Reader(self.phonebook.region)
+                callerid = CallerId(_OnceLookup(reader, None, deadline=0, strip_prefixes=self.strip_prefixes))  # type: ignore[arg-type]
+
+                def answer(read: Callable[[list[str], int], Any], key: str) -> Entry:
+                    reader.read = read
+                    return self._entry(callerid, key, blocks)
+
+                replies = await self.phonebook.every_number(answer)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 - without the map every request takes the ordinary path
@@ -173,20 +193,11 @@ class Precomputed:
                          asyncio.get_running_loop().time() - began)
                 return
 
-    def _entry(self, read: Callable[[list[str], int], Any], key: str, blocks: dict[bytes, bytes]) -> Entry:
-        """The replies for one number, rendered as a request for it is (on the
-        rebuild's thread); () when the cache does not answer it (the ordinary path does)."""
+    def _entry(self, callerid: CallerId, key: str, blocks: dict[bytes, bytes]) -> Entry:
+        """The replies for one number, rendered as a request for it is (on the rebuild's
+        thread); () when the cache does not answer it (the ordinary path does)."""
         if not self.enabled:
             raise asyncio.CancelledError  # the gateway is stopping: the rest of the rebuild is not wanted
-        kept: dict[tuple[tuple[str, ...], int], Any] = {}
-
-        def read_once(forms: list[str], limit: int) -> Any:  # one probe for both formats
-            if (key := (tuple(forms), limit)) not in kept:
-                kept[key] = read(forms, limit)
-            return kept[key]
-
-        callerid = CallerId(CallerLookup(_Reader(read_once, self.phonebook.region), None, deadline=0,  # type: ignore[arg-type]
-                                         strip_prefixes=self.strip_prefixes))
         entry: list[bytes] = []
         for fmt in NAMES:
             reply = callerid.reply(fmt, key, False, _no_link)
