@@ -14,9 +14,10 @@ the machine's HTTP floor, at 1, 8 and 64 keep-alive connections, in one run, int
   against libldap: Debian libldap-dev), a thread a connection, closed loop;
 - nginx, one worker a core, serving a 13-byte file to wrk.
 
-Each level is split into ``--rounds``; in each round every server gets ``--seconds`` of
-load, one after the other, each first in turn, so other processes on the machine fall on
-every server alike. Printed per server and level: requests/s over all rounds, p50 and p99
+Every server is first asked for ``--seconds`` at 8 connections, not counted (slapd's first
+pass reads its database from disk). Each level is split into ``--rounds``; in each round
+every server gets ``--seconds`` of load, one after the other, each first in turn, so other
+processes on the machine fall on every server alike. Printed per server and level: requests/s over all rounds, p50 and p99
 (the median of the rounds' and the worst), the generator's CPU as a share of the wall time
 (it had headroom when well under 100 %), the server's CPU per request, and the
 gateway/slapd ratio; the load average before and after. ``--skip documents|probe``.
@@ -271,8 +272,12 @@ def bench_probe(db: Path, forms: list[str], results: list[str]) -> None:
 
 
 def interleaved(targets: dict[str, Callable[[int], _loadgen.Run]], rounds: int) -> dict[tuple[str, int], list[_loadgen.Run]]:
-    """Each level in ``rounds`` rounds; in each round every target (label -> run at a number
-    of connections) in turn, each first in turn: the machine's other work falls on all alike."""
+    """Each target once, not counted (warm caches); then each level in ``rounds`` rounds; in
+    each round every target (label -> run at a number of connections) in turn, each first in
+    turn: the machine's other work falls on all alike."""
+    for run in targets.values():  # warm: slapd's first pass reads its database from disk (97 us a search, 44 warm)
+        run(8)
+        _loadgen.settle()
     runs: dict[tuple[str, int], list[_loadgen.Run]] = {}
     for connections in LEVELS:
         for r in range(rounds):
