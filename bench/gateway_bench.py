@@ -219,7 +219,9 @@ def start_gateway(db: Path, src: Path, workers: int) -> tuple[subprocess.Popen, 
     return server, port
 
 
-def bench_documents(port: int, rng: random.Random, results: list[str], size: int) -> None:
+def bench_documents(port: int, rng: random.Random, results: list[str], people: int) -> None:
+    """A Cisco page from a random start among the tenant's entries, and the Yealink full
+    directory (rendered once per state of the cache, then served), one request at a time."""
     import urllib.request
 
     for label, path, runs in (("Cisco directory page (32 rows)", "/cisco/directory.xml?start={start}", 20),
@@ -227,7 +229,7 @@ def bench_documents(port: int, rng: random.Random, results: list[str], size: int
         times, size = [], 0
         for i in range(runs):
             started = time.perf_counter()
-            body = urllib.request.urlopen(f"http://127.0.0.1:{port}/t/{TOKEN}" + path.format(start=rng.randrange(size))).read()
+            body = urllib.request.urlopen(f"http://127.0.0.1:{port}/t/{TOKEN}" + path.format(start=rng.randrange(people))).read()
             times.append(time.perf_counter() - started)
             size = len(body)
         line = (f"{label:<34} median {statistics.median(times) * 1e3:9.1f} ms   max {max(times) * 1e3:9.1f} ms   "
@@ -338,10 +340,11 @@ def main() -> None:
             trees = {"gateway": Path(__file__).parents[1] / "src", **({"gateway --against": args.against} if args.against else {})}
             targets: dict[str, Callable[[int], _loadgen.Run]] = {}
             pids: dict[str, int] = {}
+            ports: dict[str, int] = {}
             for label, src in trees.items():
                 gateway, port = start_gateway(db, src, args.workers)
                 servers.append(gateway)
-                pids[label] = gateway.pid
+                pids[label], ports[label] = gateway.pid, port
                 if label == "gateway":
                     print(f"gateway: replies precomputed {wait_precomputed(port, forms[0]):.1f} s after it listened", flush=True)
                 targets[label] = lambda c, port=port, pid=gateway.pid: _loadgen.wrk(
@@ -367,7 +370,7 @@ def main() -> None:
             print("resident (the process and its workers): " + ", ".join(
                 f"{label} {_loadgen.process_tree_rss(pid):.0f} MiB" for label, pid in pids.items()), flush=True)
             if "documents" not in args.skip:
-                bench_documents(port, random.Random(15), [], args.size)
+                bench_documents(ports["gateway"], random.Random(15), [], args.size)
         finally:
             for server in servers:
                 server.terminate()
