@@ -22,6 +22,7 @@ import shutil
 import signal
 import socket
 import struct
+import sys
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
@@ -36,8 +37,9 @@ Build = Callable[[bool], "GatewayApp"]  # primary -> the app (the primary's sync
 
 
 def serve(build: Build, host: str, port: int, workers: int) -> int:
-    """Serve until SIGINT or SIGTERM with ``workers`` processes; returns the exit status."""
-    if workers <= 1:
+    """Serve until SIGINT or SIGTERM with ``workers`` processes (:func:`worker_count`);
+    returns the exit status."""
+    if worker_count(workers) <= 1:
         app = build(True)
         run(app, app.fast, host, port)
         return 0
@@ -75,6 +77,14 @@ def serve(build: Build, host: str, port: int, workers: int) -> int:
     if stopping:
         forward(signal.SIGTERM, None)
     return _supervise(children, forward, folder)
+
+
+def worker_count(asked: int | None) -> int:
+    """``asked`` (default: one a core), or one where the kernel does not spread connections
+    over SO_REUSEPORT sockets (only Linux does) or a process cannot fork."""
+    if not sys.platform.startswith("linux"):
+        return 1
+    return max(1, asked or os.cpu_count() or 1)
 
 
 def _end_with(parent: int) -> None:

@@ -34,7 +34,7 @@ def main(args: argparse.Namespace) -> int:
 
     from corpdir.config import load_settings
     from corpdir.gateway.app import build_app
-    from corpdir.gateway.http_workers import serve
+    from corpdir.gateway.http_workers import serve, worker_count
     from corpdir.service.directory import DirectoryService
 
     config = load_settings(service={"base_url": args.base_url},
@@ -45,7 +45,7 @@ def main(args: argparse.Namespace) -> int:
     if settings.user is not None and settings.password is None:
         print("corpdir gateway: --user needs a password (CORPDIR_GATEWAY_PASSWORD or [gateway] password)", file=sys.stderr)
         return 2
-    workers = getattr(args, "workers", None) or os.cpu_count() or 1
+    workers = worker_count(getattr(args, "workers", None))
     service = DirectoryService.open(config.service)
     label = service.label()
     asyncio.run(service.close())  # each worker opens its own, after the fork
