@@ -36,10 +36,11 @@ if TYPE_CHECKING:
 Build = Callable[[bool], "GatewayApp"]  # primary -> the app (the primary's syncs and asks the service)
 
 
-def serve(build: Build, host: str, port: int, workers: int) -> int:
+def serve(build: Build, host: str, port: int, workers: int | None) -> int:
     """Serve until SIGINT or SIGTERM with ``workers`` processes (:func:`worker_count`);
     returns the exit status."""
-    if worker_count(workers) <= 1:
+    workers = worker_count(workers)
+    if workers == 1:
         app = build(True)
         run(app, app.fast, host, port)
         return 0
