@@ -47,6 +47,13 @@ def data_version(conn: sqlite3.Connection) -> int:
     return conn.execute("PRAGMA data_version").fetchone()[0]
 
 
+def number_keys(conn: sqlite3.Connection) -> list[str]:
+    """Every number the phone index holds (users', contacts', divisions'), each once, as it
+    keys them (:func:`corpdir.phone.match_key`): what caller-ID can answer from the cache."""
+    return [key for (key,) in conn.execute(
+        "SELECT key FROM user_phones UNION SELECT key FROM contact_phones UNION SELECT key FROM division_phones")]
+
+
 def reading_order(conn: sqlite3.Connection) -> list[tuple[str, int]]:
     """(kind, id) of every phonebook entry, in reading order."""
     return [(kind, rid) for kind, rid in conn.execute(_ORDER)]

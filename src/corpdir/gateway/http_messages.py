@@ -77,7 +77,17 @@ _clock = _Clock()
 
 def head(status: int, headers: Headers, length: int | None, keep_alive: bool) -> bytes:
     """The status line and headers; ``length`` None: the body is chunked."""
-    lines = [_STATUS.get(status) or f"HTTP/1.1 {status} Status\r\n".encode(), b"date: ", _clock.date(), b"\r\n"]
+    return b"".join((status_line(status), b"date: ", _clock.date(), b"\r\n", after_date(headers, length, keep_alive)))
+
+
+def status_line(status: int) -> bytes:
+    return _STATUS.get(status) or f"HTTP/1.1 {status} Status\r\n".encode()
+
+
+def after_date(headers: Headers, length: int | None, keep_alive: bool) -> bytes:
+    """The head after its Date line, to the blank line: what a precomputed reply keeps
+    (:mod:`.precomputed`), the Date being the one part that changes."""
+    lines = []
     for name, value in headers:
         lines += [name, b": ", value, b"\r\n"]
     lines.append(b"transfer-encoding: chunked\r\n" if length is None else b"content-length: %d\r\n" % length)
@@ -85,3 +95,6 @@ def head(status: int, headers: Headers, length: int | None, keep_alive: bool) ->
         lines.append(b"connection: close\r\n")
     lines.append(b"\r\n")
     return b"".join(lines)
+
+
+date = _clock.date  # the Date header's value now, formatted once a second

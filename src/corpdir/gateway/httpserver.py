@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from typing import Any, Awaitable
+from typing import Any, Awaitable, Callable
 from urllib.parse import unquote
 
 import httptools
@@ -34,6 +34,7 @@ import httptools
 from corpdir.gateway.http_asgi import Exchange, Lifespan
 from corpdir.gateway.access import redacted
 from corpdir.gateway.http_messages import Fast, Headers, Reply, Request, encode_raw_targets, head
+from corpdir.gateway.precomputed import Precomputed
 
 log = logging.getLogger("corpdir.gateway")
 IDLE_SECONDS = 5.0  # a connection with no request under way is closed after this
@@ -59,6 +60,8 @@ class Connection(asyncio.Protocol):
         self.writable.set()
         self.reading = True
         self.idle: asyncio.TimerHandle | None = None
+        self.last = 0.0  # the loop's time of the last precomputed answer (they leave the idle timer be)
+        self._mid = False  # the parser is inside a request: the next bytes are its
         self._url = b""
         self._headers: Headers = []
         self._body: list[bytes] = []
@@ -87,7 +90,14 @@ class Connection(asyncio.Protocol):
         self.writable.set()
 
     def data_received(self, data: bytes) -> None:
-        if not data.isascii():
+        precomputed = self.server.precomputed
+        if precomputed is not None and not self._mid and not self.busy and not self.queue:
+            reply = precomputed.reply(data)
+            if reply is not None:
+                self.transport.write(reply)  # type: ignore[union-attr]  # connected: data came on it
+                self.last = self.loop.time()
+                return
+        if not data.isascii():  # a phone's raw UTF-8 search: percent-encoded for the parser
             data = encode_raw_targets(data)
         try:
             self.parser.feed_data(data)
@@ -107,6 +117,9 @@ class Connection(asyncio.Protocol):
         self.idle = self.loop.call_later(self.server.idle_seconds, self._close_idle)
 
     def _close_idle(self) -> None:
+        if (left := self.last + self.server.idle_seconds - self.loop.time()) > 0:
+            self.idle = self.loop.call_later(left, self._close_idle)  # answered since: idle from the last answer
+            return
         if not self.busy and not self.queue and self.transport is not None:
             self.transport.close()
 
@@ -117,6 +130,7 @@ class Connection(asyncio.Protocol):
 
     # -- httptools callbacks ---------------------------------------------------------------
     def on_message_begin(self) -> None:
+        self._mid = True
         self._url, self._headers, self._body, self._size = b"", [], [], 0
 
     def on_url(self, url: bytes) -> None:
@@ -138,6 +152,7 @@ class Connection(asyncio.Protocol):
             raise ValueError(f"request over {limit} bytes")
 
     def on_message_complete(self) -> None:
+        self._mid = False
         url = httptools.parse_url(self._url)
         raw_path = url.path or b"/"
         self.queue.append(Request(
@@ -212,6 +227,7 @@ class HttpServer:
         self.connections: set[Connection] = set()
         self.tasks: set[asyncio.Task[None]] = set()
         self.state: dict[str, Any] = {}
+        self.precomputed: Precomputed | None = None  # caller-ID replies answered before the parser sees them
         self.stopping = False
         self._server: asyncio.AbstractServer | None = None
         self._lifespan: Lifespan | None = None
@@ -220,6 +236,11 @@ class HttpServer:
         """Run the app's startup, then listen; returns the address listened on."""
         self._lifespan = Lifespan(self.app, self.state)
         await self._lifespan.startup()
+        if hasattr(self.app, "gateway"):  # the gateway's app (any other ASGI app is served as it is)
+            self.precomputed = Precomputed(self.app)
+            count = self.app.gateway.metrics.lookup
+            self.precomputed.answered = lambda _format: count("cache")  # /metrics: the map's answers are the cache's
+            self.precomputed.start()
         loop = asyncio.get_running_loop()
         if sock is not None:
             self._server = await loop.create_server(lambda: Connection(self), sock=sock, backlog=1024)
@@ -230,6 +251,9 @@ class HttpServer:
     async def stop(self, grace: float = 5.0) -> None:
         """Stop listening, let answers under way finish (at most ``grace`` s), run shutdown."""
         self.stopping = True
+        if self.precomputed is not None:
+            self.precomputed.stop()
+            self.precomputed = None  # answers now say the connection closes: the ordinary path's
         if self._server is not None:
             self._server.close()
         for connection in list(self.connections):
@@ -246,8 +270,11 @@ class HttpServer:
             await self._lifespan.shutdown()
 
 
-def run(app: Any, fast: Fast, host: str, port: int) -> None:
-    """Serve until SIGINT or SIGTERM, on uvloop when it is installed."""
+def run(app: Any, fast: Fast, host: str, port: int, *, sock: Any = None,
+        started: Callable[[], Awaitable[Any]] | None = None) -> None:
+    """Serve until SIGINT or SIGTERM, on uvloop when it is installed. ``sock``: a listening
+    socket to serve on instead of ``host``:``port`` (a worker's: :mod:`.http_workers`);
+    ``started``: awaited once the server listens."""
     import gc
     import signal
     import sys
@@ -264,7 +291,9 @@ def run(app: Any, fast: Fast, host: str, port: int) -> None:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        await server.start(host, port)
+        await server.start(host, port, sock=sock)
+        if started is not None:
+            await started()
         # What start-up loaded (the app, pykakasi's dictionaries: ~330k objects) is never
         # scanned by the collector again: one full collection of it took 200-270 ms, a
         # caller-ID lookup's p99 of its own.

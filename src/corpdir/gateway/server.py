@@ -7,6 +7,7 @@ import os
 import secrets
 import sys
 from pathlib import Path
+from typing import Any
 
 from pydantic import SecretStr
 
@@ -29,10 +30,12 @@ def stored_token(folder: Path | None = None) -> str:
 
 
 def main(args: argparse.Namespace) -> int:
+    import asyncio
+
     from corpdir.config import load_settings
     from corpdir.gateway.access import freepbx_breaks
     from corpdir.gateway.app import build_app
-    from corpdir.gateway.httpserver import run
+    from corpdir.gateway.http_workers import serve, worker_count
     from corpdir.service.directory import DirectoryService
 
     config = load_settings(service={"base_url": args.base_url},
@@ -46,14 +49,22 @@ def main(args: argparse.Namespace) -> int:
     if settings.password is not None and freepbx_breaks(settings.password.get_secret_value()):
         print("corpdir gateway: warning: the password holds a space; FreePBX's HTTP lookup source sends it as '+'"
               " (every lookup gets 401): use the token path there, or a password without spaces", file=sys.stderr)
+    workers = worker_count(getattr(args, "workers", None))
     service = DirectoryService.open(config.service)
-    app = build_app(service, settings)
+    label = service.label()
+    asyncio.run(service.close())  # each worker opens its own, after the fork
+
+    def build(primary: bool) -> Any:
+        """One worker's app; only the primary syncs (and asks the service: :mod:`.http_workers`)."""
+        return build_app(DirectoryService.open(config.service),
+                         settings if primary else settings.model_copy(update={"sync_every": 0}))
+
     base = f"http://{settings.host}:{settings.port}"
     if settings.token is not None:
         print(f"corpdir gateway on {base}/t/{settings.token.get_secret_value()}/  (caller-ID: .../cid?number=NUMBER)")
     if settings.user is not None:
         print(f"corpdir gateway on {base}/ for HTTP basic auth user {settings.user!r}")
-    print(f"answering from the cache of {service.label()}; uncached numbers: the service, at most "
-          f"{settings.deadline_ms:g} ms. `corpdir gateway --help` shows what to type into each PBX and phone.")
-    run(app, app.fast, settings.host, settings.port)
-    return 0
+    print(f"answering from the cache of {label} in {workers} worker process{'es' if workers > 1 else ''}; uncached"
+          f" numbers: the service, at most {settings.deadline_ms:g} ms. `corpdir gateway --help` shows what to type"
+          " into each PBX and phone.", flush=True)
+    return serve(build, settings.host, settings.port, workers)

@@ -176,6 +176,26 @@ class Phonebook:
         caller's thread: what :func:`corpdir.service.identify.read_number` answers from."""
         return numbers.read(self._point, forms, self.region, self._point_codec, limit, self._current().pairs)
 
+    async def every_number(self, answer: Callable[[Callable[[list[str], int], Any], str], T]) -> dict[str, T]:
+        """``answer(read, key)`` for every number the cache holds (``key``: as the phone index
+        keys it; ``read``: as :meth:`read`), on a thread and a connection of its own: what the
+        gateway precomputes once per state of the cache, without holding up the listings'
+        worker or the event loop."""
+
+        def build() -> dict[str, T]:
+            conn = reads.open_reader(self.service.cache_path(), self.region)
+            try:
+                codec, pairs = Codec(conn), _Divisions.read(conn).pairs
+
+                def read(forms: list[str], limit: int) -> Any:
+                    return numbers.read(conn, forms, self.region, codec, limit, pairs)
+
+                return {key: answer(read, key) for key in reads.number_keys(conn)}
+            finally:
+                conn.close()
+
+        return await asyncio.to_thread(build)
+
     async def ask_service(self, forms: list[str]) -> Identity | None:
         """The service's answer for a number the cache does not know, asked in its
         spellings ``forms`` (N1, and U3 for a person:

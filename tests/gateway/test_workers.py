@@ -1,0 +1,78 @@
+"""`corpdir gateway` on every core: worker processes share the port, and a number the cache
+lacks is asked of the service by the first worker only, for all of them."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import time
+from pathlib import Path
+
+import httpx
+
+from corpdir.gateway.http_workers import _answer, _ask_primary
+from corpdir.phone import digits
+
+from .conftest import TOKEN
+from .test_httpserver import _free_port, _start_gateway, _wait_healthy
+
+
+def _running(pid: int) -> bool:
+    """Alive (a zombie waiting for whoever reaps orphans has ended)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def _workers(pid: int) -> set[int]:
+    return {int(c) for task in Path(f"/proc/{pid}/task").iterdir() for c in (task / "children").read_text().split()}
+
+
+def test_workers_share_the_port_and_end_with_sigterm(tmp_path):
+    port = _free_port()
+    process, banner = _start_gateway(port, "--token", TOKEN, "--workers", "2",
+                                     env={"CORPDIR_DATA_DIR": str(tmp_path / "data")})
+    workers: set[int] = set()
+    try:
+        assert f"/t/{TOKEN}/" in banner and "2 worker processes" in process.stdout.readline()
+        assert _wait_healthy(process, f"http://127.0.0.1:{port}/t/{TOKEN}/health").text == "ok"
+        workers = _workers(process.pid)
+        assert len(workers) == 2
+        for _ in range(20):  # new connections, spread over both workers by the kernel
+            assert httpx.get(f"http://127.0.0.1:{port}/t/{TOKEN}/cid.json?number=0399990000", timeout=30).json()["found"] is False
+    finally:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(30) == 0
+    assert not any(_running(pid) for pid in workers)  # no worker outlives the gateway
+
+
+def test_another_worker_gets_the_primarys_answer_from_the_service(gateway, tmp_path):
+    gateway.call(gateway.admin.people.create({"loginId": "relayed", "fullname": "中継 次郎", "companyMobileNum": "080-5555-0177"}))
+    ask = gateway.app.gateway.lookup.ask_service
+    relay = str(tmp_path / "n1.sock")
+
+    async def relayed(forms: list[str]):
+        server = await asyncio.start_unix_server(lambda r, w: _answer(r, w, ask), relay)
+        async with server:
+            return await _ask_primary(relay, forms)
+
+    found = gateway.call(relayed([digits("080-5555-0177"), "+818055550177"]))
+    assert found is not None and found.name == "中継 次郎" and found.source == "service"
+    nobody = gateway.call(relayed(["0355550199"]))
+    assert nobody is None
+
+
+def test_workers_end_when_the_gateway_is_killed_outright(tmp_path):
+    port = _free_port()
+    process, _ = _start_gateway(port, "--token", TOKEN, "--workers", "2", env={"CORPDIR_DATA_DIR": str(tmp_path / "data")})
+    _wait_healthy(process, f"http://127.0.0.1:{port}/t/{TOKEN}/health")
+    workers = _workers(process.pid)
+    process.kill()
+    process.wait(30)
+    for _ in range(3000):  # no worker is left holding the port
+        if not any(_running(pid) for pid in workers):
+            break
+        time.sleep(0.01)
+    else:
+        raise AssertionError(f"workers {workers} outlived the gateway")
