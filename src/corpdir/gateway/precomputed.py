@@ -83,6 +83,7 @@ class Precomputed:
         self.trunk, self.country_code = (rules.trunk or "", rules.country_code) if rules is not None else ("", "")
         self.replies: dict[str, Entry] = {}
         self.version = -1
+        self.digest: bytes | None = None  # the cache's content the map was built from
         self.answered: Callable[[str], None] | None = None  # the hook a caller-ID counter sets: called with the format
         self._timer: asyncio.TimerHandle | None = None
         self._rebuild: asyncio.Task[None] | None = None
@@ -163,13 +164,32 @@ class Precomputed:
         except Exception:  # noqa: BLE001 - the cache closed under us (shutting down): the ordinary path answers
             version = self.version
         if version != self.version:
-            self.replies = {}  # stale from now: the ordinary path answers until the new map is in
             self.version = version
             if self._rebuild is None or self._rebuild.done():
-                self._rebuild = loop.create_task(self._build())
+                self._rebuild = loop.create_task(self._refresh())
         self._timer = loop.call_later(CHECK_SECONDS, self._check)
 
-    async def _build(self) -> None:
+    async def _refresh(self) -> None:
+        """The cache committed. Most commits are a sync that changed nothing (it marks when
+        it ran): the content's digest (:meth:`Phonebook.content_digest`, a fraction of a
+        second where a rebuild takes a minute at 100k) tells, and the map stays. Otherwise
+        the map is dropped at once (the ordinary path answers from the cache as it is now)
+        and rebuilt."""
+        while True:
+            version = self.version
+            try:
+                digest = await self.phonebook.content_digest()
+            except Exception as exc:  # noqa: BLE001 - the rebuild says what went wrong, if anything
+                log.debug("cache digest failed (%s): rebuilding", exc.__class__.__name__)
+                digest = None
+            if digest is None or digest != self.digest or not self.replies:
+                self.replies = {}  # stale from now: the ordinary path answers until the new map is in
+                await self._build(digest)
+                return
+            if version == self.version:  # else committed again while digesting: look again
+                return
+
+    async def _build(self, digest: bytes | None) -> None:
         while True:
             version, began = self.version, asyncio.get_running_loop().time()
             try:
@@ -189,9 +209,11 @@ class Precomputed:
                 return
             if version == self.version:  # else the cache moved during the rebuild: again
                 self.replies = self._keyed(replies)
+                self.digest = digest
                 log.info("caller-ID replies precomputed for %d numbers in %.1f s", len(replies),
                          asyncio.get_running_loop().time() - began)
                 return
+            digest = None  # of an older state: the next check digests again
 
     def _entry(self, callerid: CallerId, key: str, blocks: dict[bytes, bytes]) -> Entry:
         """The replies for one number, rendered as a request for it is (on the rebuild's

@@ -176,6 +176,19 @@ class Phonebook:
         caller's thread: what :func:`corpdir.service.identify.read_number` answers from."""
         return numbers.read(self._point, forms, self.region, self._point_codec, limit, self._current().pairs)
 
+    async def content_digest(self) -> bytes:
+        """What caller-ID answers from, as one digest (:func:`corpdir.cache.phonebook.content_digest`),
+        on a thread and a connection of its own: equal after a sync that changed nothing."""
+
+        def digest() -> bytes:
+            conn = reads.open_reader(self.service.cache_path(), self.region, mapped=False)
+            try:
+                return reads.content_digest(conn)
+            finally:
+                conn.close()
+
+        return await asyncio.to_thread(digest)
+
     async def every_number(self, answer: Callable[[Callable[[list[str], int], Any], str], T]) -> dict[str, T]:
         """``answer(read, key)`` for every number the cache holds (``key``: as the phone index
         keys it; ``read``: as :meth:`read`), on a thread and a connection of its own: what the
