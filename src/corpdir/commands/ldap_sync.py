@@ -14,10 +14,11 @@ The password comes from --password-file or CORPDIR_LDAP_PASSWORD (never the comm
 
 Yealink: Directory > LDAP: Server HOST, Port 389, Base BASE-DN, Name Filter (|(cn=%)(sn=%)),
   Number Filter (|(telephoneNumber=%)(mobile=%)), Display Name displayName,
-  Name Attributes cn sn, Number Attributes telephoneNumber mobile, LDAP Lookup For Incoming Call on.
+  Name Attributes displayName cn sn, Number Attributes telephoneNumber mobile, LDAP Lookup For Incoming Call on.
 Grandstream: Phonebook > LDAP: Base BASE-DN, Name Filter (|(cn=%)(sn=%)),
-  Number Filter (|(telephoneNumber=%)(mobile=%)), Name Attributes "cn sn", Number Attributes "telephoneNumber mobile",
-  Display Name %cn.
+  Number Filter (|(telephoneNumber=%)(mobile=%)), Name Attributes "displayName cn sn",
+  Number Attributes "telephoneNumber mobile", Display Name %displayName, Lookup Display Name displayName
+  (cn also holds the readings and the romaji: shown, it would be the first of them).
 A slapd configuration that works: docs/gateway.md."""
 
 
