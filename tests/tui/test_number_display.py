@@ -31,6 +31,23 @@ def test_the_display_rule(stored, region, shown):
     assert for_display(stored, region) == shown
 
 
+async def find_contact(pilot, contact_id: int, word: str) -> None:
+    """On the Contacts screen, search ``word`` until the contact is the highlighted row."""
+    await pilot.press("f2")
+    contacts = pilot.app.screen.query_one("#contacts", VirtualList)
+    assert await wait_for(pilot, lambda: contacts.highlighted is not None)
+    await pilot.press("slash", *word)
+    assert await wait_for(pilot, lambda: contacts.highlighted is not None and contacts.highlighted.contactId == contact_id)
+
+
+async def find_call(pilot, call_id: int) -> None:
+    """On the Calls screen, with the incoming call ``call_id`` (the newest) highlighted."""
+    await pilot.press("f3")
+    calls = pilot.app.screen.query_one("#calls", VirtualList)
+    assert await wait_for(pilot, lambda: calls.highlighted is not None
+                          and calls.highlighted.record.incomingCallHistoryId == call_id)
+
+
 async def test_a_contacts_numbers_read_alike_in_the_list_and_the_pane(make_app, service):
     backend_of(service).store.put_contacts([
         {"contactId": 900101, "folderId": {"directory": "SHARED", "folderNum": 1}, "fullname": "Zephyr Numberwright",
@@ -38,12 +55,8 @@ async def test_a_contacts_numbers_read_alike_in_the_list_and_the_pane(make_app, 
     ])
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.press("f2")
-        contacts = app.screen.query_one("#contacts", VirtualList)
-        assert await wait_for(pilot, lambda: contacts.highlighted is not None)
-        await pilot.press("slash", *"Numberwright")
-        assert await wait_for(pilot, lambda: contacts.highlighted is not None and contacts.highlighted.contactId == 900101)
-        assert await wait_for(pilot, lambda: "Company mobile" not in screen_text(app) and "Fax" in screen_text(app))
+        await find_contact(pilot, 900101, "Numberwright")
+        assert await wait_for(pilot, lambda: "Fax" in screen_text(app))  # the pane shows the contact
         text = screen_text(app)
         row = next(line for line in text.split("Zephyr Numberwright") if "Zephyr" in line)
         assert SHOWN["phoneNum"] in row  # the list's Phone column
@@ -58,10 +71,7 @@ async def test_the_calls_list_and_detail_write_the_caller_as_the_ring_card_does(
     ])
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.press("f3")
-        calls = app.screen.query_one("#calls", VirtualList)
-        assert await wait_for(pilot, lambda: calls.highlighted is not None
-                              and calls.highlighted.record.incomingCallHistoryId == 990101)
+        await find_call(pilot, 990101)
         assert await wait_for(pilot, lambda: "Number 070-3793-7743" in screen_text(app))
         text = screen_text(app)
         assert text.count("070-3793-7743") >= 2 and "+817037937743" not in text  # the row and the pane

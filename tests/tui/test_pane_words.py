@@ -13,6 +13,7 @@ from corpdir.tui.widgets.call_detail import CallDetail
 from corpdir.tui.widgets.contact_detail import ContactDetail
 from corpdir.tui.widgets.user_detail import UserDetail
 from corpdir.tui.widgets.virtual_list import VirtualList
+from tui.test_number_display import find_call, find_contact
 from service_fixtures import BASE_URL, make_server, make_service
 from tui_helpers import wait_for
 
@@ -78,11 +79,7 @@ async def test_a_contacts_ocr_fields_are_worded(make_app, service):
     ])
     app = make_app()
     async with app.run_test(size=(160, 60)) as pilot:
-        await pilot.press("f2")
-        contacts = app.screen.query_one("#contacts", VirtualList)
-        assert await wait_for(pilot, lambda: contacts.highlighted is not None)
-        await pilot.press("slash", *"Ocrwright")
-        assert await wait_for(pilot, lambda: contacts.highlighted is not None and contacts.highlighted.contactId == 900201)
+        await find_contact(pilot, 900201, "Ocrwright")
         fields = app.screen.query_one(ContactDetail).query_one("#contact-fields")
         assert await wait_for(pilot, lambda: any("OCR status" in line for line in painted(fields)))
         lines = painted(fields)
@@ -98,10 +95,7 @@ async def test_a_calls_detail_words_its_type_and_breaks_the_voicemail_link_at_it
     ])
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("f3")
-        calls = app.screen.query_one("#calls", VirtualList)
-        assert await wait_for(pilot, lambda: calls.highlighted is not None
-                              and calls.highlighted.record.incomingCallHistoryId == 990201)
+        await find_call(pilot, 990201)
         await pilot.press("enter")
         detail = app.screen.query_one(CallDetail)
         fields = detail.query_one("#call-fields")
