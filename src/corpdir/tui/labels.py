@@ -140,7 +140,8 @@ VALUE_LABELS: dict[str, dict[str, str]] = {
     "ocrStatus": {"CAN_SEND": "Ready to send", "SENDING": "Being read"},
     "ocrType": {"NONE": "Not read", "MACHINE": "By machine", "OPERATOR": "By an operator"},
     "ocrResult": {"SUCCESS": "Read", "FAILURE": "Could not be read"},
-    "phoneNumContactType": {"SHARED_NUMBER": "Shared number"},
+    # the spec names SHARED_NUMBER only; USER and CONTACT are what the reference service sends
+    "phoneNumContactType": {"USER": "Person", "CONTACT": "External contact", "SHARED_NUMBER": "Shared number"},
 }
 
 
