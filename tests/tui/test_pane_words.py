@@ -84,7 +84,7 @@ async def test_a_contacts_ocr_fields_are_worded(make_app, service):
         assert await wait_for(pilot, lambda: any("OCR status" in line for line in painted(fields)))
         lines = painted(fields)
         assert (value_of(lines, "OCR status"), value_of(lines, "OCR type"), value_of(lines, "OCR result")) == \
-            ("Ready to send", "By an operator", "Could not be read")
+            ("Not sent", "By an operator", "Could not be read")
 
 
 async def test_a_calls_detail_words_its_type_and_breaks_the_voicemail_link_at_its_parts(make_app, service):

@@ -137,9 +137,12 @@ VALUE_LABELS: dict[str, dict[str, str]] = {
     "spCallSettings": {"DIRECT_CALL": "Direct call", **{f"SETTING_{n}": f"Setting {n}" for n in range(1, 11)}},
     "forceRequestOperator": {"DISABLE": "Off", "FORCE": "Always", "SELECT": "User chooses"},
     "groupware": {"M365": "Microsoft 365", "GWS": "Google Workspace", "NONE": "None"},
-    "ocrStatus": {"CAN_SEND": "Ready to send", "SENDING": "Being read"},
+    "ocrStatus": {"CAN_SEND": "Not sent", "SENDING": "Being read"},
     "ocrType": {"NONE": "Not read", "MACHINE": "By machine", "OPERATOR": "By an operator"},
     "ocrResult": {"SUCCESS": "Read", "FAILURE": "Could not be read"},
+    "readerType": {"AUTO": "Automatic", "OPERATOR": "By an operator"},
+    "ocrLanguage": {"JAPANESE": "Japanese", "ENGLISH": "English"},
+    "directory": {"SHARED": "Shared", "PERSONAL": "Personal"},
     # the spec names SHARED_NUMBER only; USER and CONTACT are what the reference service sends
     "phoneNumContactType": {"USER": "Person", "CONTACT": "External contact", "SHARED_NUMBER": "Shared number"},
 }
