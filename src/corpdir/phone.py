@@ -214,12 +214,17 @@ def _parsed_e164(text: str, region: str) -> str | None:
     return None if parsed is None else phonenumbers.format_number(parsed, phonenumbers.PhoneNumberFormat.E164)
 
 
-def for_display(number: str, region: str = DEFAULT_REGION) -> str:
-    """``number`` as people in ``region`` write it ('0312345678' -> '03-1234-5678', a
-    foreign one internationally); an extension or anything unreadable stays as it came."""
+@lru_cache(maxsize=16384)
+def for_display(number: str | None, region: str = DEFAULT_REGION) -> str:
+    """``number`` as people in ``region`` write it: the one display rule of every screen
+    ('0312345678', '+81312345678' and '+81-3-1234-5678' -> '03-1234-5678'; a foreign one
+    internationally, '+1 650-253-0000'); an extension or anything unreadable stays as it
+    came. Forms and exports keep the stored form (docs/desk.md). Cached: a list paints
+    its visible rows' numbers on every frame."""
     import phonenumbers
 
-    parsed = _possible(number, region) if len(digits(number)) >= 5 else None
+    number = number or ""
+    parsed = _possible(fold_number(number), region) if len(digits(number)) >= 5 else None
     if parsed is None:
         return number
     same_country = parsed.country_code == phonenumbers.country_code_for_region(region)

@@ -44,7 +44,7 @@ async def test_adding_incoming_and_outgoing_call_records(reception, recorder, ap
         stored = [r async for r in client.iter_incoming_calls() if r.note == "受付テスト着信"]
         assert [(r.fromNum, r.answered, r.duration) for r in stored] == [("0312340001", True, 95)]
         await pilot.press("a")  # answered only: missed calls not yet called back come first, above it
-        assert await wait_for(pilot, lambda: "0312340001" in screen_text(app))  # the list shows it
+        assert await wait_for(pilot, lambda: "03-1234-0001" in screen_text(app))  # the list shows it, as written at home
 
         await pilot.press("o")
         assert await wait_for(pilot, lambda: app.screen.view.direction == "outgoing")
@@ -53,7 +53,7 @@ async def test_adding_incoming_and_outgoing_call_records(reception, recorder, ap
         assert body == {"toNum": "0455550002", "answered": True, "note": "受付テスト発信"}
         stored = [r async for r in client.iter_outgoing_calls() if r.note == "受付テスト発信"]
         assert [(r.toNum, r.answered) for r in stored] == [("0455550002", True)]
-        assert await wait_for(pilot, lambda: "0455550002" in screen_text(app))
+        assert await wait_for(pilot, lambda: "045-555-0002" in screen_text(app))
 
 
 async def test_choosing_a_user_type_greys_what_it_may_not_set(admin, recorder, app_for):
@@ -65,13 +65,13 @@ async def test_choosing_a_user_type_greys_what_it_may_not_set(admin, recorder, a
         assert not any(form.widget(k).disabled for k in restricted)
         await type_into(pilot, form, "loginId", "room.b3")
         await type_into(pilot, form, "fullname", "B3会議室")
-        await choose(pilot, form.widget("userType"), "Facility", "FACILITY")
+        await choose(pilot, form.widget("userType"), "Facility or equipment", "FACILITY")
         assert await wait_for(pilot, lambda: all(form.widget(k).disabled for k in restricted))
         assert not form.widget("extensionNum").disabled and not form.widget("fullname").disabled
-        assert await wait_for(pilot, lambda: "Greyed fields cannot be set for a FACILITY user" in screen_text(app))
-        await choose(pilot, form.widget("userType"), "Regular User", "REGULAR_USER")  # back: open again
+        assert await wait_for(pilot, lambda: "Greyed fields cannot be set for this type (Facility or equipment)" in screen_text(app))
+        await choose(pilot, form.widget("userType"), "Regular user", "REGULAR_USER")  # back: open again
         assert await wait_for(pilot, lambda: not any(form.widget(k).disabled for k in restricted))
-        await choose(pilot, form.widget("userType"), "Facility", "FACILITY")
+        await choose(pilot, form.widget("userType"), "Facility or equipment", "FACILITY")
         await type_into(pilot, form, "extensionNum", "8301")
         recorder.clear()
         await save(pilot, form)

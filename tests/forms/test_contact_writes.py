@@ -122,7 +122,7 @@ async def test_contact_from_a_card_then_card_image_replaced_and_deleted(receptio
         assert app.screen is form and form.widget("file").value == str(card_png)
         form.widget("autoCrop").focus()
         await pilot.press("space")
-        await choose(pilot, form.widget("readerType"), "Operator", "OPERATOR")
+        await choose(pilot, form.widget("readerType"), "By an operator", "OPERATOR")
         await choose(pilot, form.widget("ocrLanguage"), "English", "ENGLISH")
         await type_into(pilot, form, "comment", "受付で預かった名刺")
         await type_into(pilot, form, "remarks", "要確認")

@@ -36,7 +36,7 @@ async def test_directory_filters_are_named_and_esc_clears_them_all(make_app, ser
         await pilot.press(*person.phoneNum)
         assert await wait_for(pilot, lambda: dict(screen.browse.filters).get("phoneNum") == person.phoneNum
                               and 0 < users.row_count < everyone), (screen.browse.filters, users.row_count, everyone)
-        said = f"Filtered by type Regular User, phone {person.phoneNum}"
+        said = f"Filtered by type Regular user, phone {person.phoneNum}"
         assert await wait_for(pilot, lambda: said in summary_line(screen)), summary_line(screen)
         users.focus()
         await pilot.press("f")  # the bar closes: the filters stay in force and in sight

@@ -77,6 +77,7 @@ class CorpdirApp(GatedApp):
         Binding("f7", "desk_view", "Desk view", show=False, id="app.desk"),
         Binding("asterisk", "favourite", "Favourite", show=False, id="app.favourite"),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
+        Binding("question_mark", "help", "Help: the keys of this screen", show=False, id="app.help"),
     ]
 
     def __init__(self, service: DirectoryService, ui: UiConfig | None = None, *, state: State | None = None,
@@ -173,6 +174,15 @@ class CorpdirApp(GatedApp):
         if isinstance(self.screen, ListScreen) and number_of(selected):
             self.screen.viewed(selected)
 
+    def action_help(self) -> None:
+        """``?``: the keys of the screen in front (corpdir.tui.screens.help); ``?`` again closes it."""
+        from corpdir.tui.screens.help import HelpScreen
+
+        if isinstance(self.screen, HelpScreen):
+            self.pop_screen()
+        else:
+            self.push_screen(HelpScreen(self.screen))
+
     def action_people_at_hand(self) -> None:
         self.desk_phone.show_people()
 
@@ -248,10 +258,10 @@ class CorpdirApp(GatedApp):
         return super().deliver_screenshot(filename, path, time_format)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        if self.read_only:
-            yield from (c for c in super().get_system_commands(screen) if c.title != "Screenshot")
-        else:
-            yield from super().get_system_commands(screen)
+        # Textual's "Keys" panel is generic and stays open on Esc: "Help" (`?`) replaces it.
+        hidden = {"Keys", "Screenshot"} if self.read_only else {"Keys"}
+        yield from (c for c in super().get_system_commands(screen) if c.title not in hidden)
+        yield SystemCommand("Help", f"The keys of this screen ({self.user_keymap.get('app.help', '?')})", self.action_help)
         for mode, key, title, help_text in SCREENS_BY_KEY:
             key = self.user_keymap.get(f"app.{mode}", key)  # the keys the user gave it, if any
             yield SystemCommand(f"Go to {title} ({key.upper()})", help_text, partial(self.switch_mode, mode))

@@ -62,10 +62,17 @@ def _breaks(text: str, *, fine: bool = False) -> list[int]:
         if before.isspace() or after.isspace():
             if not after.isspace():
                 points.append(i)
-        elif (before in after_these and after not in after_these) or (after in _BREAK_BEFORE and before not in _BREAK_BEFORE) \
+        elif (before in after_these and after not in after_these) or (after in _BREAK_BEFORE and before not in _BREAK_BEFORE
+                                                                       and not _in_dotted_number(text, i)) \
                 or (fine and (cell_len(before) > 1 or cell_len(after) > 1)):
             points.append(i)
     return points
+
+
+def _in_dotted_number(text: str, i: int) -> bool:
+    """True when the '.' at ``i`` is inside a dotted number (an IP address '127.0.0.1', a
+    version '2.15.1'): one part of an address, never split ('http://127.0.0' / '.1:51611')."""
+    return text[i] == "." and text[i - 1].isdigit() and i + 1 < len(text) and text[i + 1].isdigit()
 
 
 class Wrapped:

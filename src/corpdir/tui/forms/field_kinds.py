@@ -36,6 +36,7 @@ from corpdir.spec.constraints import PHONE, PHONE_1
 from corpdir.tui.forms.choice_field import ChoiceField
 from corpdir.tui.forms.choices import Picker
 from corpdir.tui.forms.phone_input import PhoneInput
+from corpdir.tui.labels import value_label
 from corpdir.tui.text import literal
 
 ROW_SEPARATOR = " | "
@@ -80,10 +81,10 @@ class FieldKind:
         if self.kind == "bool":
             return Switch(id=wid)
         if self.kind == "enum":
-            return Select([(c.replace("_", " ").title() if c.isupper() else c, c) for c in self.choices],
+            return Select([(value_label(self.name, c), c) for c in self.choices],
                           prompt="(not set)", id=wid)
         if self.kind == "choices":
-            return SelectionList[str](*[(c, c) for c in self.choices], id=wid, classes="choices")
+            return SelectionList[str](*[(value_label(self.name, c), c) for c in self.choices], id=wid, classes="choices")
         if self.kind in ("lines", "rows"):
             # numbered lines only where an error names a line of several columns; a gutter
             # beside a list of ids reads as a value

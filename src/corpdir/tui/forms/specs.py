@@ -15,7 +15,7 @@ from corpdir.spec.variants import get_variant
 from corpdir.tui.forms.choices import Picker
 from corpdir.tui.forms.form_spec import FormSpec
 from corpdir.tui.forms.writes import IMAGE_SUFFIXES
-from corpdir.tui.labels import CONTACT_FIELDS, USER_FIELDS
+from corpdir.tui.labels import CONTACT_FIELDS, USER_FIELDS, value_label
 
 USER_ORDER = [
     "loginId", "fullname", "fullnameKana", "fullnameAlphabet", "userType", "employeeNum", "position",
@@ -52,7 +52,7 @@ def user_form(user: Any | None, variant: str = "C") -> FormSpec:
         pickers={"divisionIds": Picker("division", multiple=True)},
         context=lambda values: {"user_type": _user_type(values, stored)},
         restricted=lambda values: not_settable_fields(_user_type(values, stored)),
-        restricted_note=lambda values: f"Greyed fields cannot be set for a {_user_type(values, stored)} user.",
+        restricted_note=lambda values: f"Greyed fields cannot be set for this type ({value_label('userType', _user_type(values, stored))}).",
     )
 
 

@@ -33,7 +33,7 @@ from corpdir.tui.screens.list_screen import ListScreen
 from corpdir.tui.text import literal
 from corpdir.tui.widgets.call_detail import CallDetail, CallRow, local_time, minutes
 from corpdir.tui.widgets.key_bar import KeyBar
-from corpdir.tui.widgets.list_columns import Column
+from corpdir.tui.widgets.list_columns import Column, number_column
 from corpdir.tui.widgets.row_sources import ListSource
 from corpdir.tui.widgets.status_bar import StatusBar
 from corpdir.tui.widgets.title_bar import TitleBar
@@ -47,14 +47,15 @@ ANSWERED_NAMES = {None: "all calls", True: "answered only", False: "missed only"
 CODES = {"incoming": "H1", "outgoing": "H4"}
 
 
-CALL_COLUMNS = [
-    Column("Time", lambda r: local_time(r.at), width=16),
-    Column("Number", lambda r: r.number, width=15),
-    Column("Who", lambda r: r.who_text, min_width=10, ratio=3),
-    Column("Outcome", lambda r: r.outcome, width=9),
-    Column("Dur.", lambda r: minutes(r.record.duration), width=5),
-    Column("Note", lambda r: r.record.note, min_width=4, ratio=2),
-]
+def call_columns(region: str) -> list[Column]:
+    return [
+        Column("Time", lambda r: local_time(r.at), width=16),
+        number_column("Number", lambda r: r.number, region, width=15),
+        Column("Who", lambda r: r.who_text, min_width=10, ratio=3),
+        Column("Outcome", lambda r: r.outcome, width=9),
+        Column("Dur.", lambda r: minutes(r.record.duration), width=5),
+        Column("Note", lambda r: r.record.note, min_width=4, ratio=2),
+    ]
 
 
 @dataclass(frozen=True)
@@ -108,8 +109,8 @@ class CallsScreen(ListScreen):
         self.handled = HandledCalls(context.state, context.profile)
         self.tabs = Tabs(Tab("Incoming (i)", id="incoming"), Tab("Outgoing (o)", id="outgoing"), id="direction")
         self.caption = Static(id="caption")
-        self.call_list = VirtualList(CALL_COLUMNS, empty_text="No calls.", id="calls")
-        self.detail = CallDetail(id="detail")
+        self.call_list = VirtualList(call_columns(self.service.settings.region), empty_text="No calls.", id="calls")
+        self.detail = CallDetail(self.service.settings.region, id="detail")
         self.writes = CallRecordWrites(self, context, saved=lambda: self.load(self.view))
 
     def compose(self) -> ComposeResult:
@@ -182,7 +183,7 @@ class CallsScreen(ListScreen):
 
     @on(VirtualList.Selected, "#calls")
     def _call_opened(self, event: VirtualList.Selected) -> None:
-        self.open_details(self.detail, event.row, lambda: CallDetail(event.row))
+        self.open_details(self.detail, event.row, lambda: CallDetail(self.service.settings.region, event.row))
 
     # -- actions -----------------------------------------------------------------------------
     def action_direction(self, direction: str) -> None:

@@ -32,18 +32,19 @@ from corpdir.tui.widgets.contact_detail import ContactDetail
 from corpdir.tui.widgets.contact_filters import ContactFilters
 from corpdir.tui.widgets.folder_tree import FolderTree
 from corpdir.tui.widgets.key_bar import KeyBar
-from corpdir.tui.widgets.list_columns import Column
+from corpdir.tui.widgets.list_columns import Column, number_column
 from corpdir.tui.widgets.row_sources import RankedRows
 from corpdir.tui.widgets.searchable_list import SearchableList, empty_text, fit_caption
 from corpdir.tui.widgets.status_bar import StatusBar
 from corpdir.tui.widgets.title_bar import TitleBar
 
-CONTACT_COLUMNS = [
-    Column("Name", lambda c: c.fullname, min_width=8, ratio=3),
-    Column("Company", lambda c: c.companyName, min_width=8, ratio=3),
-    Column("Phone", first_phone, width=15),
-    Column("Division", lambda c: c.divisionName, min_width=6, ratio=2),
-]
+def contact_columns(region: str) -> list[Column]:
+    return [
+        Column("Name", lambda c: c.fullname, min_width=8, ratio=3),
+        Column("Company", lambda c: c.companyName, min_width=8, ratio=3),
+        number_column("Phone", first_phone, region, width=15),
+        Column("Division", lambda c: c.divisionName, min_width=6, ratio=2),
+    ]
 
 
 class ContactsScreen(ListScreen):
@@ -76,7 +77,7 @@ class ContactsScreen(ListScreen):
         self.selected: Contact | None = None
         self.folders = FolderTree(self.service, id="folders")
         self.filters = ContactFilters(id="filters")
-        self.contacts = SearchableList(CONTACT_COLUMNS, filters=self.filters, list_id="contacts", id="middle",
+        self.contacts = SearchableList(contact_columns(self.service.settings.region), filters=self.filters, list_id="contacts", id="middle",
                                        placeholder="Search name, kana, company, number…  (/)",
                                        empty_text="No contacts here.")
         self.detail = ContactDetail(self.service, id="detail")

@@ -31,7 +31,7 @@ from corpdir.tui.screens.list_screen import ListScreen
 from corpdir.tui.widgets.busy_lamp_column import LampFollower, with_lamps
 from corpdir.tui.widgets.division_tree import DivisionTree
 from corpdir.tui.widgets.key_bar import KeyBar
-from corpdir.tui.widgets.list_columns import Column
+from corpdir.tui.widgets.list_columns import Column, number_column
 from corpdir.tui.widgets.row_sources import RankedRows
 from corpdir.tui.widgets.searchable_list import SearchableList, empty_text, fit_caption
 from corpdir.tui.widgets.status_bar import StatusBar
@@ -66,7 +66,7 @@ def user_columns(service: DirectoryService) -> list[Column]:
     return [
         Column("Name", lambda u: u.fullname, min_width=16, ratio=2),
         Column("Ext.", lambda u: u.extensionNum, width=6),
-        Column("Phone", lambda u: u.companyMobileNum or u.phoneNum or u.mobileNum, width=14),
+        number_column("Phone", lambda u: u.companyMobileNum or u.phoneNum or u.mobileNum, service.settings.region, width=14),
         Column("Division / position", fit=division_and_position, min_width=12, ratio=3),
     ]
 

@@ -21,27 +21,31 @@ from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
 from corpdir.service.errors import CorpdirError
-from corpdir.phone import split_numbers
+from corpdir.phone import for_display, split_numbers
 from corpdir.service.identify import NOT_A_NUMBER, Identity
 from corpdir.tui.context import AppContext
 from corpdir.tui.screens.list_screen import ListScreen
 from corpdir.tui.text import literal
 from corpdir.tui.widgets.answer_detail import AnswerDetail, LookupRow
 from corpdir.tui.widgets.key_bar import KeyBar
-from corpdir.tui.widgets.list_columns import Column
+from corpdir.tui.widgets.list_columns import Column, number_column
 from corpdir.tui.widgets.row_sources import ListSource
 from corpdir.tui.widgets.status_bar import StatusBar
 from corpdir.tui.widgets.title_bar import TitleBar
 from corpdir.tui.widgets.virtual_list import VirtualList
 
-RESULT_COLUMNS = [
-    Column("Number", lambda r: r.query, width=15),
-    Column("Name", lambda r: r.name, min_width=8, ratio=3),
-    Column("Organisation", fit=lambda r, width: r.organisation(width), min_width=12, ratio=4),
-    Column("Type", lambda r: r.kind, width=8),
-    Column("From", lambda r: r.source, width=7),
-]
-RECENT_COLUMNS = [Column("Recent lookups", lambda n: n, min_width=6)]
+def result_columns(region: str) -> list[Column]:
+    return [
+        number_column("Number", lambda r: r.query, region, width=15),
+        Column("Name", lambda r: r.name, min_width=8, ratio=3),
+        Column("Organisation", fit=lambda r, width: r.organisation(width), min_width=12, ratio=4),
+        Column("Type", lambda r: r.kind, width=8),
+        Column("From", lambda r: r.source, width=7),
+    ]
+
+
+def recent_columns(region: str) -> list[Column]:
+    return [Column("Recent lookups", lambda n: for_display(n, region), min_width=6)]
 
 
 def answer_rows(answers: list[Identity]) -> list[LookupRow]:
@@ -79,8 +83,8 @@ class LookupScreen(ListScreen):
         yield NumbersInput(placeholder="Numbers to look up, with commas, spaces or lines between them — Enter", id="numbers")
         yield Static(id="caption")
         with Horizontal(id="lookup-body"):
-            yield VirtualList(RECENT_COLUMNS, empty_text="None yet.", id="recent")
-            yield VirtualList(RESULT_COLUMNS, empty_text="Nothing looked up yet.", id="results")
+            yield VirtualList(recent_columns(self.service.settings.region), empty_text="None yet.", id="recent")
+            yield VirtualList(result_columns(self.service.settings.region), empty_text="Nothing looked up yet.", id="results")
             yield AnswerDetail(self.service, id="detail")
         yield StatusBar(self.context, id="status")
         yield KeyBar()

@@ -14,6 +14,8 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from corpdir.phone import for_display
+from corpdir.tui.context import context_of
 from corpdir.tui.text import cell
 
 if TYPE_CHECKING:
@@ -51,6 +53,7 @@ class PeopleAtHandScreen(ModalScreen[None]):
         self.refs.clear()
         favourites = self.people.favourites()
         recent = [r for r in self.people.recent() if not any(f.key == r.key for f in favourites)]
+        region = context_of(self).service.settings.region
         for heading, refs in (("★ Favourites", favourites), ("Recently viewed", recent)):
             options.add_option(Option(Text(heading, style="bold"), disabled=True))
             if not refs:
@@ -58,7 +61,7 @@ class PeopleAtHandScreen(ModalScreen[None]):
             for ref in refs:
                 oid = f"{ref.kind}-{ref.id}-{len(self.refs)}"
                 self.refs[oid] = ref
-                label = Text(f"  {cell(ref.name, 24)} {cell(ref.number, 16)} {'contact' if ref.kind == 'contact' else ''}")
+                label = Text(f"  {cell(ref.name, 24)} {cell(for_display(ref.number, region), 16)} {'contact' if ref.kind == 'contact' else ''}")
                 options.add_option(Option(label, id=oid))
         if highlighted is not None and highlighted < options.option_count:
             options.highlighted = highlighted

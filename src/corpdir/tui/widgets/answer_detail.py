@@ -15,6 +15,7 @@ from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from corpdir.phone import for_display
 from corpdir.service.identify import FIELD_LABELS, NOT_A_NUMBER, Identity
 from corpdir.tui.labels import CONTACT_FIELDS, USER_FIELDS, shown_fields
 from corpdir.tui.text import Wrapped, joined, literal
@@ -94,7 +95,7 @@ class AnswerDetail(VerticalScroll, can_focus=True):
         table.add_column(style="bold", no_wrap=True)
         table.add_column(overflow="fold")
         shared = f"shared by {answer.count}: {', '.join(answer.first)}{' …' if answer.count > len(answer.first) else ''}"
-        for label, value in (("Asked", answer.query), ("Number", answer.stored), ("Which", FIELD_LABELS.get(answer.field, answer.field)),
+        for label, value in (("Asked", answer.query), ("Number", for_display(answer.stored, self.service.settings.region)), ("Which", FIELD_LABELS.get(answer.field, answer.field)),
                              ("Company", answer.company), ("Divisions", joined(list(answer.paths) or ([answer.division_path] if answer.division else []))),
                              ("Type", row.kind), ("Holders", shared if answer.shared else ""),
                              ("Record", answer.ref), ("Answered by", SOURCES.get(row.source, row.source))):
@@ -108,11 +109,12 @@ class AnswerDetail(VerticalScroll, can_focus=True):
     async def load_record(self, row: LookupRow) -> None:
         if row.answer.kind == "person":
             cached = await self.service.people.user(row.answer.id)
-            labels, heading = shown_fields(USER_FIELDS, embedded_demo=self.service.is_demo), "Directory record"
+            fields, heading = USER_FIELDS, "Directory record"
         else:
             cached = await self.service.contacts.contact(row.answer.id)
-            labels, heading = CONTACT_FIELDS, "Contact record"
+            fields, heading = CONTACT_FIELDS, "Contact record"
         if cached is None or self.answer != row:
             return
+        labels = shown_fields(fields, cached.record, self.service)
         self.query_one("#answer-record", Static).update(
-            Group(Text(heading, style="bold underline"), fields_table(cached.record, labels)))
+            Group(Text(heading, style="bold underline"), fields_table(cached.record, labels, region=self.service.settings.region)))

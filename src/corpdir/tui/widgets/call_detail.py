@@ -13,8 +13,10 @@ from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from corpdir.phone import for_display
 from corpdir.spec.calls import IncomingCall, OutgoingCall
-from corpdir.tui.text import joined, literal
+from corpdir.tui.labels import value_label
+from corpdir.tui.text import Wrapped, joined, literal
 from corpdir.tui.widgets import tcss_beside
 
 WHO_SOURCES = {"record": "named by the service's call record", "cache": "from the directory cache's phone index",
@@ -83,8 +85,10 @@ class CallDetail(VerticalScroll, can_focus=True):
     DEFAULT_CSS = tcss_beside(__file__)
     call: reactive[CallRow | None] = reactive(None, always_update=True)
 
-    def __init__(self, call: CallRow | None = None, *, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(self, region: str, call: CallRow | None = None, *, id: str | None = None,
+                 classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
+        self.number_region = region  # numbers are written as people there write them (corpdir.phone.for_display)
         self._initial = call
 
     def compose(self):
@@ -101,8 +105,9 @@ class CallDetail(VerticalScroll, can_focus=True):
             title.update(Text("Select a call", style="dim"))
             fields.update("")
             return
-        heading = literal(call.name or call.number or "(no number)", "bold")
-        heading.append(f"  {'from' if call.direction == 'incoming' else 'to'} {call.number}" if call.name else "", style="dim")
+        number = for_display(call.number, self.number_region)
+        heading = literal(call.name or number or "(no number)", "bold")
+        heading.append(f"  {'from' if call.direction == 'incoming' else 'to'} {number}" if call.name else "", style="dim")
         title.update(heading)
         table = Table.grid(padding=(0, 1))
         table.add_column(style="bold", no_wrap=True)
@@ -111,13 +116,11 @@ class CallDetail(VerticalScroll, can_focus=True):
         rows: list[tuple[str, object]] = [
             ("Direction", call.direction),
             ("Time", local_time(call.at)),
-            ("Number", call.number),
+            ("Number", number),
             ("Who", call.name or "unknown"),
             ("Company", call.who.get("companyName")),
             ("Divisions", joined(call.who.get("divisionNames") or [])),
-            ("Type", call.who.get("phoneNumContactType")),
-            ("User ID", call.who.get("userId")),
-            ("Contact ID", call.who.get("contactId")),
+            ("Type", value_label("phoneNumContactType", call.who.get("phoneNumContactType"))),
             ("Known from", WHO_SOURCES.get(call.who_source, call.who_source)),
             ("Outcome", call.outcome),
             ("Duration", minutes(record.duration)),
@@ -129,5 +132,5 @@ class CallDetail(VerticalScroll, can_focus=True):
                      ("Voicemail Android", voicemail.urlAndroid)]
         for label, value in rows:
             if value not in (None, ""):
-                table.add_row(Text(label), literal(value))
+                table.add_row(Text(label), Wrapped(value))  # a voicemail link breaks at its parts
         fields.update(table)

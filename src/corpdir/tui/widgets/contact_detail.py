@@ -18,7 +18,7 @@ from textual.widgets import Static
 
 from corpdir.service.errors import CorpdirError
 from corpdir.spec.contact import Contact
-from corpdir.tui.labels import CONTACT_FIELDS
+from corpdir.tui.labels import CONTACT_FIELDS, shown_fields
 from corpdir.tui.text import joined, literal
 from corpdir.tui.widgets import tcss_beside
 from corpdir.tui.widgets.photo import PhotoView
@@ -57,7 +57,8 @@ class ContactDetail(VerticalScroll, can_focus=True):
         folder = contact.folderId
         name = self._folder_names.get((folder.directory, folder.folderNum)) if folder is not None else None
         shown = {"folderId": name} if name else {}
-        self.query_one("#contact-fields", Static).update(fields_table(contact, CONTACT_FIELDS, shown))
+        labels = shown_fields(CONTACT_FIELDS, contact, self.service)
+        self.query_one("#contact-fields", Static).update(fields_table(contact, labels, shown, region=self.service.settings.region))
 
     def compose(self) -> ComposeResult:
         yield Static(id="contact-name")

@@ -13,6 +13,7 @@ from textual.validation import Function
 from textual.widgets import Checkbox, Input, Select, Static
 
 from corpdir.spec.enums import OcrResult, OcrStatus, OcrType
+from corpdir.tui.labels import value_label
 from corpdir.tui.text import literal
 from corpdir.tui.widgets import tcss_beside
 
@@ -48,7 +49,7 @@ class ContactFilters(Grid):
             yield Input(placeholder=f"{label} (Y-M-D)", id=f"filter-{field}", compact=True,
                         validators=[Function(lambda v: not v.strip() or parse_day(v) is not None, "not a date")])
         for field, prompt, enum in CHOICE_FILTERS:
-            yield Select([(v.value.replace("_", " ").title(), v.value) for v in enum], prompt=prompt, id=f"filter-{field}",
+            yield Select([(value_label(field, v.value), v.value) for v in enum], prompt=prompt, id=f"filter-{field}",
                          compact=True)
         yield Checkbox("Identified", id="filter-identified", compact=True)
         yield Static(id="filter-errors")
@@ -75,7 +76,7 @@ class ContactFilters(Grid):
             elif isinstance(value, datetime):
                 parts.append(f"{labels[name]} {value.date().isoformat()}")
             else:
-                parts.append(f"{labels[name]} {str(value).replace('_', ' ').title() if name.startswith('ocr') else value}")
+                parts.append(f"{labels[name]} {value_label(name, value)}")
         return ", ".join(parts)
 
     def values(self) -> tuple[tuple[tuple[str, Any], ...], list[str]]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from corpdir.phone import for_display
+
 
 @dataclass(frozen=True)
 class Column:
@@ -34,3 +36,10 @@ def column_title(title: str, width: int) -> str:
     """A column's title in its width: "Division / position" becomes "Division" rather
     than "Division / p…" when it does not fit."""
     return title.split(" / ")[0] if len(title) > width else title
+
+
+def number_column(title: str, number_of: Callable[[Any], str | None], region: str, width: int) -> Column:
+    """A column of phone numbers, each shown by the one display rule of every screen
+    (:func:`corpdir.phone.for_display`: '07014467971' and '+817014467971' are both
+    '070-1446-7971' in Japan), so a list, a detail pane and a ring card write a number alike."""
+    return Column(title, lambda row: for_display(number_of(row), region), width=width)

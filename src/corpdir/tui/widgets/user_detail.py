@@ -131,8 +131,8 @@ class UserDetail(Vertical, can_focus=True):
         self.query_one("#user-title", RenderedLines).update(
             literal(user.fullname or "(no name)", "bold"), literal(joined([user.position, first], " · "), "dim"),
             *([literal(f"◆ {where}", "bold")] if where else []))
-        labels = shown_fields(DETAIL_FIELDS, embedded_demo=self.service.is_demo)
-        parts: list[RenderableType] = [Text(""), fields_table(user, labels, {"divisions": paths})]
+        labels = shown_fields(DETAIL_FIELDS, user, self.service)
+        parts: list[RenderableType] = [Text(""), fields_table(user, labels, {"divisions": paths}, region=self.service.settings.region)]
         collaborations = [f"{c.clientName or ''}: {c.chatAccountId or ''}" for c in user.collaborations or []]
         if collaborations:
             parts += [Text(""), _section("Collaborations"), *[Wrapped(c) for c in collaborations]]

@@ -9,6 +9,7 @@ from textual.containers import Grid
 from textual.widgets import Input, Select
 
 from corpdir.spec.enums import UserType
+from corpdir.tui.labels import value_label
 from corpdir.tui.widgets import tcss_beside
 
 
@@ -45,7 +46,7 @@ class UserFilters(Grid):
     @staticmethod
     def _fields() -> list[Input | Select]:
         return [
-            Select([(t.value.replace("_", " ").title(), t.value) for t in UserType], prompt="Any type", id="filter-userType",
+            Select([(value_label("userType", t.value), t.value) for t in UserType], prompt="Any type", id="filter-userType",
                    compact=True),
             Input(placeholder="Employee no.", id="filter-employeeNum", compact=True),
             Input(placeholder="Phone", id="filter-phoneNum", compact=True),
@@ -64,7 +65,7 @@ class UserFilters(Grid):
         parts = []
         for name, value in self.values():
             if name == "userType":
-                value = value.replace("_", " ").title()
+                value = value_label("userType", value)
             elif isinstance(value, list):
                 value = ", ".join(value)
             parts.append(f"{self.LABELS[name]} {value}")
