@@ -196,3 +196,26 @@ async def test_contacts_carry_their_addresses_and_company_url(server, tmp_path):
             assert rows[contact.contactId]["officeAddress"].startswith(contact.officeLocation.address1)
         urls = {u.value for u in card.contents.get("url", [])}
         assert contact.companyUrl is None or contact.companyUrl in urls
+
+
+@pytest.mark.parametrize("fmt", ["csv", "vcard"])  # LDIF opens its file by the same open_private
+async def test_an_export_into_a_pipe_writes_into_it_and_leaves_it_a_pipe(server, tmp_path, fmt):
+    """`-o` naming a named pipe (or /dev/null) is written in place: renaming a finished file
+    over it, as a regular file is, would replace the pipe (or the device) with a file."""
+    import os
+    import threading
+
+    pipe = tmp_path / "out"
+    os.mkfifo(pipe)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(pipe.read_bytes()))
+    reader.start()
+    service = make_service(server)
+    try:
+        await service.sync.run()
+        code = await run_export(service, args("users", "--format", fmt, "-o", str(pipe)), io.StringIO(), io.StringIO())
+    finally:
+        await service.close()
+        reader.join(30)
+    assert code == 0 and stat.S_ISFIFO(pipe.stat().st_mode)
+    assert received and len(received[0]) > 1000 and sorted(p.name for p in tmp_path.iterdir()) == ["out"]

@@ -288,7 +288,11 @@ def file_encoding(fmt: str, requested: str | None = None) -> str:
 
 def open_private(path: Path, encoding: str = "utf-8") -> tuple[TextIO, Path]:
     """A new file beside ``path`` for writing it whole or not at all: 0600 (it holds personal
-    data), renamed over ``path`` by :func:`finish` once complete."""
+    data), renamed over ``path`` by :func:`finish` once complete. A ``path`` that is not a
+    file (``/dev/null``, a named pipe a script reads) is written in place: renamed over, the
+    device would be replaced by a file."""
+    if path.exists() and not path.is_file():
+        return open(path, "w", encoding=encoding, newline=""), path
     part = path.with_name(f".{path.name}.part")
     fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     return open(fd, "w", encoding=encoding, newline=""), part
@@ -296,6 +300,8 @@ def open_private(path: Path, encoding: str = "utf-8") -> tuple[TextIO, Path]:
 
 def finish(out: TextIO, part: Path, path: Path, *, ok: bool) -> None:
     out.close()
+    if part == path:  # written in place (a device or a pipe): nothing to rename or remove
+        return
     if ok:
         os.replace(part, path)
     else:
