@@ -207,8 +207,9 @@ class DeskPhone:
             self.app.notify("Choose a person first", severity="warning", timeout=2)
             return
         if not person.loginId:
-            self.app.notify("This key may not read people's login ids, which whereabouts need (user management)",
-                            severity="warning", timeout=5)
+            demo = " (the embedded demo is the reception's key: docs/calls.md, Whereabouts)" if self.app.service.is_demo else ""
+            self.app.notify("Whereabouts are sent by loginId (U11), which this key may neither read nor send: it needs "
+                            f"user management{demo}", severity="warning", timeout=8)
             return
 
         def chosen(choice: Any) -> None:
