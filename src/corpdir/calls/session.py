@@ -296,6 +296,11 @@ class CallSession:
     async def return_to_caller(self, ring: Ring) -> None:
         await self._control(self._feed(ring.event.feed).return_to_caller(ring.event.call_id))  # type: ignore[union-attr]
 
+    async def target_gone(self, ring: Ring) -> str:
+        """Returns, with the reason, once the target of an announced transfer has declined,
+        not answered or hung up (the caller is then back with the desk)."""
+        return await self._feed(ring.event.feed).target_gone(ring.event.call_id)  # type: ignore[union-attr]
+
     async def dial(self, number: str) -> str:
         """Through the configured dialer (:attr:`dialer`, not None); returns what was dialled,
         the digits the phone got ('０３－１２３４' is '031234'). :class:`DialFailed` when the
