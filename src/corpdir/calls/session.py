@@ -278,7 +278,9 @@ class CallSession:
     # -- putting the call through (corpdir.calls.transfer) --------------------------------------
     def transfers(self, ring: Ring) -> frozenset[str]:
         """The kinds of transfer the call's feed offers (BLIND, ANNOUNCED): the card offers only those."""
-        return abilities(self._feed(ring.event.feed)) if ring.event.state is not CallState.ENDED else frozenset()
+        if ring.event.state is CallState.ENDED:
+            return frozenset()
+        return abilities(self._feed(ring.event.feed), answered=ring.event.state is CallState.ANSWERED)
 
     async def transfer(self, ring: Ring, number: str, kind: str = BLIND) -> None:
         """BLIND: the caller goes to ``number`` at once. ANNOUNCED: the caller is held and

@@ -41,11 +41,12 @@ class AnnouncedTransferring(Protocol):
         phone system's reason ("603 Decline", "Call Rejected")."""
 
 
-def abilities(feed: Any) -> frozenset[str]:
-    """The kinds of transfer a feed's calls can have."""
+def abilities(feed: Any, answered: bool = True) -> frozenset[str]:
+    """The kinds of transfer a feed's call can have, answered or still ringing (a feed
+    whose ``announces_ringing`` is False announces answered calls only)."""
     kinds = set()
     if isinstance(feed, BlindTransferring):
         kinds.add(BLIND)
-    if isinstance(feed, AnnouncedTransferring):
+    if isinstance(feed, AnnouncedTransferring) and (answered or getattr(feed, "announces_ringing", True)):
         kinds.add(ANNOUNCED)
     return frozenset(kinds)

@@ -187,6 +187,7 @@ class Consultation:
 
 class AmiFeed:
     tells_calls_up = True  # CoreShowChannels at connect: a call it does not list has ended
+    announces_ringing = False  # Atxfer needs the desk's channel answered, bridged to the caller
 
     def __init__(self, config: AmiFeedConfig) -> None:
         self.config = config
