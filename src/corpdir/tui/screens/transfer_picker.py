@@ -128,7 +128,8 @@ class Announcing(ModalScreen["bool | None"]):
     def compose(self) -> ComposeResult:
         with Vertical(id="announcing"):
             yield Static(f"{printable(self.caller)} is on hold.\nCalling {printable(self.target)}: speak to them, then\n"
-                         "  c  put the caller through\n  r  return to the caller (no answer, or declined)")
+                         "  c  put the caller through\n  r  return to the caller\n"
+                         "If they decline or do not answer, this closes: the caller is back with you.")
 
     def target_gone(self, reason: str) -> None:
         self.gone = reason or "hung up"
