@@ -3,7 +3,13 @@ greets, checks the Login, then replays a recorded event transcript to each manag
 logs in; it answers Originate with Success, CoreShowChannels with the channels of a
 second transcript (none by default), ExtensionStateList with the hints' states of a third
 (``states``: then the events follow that answer, as they would once a desk has listed
-them), and keeps the actions it was sent."""
+them), and keeps the actions it was sent.
+
+``after`` names, per action, a transcript replayed right after its answer: what Asterisk
+does next (Atxfer: the Local channel that calls the target, which rings, then answers or
+ends; the desk's Hangup while it consults: the AttendedTransfer). Atxfer is answered as
+Asterisk 18's manager does ("Atxfer successfully queued"; an error without Channel or
+Exten)."""
 
 from __future__ import annotations
 
@@ -13,6 +19,8 @@ from string import Template
 
 GREETING = b"Asterisk Call Manager/7.0.3\r\n"
 TRANSCRIPTS = Path(__file__).parent / "calls" / "ami"
+ANSWERS = {"Originate": "Originate successfully queued", "Atxfer": "Atxfer successfully queued",
+           "Hangup": "Channel Hungup"}
 
 
 def parse_messages(data: str) -> list[dict[str, str]]:
@@ -26,12 +34,14 @@ def parse_messages(data: str) -> list[dict[str, str]]:
 
 class AmiReplay:
     def __init__(self, transcript: str, username: str, secret: str, *, channels: str | None = None,
-                 states: str | None = None, **values: str) -> None:
+                 states: str | None = None, after: dict[str, str] | None = None, **values: str) -> None:
         self.events = Template((TRANSCRIPTS / transcript).read_bytes().decode()).substitute(values).encode()  # CRLF kept
         listed = Template((TRANSCRIPTS / channels).read_bytes().decode()).substitute(values) if channels else ""
         self.channels = [block for block in listed.split("\r\n\r\n") if block.strip()]
         hints = (TRANSCRIPTS / states).read_bytes().decode() if states else ""
         self.states = [block for block in hints.split("\r\n\r\n") if block.strip()] if states else None
+        self.after = {action: Template((TRANSCRIPTS / name).read_bytes().decode()).substitute(values).encode()
+                      for action, name in (after or {}).items()}
         self.username = username
         self.secret = secret
         self.actions: list[dict[str, str]] = []
@@ -89,10 +99,14 @@ class AmiReplay:
                 elif action.get("Action") == "ExtensionStateList" and self.states is not None:
                     writer.write(self._listing(action.get("ActionID", ""), self.states, "ExtensionStateListComplete"))
                     writer.write(self.events)
-                else:
-                    reply.update({"Response": "Success", "Message": "Originate successfully queued"
-                                  if action.get("Action") == "Originate" else "OK"})
+                elif action.get("Action") == "Atxfer" and not (action.get("Channel") and action.get("Exten")):
+                    reply.update({"Response": "Error", "Message": "No channel specified" if not action.get("Channel")
+                                  else "No extension specified"})
                     writer.write(self._message(reply))
+                else:
+                    reply.update({"Response": "Success", "Message": ANSWERS.get(action.get("Action", ""), "OK")})
+                    writer.write(self._message(reply))
+                    writer.write(self.after.get(action.get("Action", ""), b""))
                 await writer.drain()
         except (asyncio.IncompleteReadError, ConnectionError):
             pass

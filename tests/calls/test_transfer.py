@@ -174,3 +174,28 @@ async def test_an_announced_transfer_the_target_declines_returns_the_caller_to_t
     assert await caller.wait() == 0  # ... and talks to the desk, then hangs up
     ended = await next_state(net.watcher, CallState.ENDED)
     assert ended.uid == answered.uid and ended.event.answered is True
+
+
+async def test_the_announce_screen_closes_by_itself_when_the_target_declines(service, network, tmp_path):
+    from call_helpers import card_text, desk_app, feed_ready
+    from tui_helpers import Notifications, wait_for
+
+    net = await network(target_answers=False, session=False)  # the target rings; its person declines
+    app = desk_app(service, feeds=[soft_phone(net.desk)], ring_socket=False)
+    notes = Notifications()
+    async with app.run_test(size=(120, 36), message_hook=notes) as pilot:
+        assert await feed_ready(pilot, "soft phone")
+        caller = await sipp_transferee(net.server, tmp_path, "200", "held_returned.xml")
+        assert await wait_for(pilot, lambda: "On the line" in card_text(app), tries=500)
+        ringing = asyncio.create_task(incoming_from(net.target.ctrl_port, "CALL_INCOMING"))
+        await pilot.press("f9", "T")
+        assert await wait_for(pilot, lambda: app.screen.__class__.__name__ == "TransferPicker")
+        await pilot.press(*"２０２", "enter")
+        assert number_from_uri(await ringing) == "200"
+        assert await wait_for(pilot, lambda: app.screen.__class__.__name__ == "Announcing", tries=500)
+        await send_command("127.0.0.1", net.target.ctrl_port, "hangup", "")  # declined
+        assert await wait_for(pilot, lambda: notes.said("202 declined or did not answer ("), tries=500), notes.messages
+        assert app.screen.__class__.__name__ != "Announcing"  # closed by itself, no key pressed
+        assert notes.said("back with")
+        assert await caller.wait() == 0  # taken off hold, talked to the desk, hung up
+        assert await wait_for(pilot, lambda: "Call ended" in card_text(app), tries=500)

@@ -278,7 +278,9 @@ class CallSession:
     # -- putting the call through (corpdir.calls.transfer) --------------------------------------
     def transfers(self, ring: Ring) -> frozenset[str]:
         """The kinds of transfer the call's feed offers (BLIND, ANNOUNCED): the card offers only those."""
-        return abilities(self._feed(ring.event.feed)) if ring.event.state is not CallState.ENDED else frozenset()
+        if ring.event.state is CallState.ENDED:
+            return frozenset()
+        return abilities(self._feed(ring.event.feed), answered=ring.event.state is CallState.ANSWERED)
 
     async def transfer(self, ring: Ring, number: str, kind: str = BLIND) -> None:
         """BLIND: the caller goes to ``number`` at once. ANNOUNCED: the caller is held and
@@ -295,6 +297,11 @@ class CallSession:
 
     async def return_to_caller(self, ring: Ring) -> None:
         await self._control(self._feed(ring.event.feed).return_to_caller(ring.event.call_id))  # type: ignore[union-attr]
+
+    async def target_gone(self, ring: Ring) -> str:
+        """Returns, with the reason, once the target of an announced transfer has declined,
+        not answered or hung up (the caller is then back with the desk)."""
+        return await self._feed(ring.event.feed).target_gone(ring.event.call_id)  # type: ignore[union-attr]
 
     async def dial(self, number: str) -> str:
         """Through the configured dialer (:attr:`dialer`, not None); returns what was dialled,

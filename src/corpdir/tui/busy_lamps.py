@@ -1,7 +1,8 @@
 """The busy lamps inside the TUI: runs :class:`~corpdir.calls.presence.watch.Presence` on
 the app's loop when ``[calls.presence]`` is set, and tells the screen on show when lamps
 change (:class:`LampsChanged`; a list's lamp column registers a listener). A screen that shows lamps says which extensions
-(:meth:`BusyLamps.show`); the desk's favourites are watched always, before them."""
+(:meth:`BusyLamps.show`); the desk's favourites are watched always, before them, and the
+person in the detail pane (:meth:`BusyLamps.pin`) next."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ class BusyLamps:
         self.presence = None
         self.favourites: tuple[str, ...] = ()
         self.shown: tuple[str, ...] = ()
+        self.detail: str | None = None  # the person the detail pane shows
         self.listeners: list[Callable[[frozenset[str]], None]] = []  # lists' lamp columns (busy_lamp_column)
         if settings is not None and settings.presence is not None:
             from corpdir.calls.presence.watch import Presence
@@ -63,6 +65,12 @@ class BusyLamps:
         self.shown = tuple(e for e in extensions if e)
         self._watch()
 
+    def pin(self, extension: str | None) -> None:
+        """The detail pane's person: watched too, wherever the pane was opened from."""
+        if extension != self.detail:
+            self.detail = extension
+            self._watch()
+
     def keep(self, favourites: Iterable[str | None]) -> None:
         """The desk's favourites' extensions: watched whatever is on screen."""
         self.favourites = tuple(e for e in favourites if e)
@@ -70,7 +78,7 @@ class BusyLamps:
 
     def _watch(self) -> None:
         if self.presence is not None:
-            self.presence.watch(self.shown, self.favourites)
+            self.presence.watch((self.detail, *self.shown), self.favourites)
 
     def _changed(self, extensions: frozenset[str]) -> None:
         self.app.screen.post_message(LampsChanged(extensions))

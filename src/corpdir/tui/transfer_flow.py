@@ -1,11 +1,15 @@
 """Putting a call through from the TUI: the picker, then the session's transfer, and for
-an announced one the desk's "complete or return" (corpdir.tui.screens.transfer_picker).
+an announced one the desk's "complete or return" (corpdir.tui.screens.transfer_picker),
+which closes by itself, the desk back with the caller, when the target declines or does
+not answer (the feed's ``target_gone``).
 
 The desk's people (the desk view, F7, and the picker before anything is typed) are its
 favourites and the people it has put calls through to most, counted per profile."""
 
 from __future__ import annotations
 
+import asyncio
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from corpdir.calls.session import CallControlFailed
@@ -60,6 +64,12 @@ async def _pick(phone: DeskPhone, ring: Ring, kind: str) -> None:
         await transfer(phone, ring, kind, target)
 
 
+def _target_gone(screen: Any, gone: asyncio.Future[str]) -> None:
+    """The feed said the target went (declined, no answer) while the desk was announcing."""
+    if not gone.cancelled() and gone.exception() is None:
+        screen.target_gone(gone.result())
+
+
 async def transfer(phone: DeskPhone, ring: Ring, kind: str, target: Any) -> None:
     """To ``target`` (number, who, the person picked or None); told in a notice either way."""
     from corpdir.tui.screens.transfer_picker import Announcing
@@ -69,11 +79,20 @@ async def transfer(phone: DeskPhone, ring: Ring, kind: str, target: Any) -> None
     try:
         await phone.session.transfer(ring, number, kind)
         if kind == ANNOUNCED:
-            if await phone.app.push_screen_wait(Announcing(caller, who)):
+            screen = Announcing(caller, who)
+            gone = asyncio.ensure_future(phone.session.target_gone(ring))
+            gone.add_done_callback(partial(_target_gone, screen))
+            try:
+                completes = await phone.app.push_screen_wait(screen)
+            finally:
+                gone.cancel()
+            if completes:
                 await phone.session.complete_transfer(ring, number)
             else:
                 await phone.session.return_to_caller(ring)
-                phone.app.notify(f"Back with {printable(caller)}", timeout=4)
+                phone.app.notify((f"{printable(who)} declined or did not answer ({printable(screen.gone)}): "
+                                  if screen.gone else "") + f"back with {printable(caller)}",
+                                 severity="warning" if screen.gone else "information", timeout=8 if screen.gone else 4)
                 return
     except CallControlFailed as exc:
         phone.app.notify(f"Could not put the call through to {printable(who)}: {exc}", severity="error", timeout=8)

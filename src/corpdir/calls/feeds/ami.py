@@ -9,6 +9,16 @@ switched off: the hub reconnects, with backoff, and tells the status bar.
 The card's hang-up is a Hangup action on the desk's channel, over the feed's own manager
 connection. There is no answer: the manager cannot take a SIP handset off-hook.
 
+Putting through: blind is BlindTransfer of the desk's channel. Announced is Atxfer of it
+(Asterisk holds the caller and calls the target from a Local channel,
+``Local/<number>@<context>-<n>;1``, seen in its Newchannel event); the desk completes by
+hanging its own channel up (Asterisk then bridges the caller to the target and says so in
+an AttendedTransfer event), and returns to the caller by hanging the Local channel up.
+When that channel ends by itself (the target declined, or did not answer within
+features.conf's ``atxfernoanswertimeout``) Asterisk has already put the desk back with
+the caller: :meth:`AmiFeed.target_gone` says so, and completing is refused (hanging the
+desk up then would lose the caller).
+
 Calls already up when the feed connects come from CoreShowChannels: the desk's channels
 that ring or are up, with the caller as the channel's connected line and the channel's age
 (``Duration``) as when it began ringing."""
@@ -19,6 +29,7 @@ import asyncio
 import re
 from datetime import datetime, timedelta, timezone
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable
 
 from corpdir.calls.events import CallEvent, CallState, MalformedEvent, now
@@ -155,14 +166,35 @@ class AmiCalls:
         return self._calls.get(call_id, "")
 
 
+@dataclass
+class Consultation:
+    """An announced transfer under way: the desk's call to the target."""
+
+    prefix: str  # of the Local channel Asterisk calls the target from
+    gone: asyncio.Future[str]  # the reason, once that channel has ended by itself
+    channel: str = ""  # the Local channel, once seen
+
+    def follow(self, event: Any) -> None:
+        channel = event.get("Channel") or ""
+        if event.get("Event") == "Newchannel" and not self.channel and channel.startswith(self.prefix) \
+                and channel.endswith(";1"):
+            self.channel = channel
+        elif event.get("Event") == "Hangup" and self.channel and channel == self.channel:
+            self.channel = ""
+            if not self.gone.done():
+                self.gone.set_result(event.get("Cause-txt") or "hung up")
+
+
 class AmiFeed:
     tells_calls_up = True  # CoreShowChannels at connect: a call it does not list has ended
+    announces_ringing = False  # Atxfer needs the desk's channel answered, bridged to the caller
 
     def __init__(self, config: AmiFeedConfig) -> None:
         self.config = config
         self.name = config.name
         self.records = config.records
         self._live: tuple[Any, AmiCalls] | None = None  # the connected manager and its calls
+        self._consulting: dict[str, Consultation] = {}  # the desk's call id -> its announced transfer
 
     async def hang_up(self, call_id: str) -> None:
         await self._on_channel(call_id, {"Action": "Hangup"})
@@ -172,15 +204,52 @@ class AmiFeed:
         context (the caller, bridged to that channel, goes to the target)."""
         await self._on_channel(call_id, {"Action": "BlindTransfer", "Exten": number, "Context": self.config.context})
 
+    async def consult(self, call_id: str, number: str) -> None:
+        """Announced: Atxfer of the desk's channel (the caller held, the target called)."""
+        consultation = Consultation(f"Local/{number}@{self.config.context}-",
+                                    asyncio.get_running_loop().create_future())
+        self._consulting[call_id] = consultation  # before the action: its events may come first
+        try:
+            await self._on_channel(call_id, {"Action": "Atxfer", "Exten": number, "Context": self.config.context})
+        except BaseException:
+            self._consulting.pop(call_id, None)
+            raise
+
+    async def complete(self, call_id: str, number: str) -> None:
+        """The desk hangs up: Asterisk bridges the held caller to the target."""
+        consultation = self._consulting.get(call_id)
+        if consultation is not None and consultation.gone.done():
+            raise ConnectionError(f"the target has gone ({consultation.gone.result()}): the caller is back with the desk")
+        await self._on_channel(call_id, {"Action": "Hangup"})
+        self._consulting.pop(call_id, None)
+
+    async def return_to_caller(self, call_id: str) -> None:
+        """The call to the target hung up, if Asterisk has not ended it already."""
+        consultation = self._consulting.pop(call_id, None)
+        if consultation is None or consultation.gone.done():
+            return
+        if not consultation.channel:
+            raise ConnectionError("Asterisk has not said which channel calls the target: hang it up on the phone")
+        await self._send({"Action": "Hangup", "Channel": consultation.channel})
+
+    async def target_gone(self, call_id: str) -> str:
+        if call_id not in self._consulting:
+            raise ConnectionError("no call to a target is up for that call")
+        return await asyncio.shield(self._consulting[call_id].gone)
+
     async def _on_channel(self, call_id: str, action: dict[str, str]) -> None:
         """An action on the desk's channel of the call, over the feed's manager connection."""
+        channel = self._live[1].channel(call_id) if self._live is not None else ""
+        if self._live is not None and not channel:
+            raise ConnectionError("that call is no longer up on the PBX")
+        await self._send({**action, "Channel": channel})
+
+    async def _send(self, action: dict[str, str]) -> None:
         if self._live is None:
             raise ConnectionError("the PBX's manager connection is down")
-        manager, calls = self._live
-        channel = calls.channel(call_id)
-        if not channel:
-            raise ConnectionError("that call is no longer up on the PBX")
-        answer = await manager.send_action({**action, "Channel": channel})
+        # One answer each: panoramisk would otherwise read "Atxfer successfully queued" as
+        # an asynchronous Originate's and look for its Async header (a KeyError).
+        answer = await self._live[0].send_action(action, as_list=False)
         answer = answer[0] if isinstance(answer, list) else answer
         if not answer.success:
             raise ConnectionError(f"Asterisk: {answer.get('Message') or action['Action'] + ' refused'}")
@@ -189,16 +258,21 @@ class AmiFeed:
         calls = AmiCalls(self.config.extension)
 
         def on_event(manager: Any, event: Any) -> None:
+            for consultation in list(self._consulting.values()):
+                consultation.follow(event)
             try:
                 found = calls(event)
             except MalformedEvent as exc:
                 link.skip(dict(event), str(exc))
                 return
             if found is not None:
+                if found.state is CallState.ENDED:
+                    self._consulting.pop(found.call_id, None)
                 link.emit(found)
 
         async with ami_session(self.config.host, self.config.port, self.config.username,
-                               self.config.secret.get_secret_value(), on_event=on_event) as manager:
+                               self.config.secret.get_secret_value(), on_event=on_event,
+                               patterns=("DialBegin", "Newstate", "Hangup", "Newchannel")) as manager:
             self._live = (manager, calls)
             listed = await manager.send_action({"Action": "CoreShowChannels"})
             for entry in listed if isinstance(listed, list) else []:

@@ -178,6 +178,7 @@ class BaresipFeed:
         self.peers: dict[str, str] = {}  # call id -> peer URI, to find its line
         self.accounts: dict[str, str] = {}  # call id -> the desk's account (its domain is the transfer target's)
         self.consulting: dict[str, str] = {}  # call id of a held caller -> the target's URI called meanwhile
+        self.gone: dict[str, asyncio.Future[str]] = {}  # call id of a held caller -> why its target went
 
     async def run(self, link: FeedLink) -> None:
         address = (self.config.host, self.config.port)
@@ -220,6 +221,7 @@ class BaresipFeed:
                 self.peers.pop(event.call_id, None)
                 self.accounts.pop(event.call_id, None)
                 self.consulting.pop(event.call_id, None)
+                self.gone.pop(event.call_id, None)
             else:
                 message = json.loads(payload)
                 self.peers[event.call_id] = str(message.get("peeruri") or "")
@@ -249,6 +251,12 @@ class BaresipFeed:
         await self._on_line(call_id, "hold")
         await self._checked("dial", uri)
         self.consulting[call_id] = uri
+        self.gone[call_id] = asyncio.get_running_loop().create_future()
+
+    async def target_gone(self, call_id: str) -> str:
+        if call_id not in self.gone:
+            raise ConnectionError("no call to a target is up for that call")
+        return await asyncio.shield(self.gone[call_id])
 
     async def complete(self, call_id: str, number: str) -> None:
         """The consultation ends on the desk's side; the held caller is referred to the target."""
@@ -266,16 +274,20 @@ class BaresipFeed:
     def _consultation_closed(self, payload: bytes) -> None:
         """The desk's call to a target ended (declined, not answered, hung up): nothing to
         hang up any more when the desk returns to the caller or completes."""
-        peer = str(json.loads(payload).get("peeruri") or "").split(";")[0]
+        message = json.loads(payload)
+        peer = str(message.get("peeruri") or "").split(";")[0]
         for held, uri in list(self.consulting.items()):
             if uri == peer:
                 self.consulting[held] = ""
+                if (gone := self.gone.get(held)) is not None and not gone.done():
+                    gone.set_result(str(message.get("param") or "hung up"))
 
     async def _end_consultation(self, call_id: str) -> None:
         """Hangs the call to the target up if it is still up. baresip's hangup acts on the
         current call, so the consultation is made current and checked to be so just before:
         a hangup that reached the caller would lose them."""
         uri = self.consulting.pop(call_id, "")
+        self.gone.pop(call_id, None)
         if not uri:
             return
         host, port = self.config.host, self.config.port

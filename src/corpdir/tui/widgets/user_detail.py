@@ -19,18 +19,21 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 
+from corpdir.calls.presence.lamps import Lamp
 from corpdir.service.errors import CorpdirError
 from corpdir.spec.profile import Profile
 from corpdir.spec.user import User
 from corpdir.tui.labels import USER_FIELDS, shown_fields
 from corpdir.tui.text import Wrapped, joined, literal
 from corpdir.tui.widgets import tcss_beside
+from corpdir.tui.widgets.busy_lamp import lamp_text
 from corpdir.tui.widgets.photo import PhotoView
 from corpdir.tui.widgets.record_fields import fields_table
 from corpdir.tui.widgets.rendered_lines import RenderedLines
 
 if TYPE_CHECKING:
     from corpdir.service.directory import DirectoryService
+    from corpdir.tui.busy_lamps import BusyLamps
 
 
 # the record's fields with its divisions (by path, one a line) after the name's readings
@@ -96,10 +99,29 @@ class UserDetail(Vertical, can_focus=True):
         self.service = service
         self._first_user = user
         self._profile: RenderableType = ""
+        self._lamp: Lamp | None = None  # the busy lamp painted beside the name
 
     def on_mount(self) -> None:
+        if (lamps := self._lamps()) is not None:
+            lamps.listeners.append(self._lamps_changed)
         if self._first_user is not None:  # opened for one person (full screen on a narrow terminal)
             self.user = self._first_user
+
+    def on_unmount(self) -> None:
+        if (lamps := self._lamps()) is not None and self._lamps_changed in lamps.listeners:
+            lamps.listeners.remove(self._lamps_changed)
+
+    def _lamps(self) -> BusyLamps | None:
+        """The desk's busy lamps, when ``[calls.presence]`` configures them."""
+        desk = getattr(self.app, "desk_phone", None)
+        return desk.lamps if desk is not None and desk.lamps.enabled else None
+
+    def _lamps_changed(self, extensions: frozenset[str]) -> None:
+        """Live: the title again when the lamp of the person shown is not the one painted."""
+        lamps = self._lamps()
+        if self.user is not None and self.user.extensionNum and lamps is not None and self.query("#user-title") \
+                and lamps.lamp(self.user.extensionNum) is not self._lamp:
+            self._paint_title(self.user)
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="user-heading"):
@@ -117,6 +139,8 @@ class UserDetail(Vertical, can_focus=True):
             self.query_one("#user-body", RenderedLines).update()
             return
         self._profile = ""
+        if (lamps := self._lamps()) is not None:
+            lamps.pin(user.extensionNum)
         self._paint(user)
         self.load_more(user.userId)
 
@@ -126,11 +150,7 @@ class UserDetail(Vertical, can_focus=True):
         if not self.query("#user-title"):
             return  # the pane is being taken down (the app quits) while its worker finishes
         paths = [self.service.divisions.path(d) for d in user.divisions or []]
-        first = paths[0] + (f" +{len(paths) - 1}" if len(paths) > 1 else "") if paths else ""
-        where = self._whereabouts(user)
-        self.query_one("#user-title", RenderedLines).update(
-            literal(user.fullname or "(no name)", "bold"), literal(joined([user.position, first], " · "), "dim"),
-            *([literal(f"◆ {where}", "bold")] if where else []))
+        self._paint_title(user, paths)
         labels = shown_fields(DETAIL_FIELDS, user, self.service)
         parts: list[RenderableType] = [Text(""), fields_table(user, labels, {"divisions": paths}, region=self.service.settings.region)]
         collaborations = [f"{c.clientName or ''}: {c.chatAccountId or ''}" for c in user.collaborations or []]
@@ -140,6 +160,21 @@ class UserDetail(Vertical, can_focus=True):
         if self._profile:
             parts.append(self._profile)
         self.query_one("#user-body", RenderedLines).update(*parts)
+
+    def _paint_title(self, user: User, paths: list[str] | None = None) -> None:
+        """Name (with the busy lamp beside it, when lamps are configured), position and first
+        division, where the desk last said they are."""
+        paths = [self.service.divisions.path(d) for d in user.divisions or []] if paths is None else paths
+        first = paths[0] + (f" +{len(paths) - 1}" if len(paths) > 1 else "") if paths else ""
+        where = self._whereabouts(user)
+        name = literal(user.fullname or "(no name)", "bold")
+        lamps = self._lamps()
+        self._lamp = lamps.lamp(user.extensionNum) if lamps is not None and user.extensionNum else None
+        if self._lamp is not None:
+            name = Text.assemble(name, "  ", lamp_text(self._lamp))
+        self.query_one("#user-title", RenderedLines).update(
+            name, literal(joined([user.position, first], " · "), "dim"),
+            *([literal(f"◆ {where}", "bold")] if where else []))
 
     def _whereabouts(self, user: User) -> str:
         """What the desk last set for them ("外出 15:00戻り"): the service has no read of it."""
