@@ -87,7 +87,7 @@ async def picker(pilot, folder, port) -> None:
 
 
 async def announcing(pilot, folder, port) -> None:
-    from corpdir.tui.screens.transfer_picker import Announcing
+    from corpdir.tui.screens.announcing import Announcing
 
     await settle(pilot, listed(pilot, "#users"))
     await pilot.app.push_screen(Announcing("山田 太郎", "佐藤 花子 (2042)"))

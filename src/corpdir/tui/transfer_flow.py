@@ -72,7 +72,7 @@ def _target_gone(screen: Any, gone: asyncio.Future[str]) -> None:
 
 async def transfer(phone: DeskPhone, ring: Ring, kind: str, target: Any) -> None:
     """To ``target`` (number, who, the person picked or None); told in a notice either way."""
-    from corpdir.tui.screens.transfer_picker import Announcing
+    from corpdir.tui.screens.announcing import Announcing
 
     number, who, row = target
     caller = ring.caller.name or ring.caller.formatted
