@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
-from corpdir.config.presence import PresenceConfig
+from corpdir.config.presence import AmiLogin, PresenceConfig
 
 
 class _FeedConfig(BaseModel):
@@ -38,14 +38,10 @@ class BaresipFeedConfig(_FeedConfig):
     port: int = Field(default=4444, ge=1, le=65535)
 
 
-class AmiFeedConfig(_FeedConfig):
+class AmiFeedConfig(_FeedConfig, AmiLogin):
     """Asterisk / FreePBX manager interface: events for one extension."""
 
     kind: Literal["ami"]
-    host: str = "127.0.0.1"
-    port: int = Field(default=5038, ge=1, le=65535)
-    username: str
-    secret: SecretStr
     extension: str = Field(min_length=1, description="the desk's extension (e.g. 201 for PJSIP/201)")
     context: str = Field(default="from-internal", description="dial plan context for Originate")
 
@@ -70,13 +66,9 @@ class BaresipDialerConfig(BaseModel):
     domain: str = Field(default="", description="dial sip:<number>@<domain> (empty: the bare number, baresip adds its account's)")
 
 
-class AmiDialerConfig(BaseModel):
+class AmiDialerConfig(AmiLogin):
     model_config = ConfigDict(extra="forbid")
     kind: Literal["ami"]
-    host: str = "127.0.0.1"
-    port: int = Field(default=5038, ge=1, le=65535)
-    username: str
-    secret: SecretStr
     channel: str = Field(description="the desk phone's channel, rung first (e.g. PJSIP/201)")
     context: str = "from-internal"
     caller_id: str = ""

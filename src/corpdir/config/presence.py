@@ -10,6 +10,16 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 
+class AmiLogin(BaseModel):
+    """Where Asterisk's manager interface listens and whom corpdir logs in as: the same
+    for the call feed, the dialer and the busy lamps (each may name its own user)."""
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=5038, ge=1, le=65535)
+    username: str
+    secret: SecretStr
+
+
 class _PresenceConfig(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -26,14 +36,10 @@ class KamailioPresenceConfig(_PresenceConfig):
                             description="jsonrpcs' datagram socket: registrations and calls up when corpdir connects")
 
 
-class AmiPresenceConfig(_PresenceConfig):
+class AmiPresenceConfig(_PresenceConfig, AmiLogin):
     """Asterisk's hints over the manager interface (ExtensionStateList, ExtensionStatus)."""
 
     kind: Literal["ami"]
-    host: str = "127.0.0.1"
-    port: int = Field(default=5038, ge=1, le=65535)
-    username: str
-    secret: SecretStr
     context: str = Field(default="", description="only the hints of this context (empty: all)")
 
 
