@@ -10,11 +10,11 @@ ask for many ids at once, in ``IN (...)`` chunks under SQLite's parameter limit
 
 from __future__ import annotations
 
-import sqlite3
 from contextlib import contextmanager
 
 TYPE_CHECKING = False  # not typing's: `corpdir lookup` reads divisions in chunks (docs/performance.md, "`corpdir lookup`")
 if TYPE_CHECKING:
+    import sqlite3
     from typing import ContextManager, Iterator, Sequence, TypeVar
 
     T = TypeVar("T")
