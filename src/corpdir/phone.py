@@ -32,7 +32,7 @@ _PLAIN_MARKS = frozenset("0123456789-().")  # with any blank: digits with the us
 
 
 def _plain(text: str) -> bool:
-    """``re.fullmatch(r"\s*\+?[0-9\s\-().]+", text)`` told with str methods: blanks, an
+    r"""``re.fullmatch(r"\s*\+?[0-9\s\-().]+", text)`` told with str methods: blanks, an
     optional '+', then at least one digit, blank or separator (only blanks: true)."""
     rest = text.lstrip()
     if not rest:
