@@ -24,6 +24,8 @@ try:
 except ImportError:  # an interpreter built without it has no public sqlite3 either; keep the public error
     import sqlite3  # type: ignore[no-redef]
 
+__all__ = ["loads", "sqlite3", "zstd", "zstd_decompress"]
+
 _CONSTANTS = {"-Infinity": float("-inf"), "Infinity": float("inf"), "NaN": float("nan")}
 
 
