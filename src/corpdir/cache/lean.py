@@ -54,7 +54,7 @@ def loads(data: bytes | str) -> Any:
         except ImportError:
             make_scanner = None
         _SCAN = make_scanner(_Context()) if make_scanner is not None else False
-    if _SCAN and text[:1] in "{[":
+    if _SCAN and text[:1] in ("{", "["):
         try:
             value, end = _SCAN(text, 0)
         except StopIteration:
@@ -95,10 +95,10 @@ def _load_zstd() -> Any:
     try:
         import backports  # a namespace package: no code of its own
         from _frozen_importlib import module_from_spec  # what importlib.util re-exports
-        from _frozen_importlib_external import PathFinder  # what importlib.machinery re-exports
+        from _frozen_importlib_external import ExtensionFileLoader, PathFinder  # importlib.machinery's
 
         spec = PathFinder.find_spec(name, [f"{folder}/zstd" for folder in backports.__path__])
-        if spec is None or spec.loader is None:
+        if spec is None or not isinstance(spec.loader, ExtensionFileLoader):  # a pure-Python build (PyPy's cffi)
             return None
         module = module_from_spec(spec)
         spec.loader.exec_module(module)
