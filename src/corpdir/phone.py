@@ -23,10 +23,8 @@ if TYPE_CHECKING:
     from typing import Any
 
 DEFAULT_REGION = "JP"
-# No `re` on the path every number takes (the digits, the plain-number test, a SIP URI,
-# the region's patterns through phone_pattern): importing it is ~26 M instructions of a
-# `corpdir lookup` whose floor is ~37 M. The layout and list patterns below are a form
-# field's and a paste's, compiled by `re` on first use.
+# No `re` on the path every number takes (~26 M instructions of a `corpdir lookup` whose
+# floor is ~37 M); a form field's and a paste's patterns below are compiled on first use.
 _ASCII_DIGITS = frozenset("0123456789")
 _PLAIN_MARKS = frozenset("0123456789-().")  # with any blank: digits with the usual separators, nothing else
 
@@ -350,14 +348,12 @@ def _uri_number(text: str) -> str:
     case); other text as it is. A scheme with a non-ASCII letter ('ſip', which `re`'s
     case folding takes for 'sip') is read by the pattern."""
     scheme, colon, rest = text.partition(":")
-    if not colon:
-        return text
-    if not scheme.isascii():
+    if colon and not scheme.isascii():
         import re
 
         match = re.match(_URI, text, re.IGNORECASE)
         return match.group(1) if match else text
-    if scheme.lower() not in _SCHEMES:
+    if not colon or scheme.lower() not in _SCHEMES:
         return text
     for i, ch in enumerate(rest):
         if ch in "@;>":
