@@ -12,6 +12,7 @@ into the spec's characters, and every function here applies it first.
 
 from __future__ import annotations
 
+import sys
 from collections import namedtuple
 from functools import lru_cache
 
@@ -30,8 +31,7 @@ _PLAIN_MARKS = frozenset("0123456789-().")  # with any blank: digits with the us
 
 
 def _plain(text: str) -> bool:
-    r"""``re.fullmatch(r"\s*\+?[0-9\s\-().]+", text)`` told with str methods: blanks, an
-    optional '+', then at least one digit, blank or separator (only blanks: true)."""
+    r"""``re.fullmatch(r"\s*\+?[0-9\s\-().]+", text)`` told with str methods."""
     rest = text.lstrip()
     if not rest:
         return bool(text)
@@ -108,10 +108,11 @@ class _Region:
 
     def regex(self, name: str) -> re.Pattern[str] | phone_pattern.Pattern | None:
         """The compiled ``national_prefix`` or ``pattern`` of the rules (None: the region
-        has none): by phone_pattern, by `re` only for syntax phone_pattern leaves to it."""
+        has none). By phone_pattern in a process that has not imported `re` (a lookup),
+        else by `re`, whose engine is ~30x faster a match (a sync reads every number)."""
         if name not in self._regexes:
             source = getattr(self.rules, name)
-            compiled = phone_pattern.compile(source) if source else None
+            compiled = phone_pattern.compile(source) if source and "re" not in sys.modules else None
             if source and compiled is None:
                 import re
 
