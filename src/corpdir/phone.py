@@ -27,7 +27,8 @@ DEFAULT_REGION = "JP"
 # No `re` on the path every number takes (~26 M instructions of a `corpdir lookup` whose
 # floor is ~37 M); a form field's and a paste's patterns below are compiled on first use.
 _ASCII_DIGITS = frozenset("0123456789")
-_PLAIN_MARKS = frozenset("0123456789-().")  # with any blank: digits with the usual separators, nothing else
+_ASCII_NON_DIGITS = str.maketrans(dict.fromkeys((c for c in range(128) if not 48 <= c <= 57), None))
+_PLAIN_MARKS = str.maketrans("", "", "0123456789-().")  # with any blank: digits with the usual separators
 
 
 def _plain(text: str) -> bool:
@@ -37,7 +38,8 @@ def _plain(text: str) -> bool:
         return bool(text)
     if rest[0] == "+":
         rest = rest[1:]
-    return bool(rest) and all(ch in _PLAIN_MARKS or ch.isspace() for ch in rest)
+    left = rest.translate(_PLAIN_MARKS)
+    return bool(rest) and (not left or left.isspace())
 
 # Full-width digits and signs, and every dash a Japanese IME offers for a hyphen: the
 # katakana long-vowel mark 'ー' (and half-width 'ｰ'), hyphen '‐', non-breaking hyphen,
@@ -73,8 +75,8 @@ def digits(number: str) -> str:
     """Only the digits of ``number``, full width folded ('+81 3-1234' -> '8131234'): ASCII
     0-9, as `re`'s ``[0-9]``; other scripts' digits are not the spec's."""
     text = fold_number(number)
-    if text.isdigit() and text.isascii():
-        return text
+    if text.isascii():
+        return text if text.isdigit() else text.translate(_ASCII_NON_DIGITS)
     return "".join(filter(_ASCII_DIGITS.__contains__, text))
 
 
