@@ -109,9 +109,8 @@ class _Region:
         self._regexes: dict[str, re.Pattern[str] | phone_pattern.Pattern | None] = {}
 
     def regex(self, name: str) -> re.Pattern[str] | phone_pattern.Pattern | None:
-        """The compiled ``national_prefix`` or ``pattern`` of the rules (None: the region
-        has none). By phone_pattern in a process that has not imported `re` (a lookup),
-        else by `re`, whose engine is ~30x faster a match (a sync reads every number)."""
+        """The rules' ``national_prefix`` or ``pattern`` compiled (None: the region has none):
+        by phone_pattern where `re` is not imported (a lookup), else by `re` (~30x faster)."""
         if name not in self._regexes:
             source = getattr(self.rules, name)
             compiled = phone_pattern.compile(source) if source and "re" not in sys.modules else None
@@ -347,9 +346,8 @@ def caller_number(raw: str) -> str | None:
 
 
 def _uri_number(text: str) -> str:
-    """What a ``sip:``, ``sips:`` or ``tel:`` URI holds before any '@', ';' or '>' (any
-    case); other text as it is. A scheme with a non-ASCII letter ('ſip', which `re`'s
-    case folding takes for 'sip') is read by the pattern."""
+    """What a ``sip:``/``sips:``/``tel:`` URI (any case) holds before any '@', ';' or '>';
+    other text as it is. A non-ASCII scheme ('ſip': 'sip' to `re`) is read by the pattern."""
     scheme, colon, rest = text.partition(":")
     if colon and not scheme.isascii():
         import re
