@@ -112,8 +112,21 @@ def bench_lookup_in_process(store: CacheStore, rng: random.Random) -> list[str]:
     return forms
 
 
-# What pip writes for `[project.scripts] corpdir = "corpdir.cli:run"`: the command a user runs.
+# What pip (25.0 on) and uv write for `[project.scripts] corpdir = "corpdir.cli:run"`:
+# the command a user runs. pip before 25.0 (distlib's template) also imports and compiles
+# `re` in it, ~26 M instructions that no code of corpdir's can leave out: timed beside.
 CONSOLE_SCRIPT = """#!{python}
+# -*- coding: utf-8 -*-
+import sys
+from corpdir.cli import run
+if __name__ == '__main__':
+    if sys.argv[0].endswith('-script.pyw'):
+        sys.argv[0] = sys.argv[0][:-11]
+    elif sys.argv[0].endswith('.exe'):
+        sys.argv[0] = sys.argv[0][:-4]
+    sys.exit(run())
+"""
+OLD_PIP_SCRIPT = """#!{python}
 # -*- coding: utf-8 -*-
 import re
 import sys
@@ -124,12 +137,12 @@ if __name__ == '__main__':
 """
 
 
-def clean_console_script() -> str:
+def clean_console_script(template: str = CONSOLE_SCRIPT, name: str = "corpdir") -> str:
     """The `corpdir` console script in the clean venv, as an install there has it (no
     runpy, which `python -m corpdir.cli` adds: ~6 M instructions)."""
     python = clean_python()
-    script = Path(python).with_name("corpdir")
-    script.write_text(CONSOLE_SCRIPT.format(python=python))
+    script = Path(python).with_name(name)
+    script.write_text(template.format(python=python))
     script.chmod(0o755)
     return str(script)
 
@@ -179,6 +192,8 @@ def bench_lookup_process(db: Path, forms: list[str], runs: int, against: Path | 
         clean_env = {**cached_env, "PYTHONPATH": os.pathsep.join([str(Path(numbers.__file__).parents[2]), *packages])}
         clean_other_env = {**cached_env, "PYTHONPATH": os.pathsep.join([str(against), *packages])} if against else None
         times, baseline, cached, failed, other, clean, clean_other, module = [], [], [], [], [], [], [], []
+        old_pip = []
+        old_pip_command = [clean_console_script(OLD_PIP_SCRIPT, "corpdir-pip24"), "lookup", "--offline"]
         fresh_online, stale_online = [], []
         cpu: dict[int, list[float]] = {}  # id(samples) -> the child's CPU seconds: steadier than wall time under load
         load = os.getloadavg()[0]
@@ -205,6 +220,7 @@ def bench_lookup_process(db: Path, forms: list[str], runs: int, against: Path | 
             for samples, run_env in pair if i % 2 == 0 else reversed(pair):
                 timed(samples, clean_argv, run_env)
             timed(module, module_command + [forms[i % len(forms)]], clean_env)
+            timed(old_pip, old_pip_command + [forms[i % len(forms)]], clean_env)
             # without --offline: a stale cache must answer as fast as a fresh one (the service,
             # 127.0.0.1:9, refuses: asking it would fail the run)
             online = [clean_console_script(), "lookup", forms[i % len(forms)]]
@@ -224,6 +240,8 @@ def bench_lookup_process(db: Path, forms: list[str], runs: int, against: Path | 
         report("CPU time: the same", cpu[id(clean)], cpu[id(baseline)])
         report("  the same as `python -m corpdir.cli`", module, baseline)
         report("CPU time: the same", cpu[id(module)], cpu[id(baseline)])
+        report("  the same through pip < 25's console script (imports re)", old_pip, baseline)
+        report("CPU time: the same", cpu[id(old_pip)], cpu[id(baseline)])
         report("  not --offline, cache synced just now", fresh_online, baseline)
         report("  not --offline, cache synced 20 minutes ago", stale_online, fresh_online)
         report("CPU time: the same, synced 20 minutes ago", cpu[id(stale_online)], cpu[id(fresh_online)])

@@ -10,11 +10,10 @@ ask for many ids at once, in ``IN (...)`` chunks under SQLite's parameter limit
 
 from __future__ import annotations
 
-import sqlite3
-from contextlib import contextmanager
-
 TYPE_CHECKING = False  # not typing's: `corpdir lookup` reads divisions in chunks (docs/performance.md, "`corpdir lookup`")
 if TYPE_CHECKING:
+    import sqlite3
+    from types import TracebackType
     from typing import ContextManager, Iterator, Sequence, TypeVar
 
     T = TypeVar("T")
@@ -33,19 +32,30 @@ def marks(n: int) -> str:
     return ",".join("?" * n)
 
 
-@contextmanager
-def transaction(conn: sqlite3.Connection, lock: ContextManager[object]) -> Iterator[sqlite3.Connection]:
+class transaction:  # noqa: N801 - used as the function it replaces: `with transaction(conn, lock) as c:`
     """``BEGIN IMMEDIATE ... COMMIT`` holding ``lock``; any exception (a failed check half-way
     included) rolls it back, so a killed or failed write leaves the database as it was. A
-    call inside another joins the outer transaction."""
-    with lock:
-        if conn.in_transaction:
-            yield conn
-            return
-        conn.execute("BEGIN IMMEDIATE")
+    call inside another joins the outer transaction. A class, not ``contextlib.contextmanager``:
+    `corpdir lookup` imports this module for :func:`chunks`, and contextlib is ~3 M
+    instructions of its start (docs/performance.md)."""
+
+    def __init__(self, conn: sqlite3.Connection, lock: ContextManager[object]) -> None:
+        self.conn, self.lock, self.outer = conn, lock, False
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.lock.__enter__()
         try:
-            yield conn
-        except BaseException:
-            conn.execute("ROLLBACK")
+            self.outer = self.conn.in_transaction
+            if not self.outer:
+                self.conn.execute("BEGIN IMMEDIATE")
+        except BaseException as exc:
+            self.lock.__exit__(type(exc), exc, exc.__traceback__)
             raise
-        conn.execute("COMMIT")
+        return self.conn
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        try:
+            if not self.outer:
+                self.conn.execute("COMMIT" if kind is None else "ROLLBACK")
+        finally:
+            self.lock.__exit__(kind, exc, tb)

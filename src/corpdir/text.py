@@ -27,10 +27,9 @@ replaced, so the data stays exact while the bytes written stay inert.
 
 from __future__ import annotations
 
-import re
-
 TYPE_CHECKING = False  # not typing's (~14 M instructions of a lookup): docs/performance.md, "`corpdir lookup`"
 if TYPE_CHECKING:
+    import re
     from typing import Any
 
 REPLACEMENT = "\ufffd"
@@ -59,6 +58,8 @@ _UNSAFE: re.Pattern[str] | None = None
 def _unsafe() -> re.Pattern[str]:
     global _UNSAFE
     if _UNSAFE is None:
+        import re  # here: text that needs no replacing (nearly all) is answered without `re`
+
         _UNSAFE = re.compile(_UNSAFE_CLASS)
     return _UNSAFE
 

@@ -132,3 +132,34 @@ def test_every_other_command_line_is_left_to_argparse(argv):
     from corpdir.commands import lookup
 
     assert lookup.parse_plain(argv) is None
+
+
+@pytest.mark.parametrize(("number", "status"), [
+    ("03-1234-5678", 0), ("０３−１２３４−５６７８", 0), ("+81 3-1234-5678", 0), ("81312345678", 0),
+    ("sip:0312345678@pbx;user=phone", 0), ("TEL:+81-3-1234-5678;phone-context=x", 0),
+    ("anonymous", 3), ("03-0000-0009", 1), ("1234", 1),
+])
+def test_a_cache_hit_in_the_usual_number_forms_imports_no_re(tmp_path, number, status):
+    """The forms a PBX usually sends are read without `re` (with enum ~26 M instructions of
+    a ~71 M lookup), the record without `datetime` (sqlite3's adapters), `json.decoder` or
+    the Zstandard package's Python half (cache/lean.py; docs/performance.md). A form the
+    region's rules cannot read ('0081...' or a line prefix before '0081': phonenumbers' full
+    parse decides those) still imports phonenumbers and with it `re`, as before, and a
+    URL-encoded one `urllib.parse`."""
+    import site
+
+    import corpdir
+    from corpdir.cache.store import CacheStore
+    from corpdir.paths import cache_file
+
+    store = CacheStore(cache_file("http://127.0.0.1:9/v1", "k", tmp_path / "cache"))
+    store.put_users([{"userId": 7, "loginId": "yamada", "fullname": "山田 太郎", "phoneNum": "03-1234-5678"}])
+    store.close()
+    code = _lookup_leaving_out(number, ("re", "enum", "datetime", "json.decoder", "backports.zstd", "phonenumbers"))
+    env = {**os.environ, "CORPDIR_BASE_URL": "http://127.0.0.1:9/v1", "CORPDIR_API_KEY": "k", "HOME": str(tmp_path),
+           "CORPDIR_CACHE_DIR": str(tmp_path / "cache"),
+           "PYTHONPATH": os.pathsep.join([os.path.dirname(os.path.dirname(corpdir.__file__)), *site.getsitepackages()])}
+    env.pop("CORPDIR_CONFIG", None)
+    result = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, env=env, check=False)
+    assert result.returncode == status, result.stderr
+    assert result.stdout.split("\t")[1] == {0: "山田 太郎", 1: "-", 3: "withheld"}[status]

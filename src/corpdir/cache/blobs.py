@@ -21,13 +21,14 @@ through here, and imports the Zstandard module only when it reads a record.
 
 from __future__ import annotations
 
-import json
-import sqlite3
 import sys
 import zlib
 
+from corpdir.cache import lean
+
 TYPE_CHECKING = False  # not typing's (~14 M instructions of a lookup): docs/performance.md, "`corpdir lookup`"
 if TYPE_CHECKING:
+    import sqlite3
     from typing import Any
 
 DICT_BYTES = 16384  # trained: 151 bytes a user (8 KiB: 176; 32 KiB: 137 but a slower first page)
@@ -64,7 +65,7 @@ class _Dictionary:
 
     def _zstd_dict(self) -> Any:
         if self._digested is None:
-            zstd = _zstd()
+            zstd = lean.zstd() or _zstd()  # reading needs only the C module (lean.py says why)
             self._digested = zstd.ZstdDict(self.data, is_raw=self.codec == "zstd-raw").as_digested_dict
         return self._digested
 
@@ -84,10 +85,15 @@ class _Dictionary:
         if self.codec == "deflate":
             unpacker = zlib.decompressobj(_RAW, zdict=self.data)
             return unpacker.decompress(data) + unpacker.flush()
-        return _zstd().decompress(data, zstd_dict=self._zstd_dict())
+        digested = self._zstd_dict()
+        if lean.zstd() is not None:
+            return lean.zstd_decompress(data, digested)
+        return _zstd().decompress(data, zstd_dict=digested)
 
 
 def dumps(data: dict[str, Any]) -> bytes:
+    import json
+
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
 
 
@@ -155,4 +161,4 @@ class Codec:
         return self._dictionary(blob[0]).unpack(blob[1:])
 
     def load(self, blob: bytes | str) -> dict[str, Any]:
-        return json.loads(self.unpack(blob))
+        return lean.loads(self.unpack(blob))

@@ -6,12 +6,12 @@ division whose parent is not cached gets the part of its path the cache knows.
 
 from __future__ import annotations
 
-import sqlite3
 
 from corpdir.sqlite import chunks, marks
 
 TYPE_CHECKING = False  # not typing's (~14 M instructions of a lookup): docs/performance.md, "`corpdir lookup`"
 if TYPE_CHECKING:
+    import sqlite3
     from typing import Iterable, Iterator
 
 # Walks up through parents; ``seen`` (',1,2,') stops a parent loop in bad data at its first repeat.

@@ -14,11 +14,10 @@ hundreds of contacts, whose count is enough.
 
 from __future__ import annotations
 
-import json
-import sqlite3
 import time
 
 from corpdir.cache.blobs import Codec
+from corpdir.cache.lean import loads, sqlite3
 from corpdir.cache.division_paths import path_pairs
 from corpdir.cache.fields import FIELDS
 from corpdir.phone import DEFAULT_REGION, RegionRules, match_key, region_rules, use_region_rules
@@ -72,9 +71,11 @@ def remember_region_rules(conn: sqlite3.Connection, region: str) -> None:
     extension `corpdir lookup` is asked would import phonenumbers, ~20 ms)."""
     key = f"phone_rules:{region}"
     row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-    if row is None or not set(RegionRules._fields) <= set(json.loads(row[0])):
+    if row is None or not set(RegionRules._fields) <= set(loads(row[0])):
         rules = region_rules(region)
         if rules is not None:
+            import json
+
             with conn:
                 conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, json.dumps(rules.as_dict())))
 
@@ -83,7 +84,7 @@ def prime_region_rules(conn: sqlite3.Connection, region: str) -> None:
     """Let the phone fast path use the rules the cache kept: no phonenumbers import."""
     row = conn.execute("SELECT value FROM meta WHERE key = ?", (f"phone_rules:{region}",)).fetchone()
     if row is not None:
-        use_region_rules(region, json.loads(row[0]))
+        use_region_rules(region, loads(row[0]))
 
 
 def read(conn: sqlite3.Connection, forms: Iterable[str], region: str = DEFAULT_REGION, codec: Codec | None = None,

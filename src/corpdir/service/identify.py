@@ -21,8 +21,6 @@ or typing (docs/performance.md, "`corpdir lookup`").
 
 from __future__ import annotations
 
-import re
-
 from corpdir.cache.numbers import MAX_HOLDERS, SHARED_FIELDS  # the answer's limits, for the front ends
 from corpdir.division_path import SEPARATOR, cells, division_path
 from corpdir.phone import DEFAULT_REGION, OUTSIDE_LINE_PREFIXES, caller_number, digits, fold_number, match_key, number_forms, sent_forms
@@ -41,7 +39,7 @@ __all__ = ["MAX_HOLDERS", "SHARED_FIELDS", "Identifier", "Identity", "from_item"
 KINDS = ("person", "contact", "division", "company", "withheld", "unknown")
 N1_BATCH = 5
 NOT_A_NUMBER = "not a phone number"
-_NOT_DIALABLE = re.compile(r"[^0-9*#,;+\-]")  # compiled at import: every number asked of N1 goes through it
+_DIALABLE = frozenset("0123456789*#,;+-")  # what a number asked of N1 keeps (str methods: no `re` on the lookup path)
 FIELD_LABELS = {  # which of someone's numbers it was, as a person reads it
     "extensionNum": "extension", "phoneNum": "phone", "companyMobileNum": "company mobile",
     "personalMobileNum": "personal mobile", "mobileNum": "mobile", "faxNum": "fax",
@@ -232,7 +230,7 @@ def from_item(query: str, item: dict[str, Any]) -> Identity:
 def dialable(text: str) -> str:
     """The number as the service accepts it (PHONE_CHARS): '03 (1234) 5678' and
     '０３（１２３４）５６７８' -> '0312345678'."""
-    return _NOT_DIALABLE.sub("", fold_number(text))
+    return "".join(filter(_DIALABLE.__contains__, fold_number(text)))
 
 
 class Identifier:
