@@ -56,20 +56,21 @@ async def _records(phonebook: Phonebook, base_dn: str, kinds: tuple[str, ...], s
     """The records of ``kinds`` to ``stream``: (how many, the company and division numbers
     written on them, whose lines get one entry each after them)."""
     region = phonebook.region
-    count, shared = 0, []
+    count, shared = 0, {}  # each number once, in the order first written (the lines' order)
     async for batch in phonebook.entry_batches(kinds):
         stream.write("".join(record(f"{rdn(e)},{base_dn}", attributes(e, region)) for e in batch if e.id is not None))
         count += sum(1 for e in batch if e.id is not None)
-        shared += (n for e in batch for f, n in e.numbers if f in SHARED_FIELDS)
-    return count, shared
+        shared.update(dict.fromkeys(n for e in batch for f, n in e.numbers if f in SHARED_FIELDS))
+    return count, list(shared)
 
 
 async def _lines(phonebook: Phonebook, base_dn: str, shared: list[str], stream: TextIO) -> int:
     """One entry for each division's own number and each company or division number in
     ``shared`` (written on the contacts), to ``stream``: how many."""
     lines = await phonebook.shared_lines(shared)
-    stream.write("".join(record(f"{line_rdn(line)},{base_dn}", line_attributes(line, phonebook.region))
-                         for line in lines))
+    for start in range(0, len(lines), 2000):  # a few at a time: 18k lines at once were 20 MB of text and parts
+        stream.write("".join(record(f"{line_rdn(line)},{base_dn}", line_attributes(line, phonebook.region))
+                             for line in lines[start:start + 2000]))
     return len(lines)
 
 
