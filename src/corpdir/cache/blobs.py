@@ -113,12 +113,6 @@ class Codec:
             found = self._dicts[dict_id] = _Dictionary(row[0], bytes(row[1]), row[2])
         return found
 
-    def dictionary(self, dict_id: int) -> tuple[str, bytes]:
-        """(codec, data) of dictionary ``dict_id``: for a reader that expands blobs by other
-        means (:mod:`corpdir.cache.bulk_unpack`)."""
-        found = self._dictionary(dict_id)
-        return found.codec, found.data
-
     def prepare(self, kind: str, texts: list[bytes]) -> None:
         """Choose the dictionary for this page (call inside the page's transaction): a new
         one when there is none for ``kind`` yet, or the current one is an older cache's

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import sqlite3
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
 from corpdir.cache.blobs import Codec
 
@@ -49,38 +50,50 @@ def _library() -> Any:
     return _LIB
 
 
-@contextmanager
-def unpacker(codec: Codec) -> Iterator[Callable[[bytes | str], bytes]]:
-    """A function from a stored blob to its JSON bytes (as ``codec.unpack``), for one
-    thread, valid inside the ``with``: the context and dictionaries are freed after it."""
-    lib = _library()
-    if not lib:
-        yield codec.unpack
-        return
-    dctx = lib.ZSTD_createDCtx()
-    ddicts: dict[int, int | None] = {}
-    buffer = ctypes.create_string_buffer(_CAPACITY)
-    expand, string_at = lib.ZSTD_decompress_usingDDict, ctypes.string_at
+class _OneContext(Codec):
+    """The cache's codec, expanding Zstandard blobs on one libzstd context of its own."""
 
-    def ddict(dict_id: int) -> int | None:
-        kind, data = codec.dictionary(dict_id)
+    def __init__(self, conn: sqlite3.Connection, lib: Any) -> None:
+        super().__init__(conn)
+        self._lib, self._dctx = lib, lib.ZSTD_createDCtx()
+        self._digested: dict[int, int | None] = {}
+        self._buffer = ctypes.create_string_buffer(_CAPACITY)
+
+    def _ddict(self, dict_id: int) -> int | None:
+        found = self._dictionary(dict_id)
         # zstd's own dictionaries start with its magic number; a raw-text one is JSON text,
         # which cannot: libzstd tells the two apart the same way
-        return lib.ZSTD_createDDict(data, len(data)) if kind in ("zstd", "zstd-raw") else None
+        return self._lib.ZSTD_createDDict(found.data, len(found.data)) if found.codec in ("zstd", "zstd-raw") else None
 
-    def unpack(blob: bytes | str) -> bytes:
+    def unpack(self, blob: bytes | str) -> bytes:
         if isinstance(blob, bytes):
-            digested = ddicts[blob[0]] if blob[0] in ddicts else ddicts.setdefault(blob[0], ddict(blob[0]))
+            dict_id = blob[0]
+            digested = self._digested[dict_id] if dict_id in self._digested else self._digested.setdefault(
+                dict_id, self._ddict(dict_id))
             if digested is not None:
-                size = expand(dctx, buffer, _CAPACITY, blob[1:], len(blob) - 1, digested)
+                size = self._lib.ZSTD_decompress_usingDDict(self._dctx, self._buffer, _CAPACITY, blob[1:], len(blob) - 1,
+                                                            digested)
                 if size <= _CAPACITY:  # else an error code (a huge size_t)
-                    return string_at(buffer, size)
-        return codec.unpack(blob)
+                    return ctypes.string_at(self._buffer, size)
+        return super().unpack(blob)
 
-    try:
-        yield unpack
-    finally:
-        lib.ZSTD_freeDCtx(dctx)
-        for digested in ddicts.values():
+    def close(self) -> None:
+        self._lib.ZSTD_freeDCtx(self._dctx)
+        for digested in self._digested.values():
             if digested is not None:
-                lib.ZSTD_freeDDict(digested)
+                self._lib.ZSTD_freeDDict(digested)
+
+
+@contextmanager
+def expanding(conn: sqlite3.Connection) -> Iterator[Codec]:
+    """A codec for the records of ``conn`` (as :class:`Codec`), for one thread and for many
+    records, valid inside the ``with``: its context and dictionaries are freed after it."""
+    lib = _library()
+    if not lib:
+        yield Codec(conn)
+        return
+    codec = _OneContext(conn, lib)
+    try:
+        yield codec
+    finally:
+        codec.close()

@@ -93,12 +93,12 @@ def records(conn: sqlite3.Connection, kind: str, ids: list[int], codec: Codec | 
     return found
 
 
-def all_records(conn: sqlite3.Connection, kind: str, codec: Codec | None = None) -> Iterator[dict[str, Any]]:
+def all_records(conn: sqlite3.Connection, kind: str) -> Iterator[dict[str, Any]]:
     """Every record of one kind (users, or shared-folder contacts), as stored."""
     sql = "SELECT data FROM users" if kind == "user" else "SELECT data FROM contacts WHERE directory = 'SHARED'"
-    with bulk_unpack.unpacker(codec or Codec(conn)) as unpack:  # one pass over every record: one context
+    with bulk_unpack.expanding(conn) as codec:  # one pass over every record: one decompression context
         for (blob,) in conn.execute(sql):
-            yield json.loads(unpack(blob))
+            yield codec.load(blob)
 
 
 def divisions(conn: sqlite3.Connection) -> list[dict[str, Any]]:
