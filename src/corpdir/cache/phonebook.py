@@ -13,7 +13,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any, Iterator
 
-from corpdir.cache import numbers
+from corpdir.cache import bulk_unpack, numbers
 from corpdir.cache.blobs import Codec
 from corpdir.sqlite import chunks, marks
 
@@ -93,12 +93,12 @@ def records(conn: sqlite3.Connection, kind: str, ids: list[int], codec: Codec | 
     return found
 
 
-def all_records(conn: sqlite3.Connection, kind: str, codec: Codec | None = None) -> Iterator[dict[str, Any]]:
+def all_records(conn: sqlite3.Connection, kind: str) -> Iterator[dict[str, Any]]:
     """Every record of one kind (users, or shared-folder contacts), as stored."""
     sql = "SELECT data FROM users" if kind == "user" else "SELECT data FROM contacts WHERE directory = 'SHARED'"
-    codec = codec or Codec(conn)
-    for (blob,) in conn.execute(sql):
-        yield codec.load(blob)
+    with bulk_unpack.expanding(conn) as codec:  # one pass over every record: one decompression context
+        for (blob,) in conn.execute(sql):
+            yield codec.load(blob)
 
 
 def divisions(conn: sqlite3.Connection) -> list[dict[str, Any]]:

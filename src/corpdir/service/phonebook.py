@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Generic, Iterable, Iterator, TypeVar
 
-from corpdir.cache import numbers
+from corpdir.cache import bulk_unpack, numbers
 from corpdir.cache import phonebook as reads
 from corpdir.cache.blobs import Codec
 from corpdir.client.ratelimit import reserved
@@ -277,15 +277,16 @@ class Phonebook:
         def build() -> list[Identity]:
             found = [d["divisionPhoneNum"] for d in reads.divisions(self._bulk) if d.get("divisionPhoneNum")]
             found += contact_numbers if contact_numbers is not None else [
-                data[f] for data in reads.all_records(self._bulk, "contact", self._bulk_codec)
+                data[f] for data in reads.all_records(self._bulk, "contact")
                 for f in numbers.SHARED_FIELDS if data.get(f)]
             lines: dict[str, Identity] = {}
-            for number in found:
-                key = match_key(number, self.region)
-                if key and key not in lines:
-                    lines[key] = read_number(number, lambda forms: numbers.read(self._bulk, forms, self.region,
-                                                                                self._bulk_codec, 1), self.region, ())
-                    lines[key].record = None  # an entry needs the names, not the record (18k of them: ~90 MB)
+            with bulk_unpack.expanding(self._bulk) as codec:  # a holder's record read for each of 18k lines
+                for number in found:
+                    key = match_key(number, self.region)
+                    if key and key not in lines:
+                        lines[key] = read_number(number, lambda forms: numbers.read(self._bulk, forms, self.region,
+                                                                                    codec, 1), self.region, ())
+                        lines[key].record = None  # an entry needs the names, not the record (18k of them: ~90 MB)
             return [a for a in lines.values() if a.kind in ("company", "division")]
 
         return await self._run(build)
@@ -294,7 +295,7 @@ class Phonebook:
         """Every user and shared contact of ``kinds`` (numbers or not), ``size`` at a
         time: an LDIF export streams them rather than holding 190k entries at once."""
         for kind in kinds:
-            rows = reads.all_records(self._bulk, kind, self._bulk_codec)  # read on the worker thread only
+            rows = reads.all_records(self._bulk, kind)  # read on the worker thread only
 
             def batch(rows: Iterator[dict[str, Any]] = rows, kind: str = kind) -> list[Entry]:
                 divisions = self._divisions_now()
@@ -313,6 +314,6 @@ class Phonebook:
 
         def build() -> list[Entry]:
             divisions = self._divisions_now()
-            return [_entry(kind, data, divisions) for kind in ("user", "contact") for data in reads.all_records(self._bulk, kind, self._bulk_codec)]
+            return [_entry(kind, data, divisions) for kind in ("user", "contact") for data in reads.all_records(self._bulk, kind)]
 
         return await self._run(build)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import shutil
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -22,6 +24,8 @@ from corpdir.service.phonebook import Phonebook
 from corpdir.text import printable
 
 if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+
     from corpdir.config import ServiceConfig
 
 _FILTERS = ("search", "division", "sub", "userType", "employeeNum", "phoneNum", "email", "loginId", "directory",
@@ -32,8 +36,8 @@ async def write_ldif(phonebook: Phonebook, base_dn: str, kinds: tuple[str, ...],
                      settings: ServiceConfig | None = None) -> int:
     """The LDIF of ``kinds`` (users, contacts; both also get the shared lines) to
     ``stream``, record by record; how many entries were written. With the service's
-    ``settings`` and both kinds, the contacts are written by a second process (the
-    machine's other core) while this one writes the users."""
+    ``settings`` and both kinds, the contacts and the shared lines are written by a second
+    process (the machine's other core) while this one writes the users."""
     stream.write(HEADER)
     count = 0
     base = base_entry(base_dn)
@@ -41,69 +45,99 @@ async def write_ldif(phonebook: Phonebook, base_dn: str, kinds: tuple[str, ...],
         stream.write(record(base_dn, base))
         count += 1
     if settings is not None and kinds == ("user", "contact") and (os.cpu_count() or 1) > 1:
-        written, shared = await _beside_contacts(phonebook, base_dn, stream, settings)
-    else:
-        written, shared = await _records(phonebook, base_dn, kinds, stream)
-    count += written
+        return count + await _beside_contacts(phonebook, base_dn, stream, settings)
+    written, shared = await _records(phonebook, base_dn, kinds, stream)
     if len(kinds) > 1:
-        lines = await phonebook.shared_lines(shared)
-        stream.write("".join(record(f"{line_rdn(line)},{base_dn}", line_attributes(line, phonebook.region))
-                             for line in lines))
-        count += len(lines)
-    return count
+        written += await _lines(phonebook, base_dn, shared, stream)
+    return count + written
 
 
 async def _records(phonebook: Phonebook, base_dn: str, kinds: tuple[str, ...], stream: TextIO) -> tuple[int, list[str]]:
     """The records of ``kinds`` to ``stream``: (how many, the company and division numbers
     written on them, whose lines get one entry each after them)."""
     region = phonebook.region
-    count, shared = 0, []
+    count, shared = 0, {}  # each number once, in the order first written (the lines' order)
     async for batch in phonebook.entry_batches(kinds):
         stream.write("".join(record(f"{rdn(e)},{base_dn}", attributes(e, region)) for e in batch if e.id is not None))
         count += sum(1 for e in batch if e.id is not None)
-        shared += (n for e in batch for f, n in e.numbers if f in SHARED_FIELDS)
-    return count, shared
+        shared.update(dict.fromkeys(n for e in batch for f, n in e.numbers if f in SHARED_FIELDS))
+    return count, list(shared)
 
 
-async def _beside_contacts(phonebook: Phonebook, base_dn: str, stream: TextIO,
-                           settings: ServiceConfig) -> tuple[int, list[str]]:
-    """The users to ``stream`` here while a spawned process writes the contacts to a
-    private temporary file (0600), copied after them: making entries is Python work,
-    and one process is one core (the export took twice as long in one)."""
+async def _lines(phonebook: Phonebook, base_dn: str, shared: list[str], stream: TextIO) -> int:
+    """One entry for each division's own number and each company or division number in
+    ``shared`` (written on the contacts), to ``stream``: how many."""
+    lines = await phonebook.shared_lines(shared)
+    for start in range(0, len(lines), 2000):  # a few at a time: 18k lines at once were 20 MB of text and parts
+        stream.write("".join(record(f"{line_rdn(line)},{base_dn}", line_attributes(line, phonebook.region))
+                             for line in lines[start:start + 2000]))
+    return len(lines)
+
+
+async def _beside_contacts(phonebook: Phonebook, base_dn: str, stream: TextIO, settings: ServiceConfig) -> int:
+    """The users to ``stream`` here while a spawned process writes the contacts and the
+    shared lines to a private temporary file (0600), copied after them: making entries is
+    Python work, and one process is one core. The lines are the second process's: they
+    need the contacts' numbers it has just read, and the two halves then take about as
+    long (docs/performance.md, the LDIF row). When this side stops (a reader that closed
+    the pipe), the second process is ended rather than waited for."""
     import multiprocessing
-    import shutil
-    import tempfile
-    from concurrent.futures import ProcessPoolExecutor
 
     handle, part = tempfile.mkstemp(prefix="corpdir-ldif-", suffix=".part")
     os.close(handle)
+    context = multiprocessing.get_context("spawn")
+    receive, send = context.Pipe(duplex=False)
+    apart = context.Process(target=_contacts_apart, args=(settings, base_dn, part, send), daemon=True)
     try:
-        with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
-            contacts = asyncio.get_running_loop().run_in_executor(pool, _contacts_apart, settings, base_dn, part)
-            users, _ = await _records(phonebook, base_dn, ("user",), stream)
-            count, shared = await contacts
-        with open(part, encoding="utf-8") as written:
-            shutil.copyfileobj(written, stream, 1 << 20)
+        apart.start()
+        send.close()  # this side's copy: a second process that died leaves recv() an EOFError, not a wait
+        users, _ = await _records(phonebook, base_dn, ("user",), stream)
+        count = await asyncio.get_running_loop().run_in_executor(None, receive.recv)
+        apart.join()
+        _copy(part, stream)
+        return users + count
+    except EOFError:
+        raise RuntimeError(f"the process writing the contacts ended without them (exit code {apart.exitcode})") from None
     finally:
+        if apart.is_alive():
+            apart.terminate()
+            apart.join()
+        receive.close()
         os.unlink(part)
-    return users + count, shared
 
 
-def _contacts_apart(settings: ServiceConfig, base_dn: str, path: str) -> tuple[int, list[str]]:
-    """In the second process: the contacts' records to ``path`` (see :func:`_records`)."""
+def _copy(part: str, stream: TextIO) -> None:
+    """``part`` (UTF-8 text, '\\n' line ends) appended to ``stream``: as bytes where the
+    stream has a byte buffer and writes '\\n' as it is (65 MB of contacts need no decoding
+    and encoding again), else as text."""
+    binary = getattr(stream, "buffer", None) if os.linesep == "\n" else None
+    stream.flush()
+    if binary is not None:
+        with open(part, "rb") as src:
+            shutil.copyfileobj(src, binary, 1 << 20)
+    else:
+        with open(part, encoding="utf-8", newline="") as src:
+            shutil.copyfileobj(src, stream, 1 << 20)
+
+
+def _contacts_apart(settings: ServiceConfig, base_dn: str, path: str, done: Connection) -> None:
+    """In the second process: the contacts' records and the shared lines to ``path`` (see
+    :func:`_records`); how many, sent on ``done``."""
     from corpdir.service.directory import DirectoryService
 
-    async def run() -> tuple[int, list[str]]:
+    async def run() -> int:
         service = DirectoryService.open(settings)
         phonebook = Phonebook(service, one_pass=True)
         try:
-            with open(path, "w", encoding="utf-8") as stream:
-                return await _records(phonebook, base_dn, ("contact",), stream)
+            with open(path, "w", encoding="utf-8", newline="") as stream:
+                count, shared = await _records(phonebook, base_dn, ("contact",), stream)
+                return count + await _lines(phonebook, base_dn, shared, stream)
         finally:
             phonebook.close()
             await service.close()
 
-    return asyncio.run(run())
+    done.send(asyncio.run(run()))
+    done.close()
 
 
 async def run_ldif(service: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -119,7 +153,12 @@ async def run_ldif(service: Any, args: argparse.Namespace, out: TextIO, err: Tex
     phonebook = Phonebook(service, one_pass=True)
     try:
         if not args.output:
-            await write_ldif(phonebook, args.base_dn, kinds, out, service.settings)
+            try:
+                await write_ldif(phonebook, args.base_dn, kinds, out, service.settings)
+                out.flush()
+            except BrokenPipeError:  # `| head` has read enough: stop quietly, as other Unix tools do
+                _silence(out)
+                return 141  # 128 + SIGPIPE: what a shell reports for a tool that a closed pipe ended
             return 0
         path = Path(args.output).expanduser()
         try:
@@ -137,3 +176,15 @@ async def run_ldif(service: Any, args: argparse.Namespace, out: TextIO, err: Tex
         phonebook.close()
     print(printable(f"{count} entries written to {args.output} (LDIF, from the cache)"), file=err)
     return 0
+
+
+def _silence(out: TextIO) -> None:
+    """Point ``out``'s file descriptor at /dev/null: what it still buffers would otherwise
+    fail again (a second traceback) when the interpreter flushes it on exit."""
+    try:
+        fileno = out.fileno()
+    except (OSError, ValueError):  # not a file (a test's capture): nothing is flushed at exit
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fileno)
+    os.close(devnull)

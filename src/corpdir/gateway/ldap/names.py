@@ -35,6 +35,7 @@ def _spaced(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).split())
 
 
+@lru_cache(maxsize=16384)  # each word of an alphabet name is compared: given and family names repeat
 def _loose(romaji: str) -> str:
     """A romanisation with Hepburn's spelling variants made equal ('Satou' = 'Satoh' = 'Sato')."""
     text = _NOT_LETTERS.sub("", unicodedata.normalize("NFKD", romaji).lower())
