@@ -4,18 +4,13 @@ them (the client, the division tree, a stale cache's sync, the person's photo an
 waits until the server closes the queue."""
 
 import os
-import time
 
-from corpdir.client import DirectoryClient
-from corpdir.service.backend import backend_of
-from corpdir.service.directory import DirectoryService
 from corpdir.state import State
 from corpdir.tui.app import CorpdirApp
 from corpdir.tui.start_queue import ENV
 from corpdir.tui.widgets.division_tree import DivisionTree
 from corpdir.tui.widgets.virtual_list import VirtualList
-from service_fixtures import make_service
-from tui_helpers import Notifications, screen_text, wait_for
+from tui_helpers import LazyStart, Notifications, screen_text, wait_for
 
 
 async def test_the_first_rows_come_at_once_and_the_service_waits_for_the_queue(service, tmp_path, monkeypatch):
@@ -23,18 +18,9 @@ async def test_the_first_rows_come_at_once_and_the_service_waits_for_the_queue(s
     os.mkfifo(queue)
     writer = os.open(queue, os.O_RDWR | os.O_NONBLOCK)  # the server's end, held while sessions wait
     monkeypatch.setenv(ENV, str(queue))
-    ready = make_service()
-    connected: list[str] = []
-    app: CorpdirApp | None = None
-
-    def connect() -> DirectoryClient:
-        connected.append(screen_text(app))
-        return backend_of(ready).client
-
-    lazy = DirectoryService(None, backend_of(service).store, ready.settings, connect=connect)
-    lazy.clock = lambda: time.time() + 86400  # a day later: the cache is stale, so the app syncs
-    first = (await lazy.people.window(None, limit=1))[0]
-    app = CorpdirApp(lazy, state=State())
+    start = LazyStart(service)
+    app, connected = start.app, start.connected
+    first = (await start.service.people.window(None, limit=1))[0]
     notes = Notifications()
     try:
         async with app.run_test(size=(120, 36), message_hook=notes) as pilot:
@@ -51,7 +37,7 @@ async def test_the_first_rows_come_at_once_and_the_service_waits_for_the_queue(s
     finally:
         if writer is not None:
             os.close(writer)
-        await ready.close()
+        await start.ready.close()
 
 
 async def test_an_app_whose_queue_is_gone_goes_on_at_once(service, tmp_path, monkeypatch):
