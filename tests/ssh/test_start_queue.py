@@ -48,3 +48,15 @@ async def test_a_new_session_within_the_linger_keeps_the_queue(monkeypatch):
     assert not held.done()
     gate.close()  # as the server does when it shuts down
     await asyncio.wait_for(held, 5)
+
+
+async def test_a_session_that_leaves_while_waiting_does_not_keep_the_queue(monkeypatch):
+    gate = StartGate(1, linger=0)
+    first = await gate.enter()
+    entering = asyncio.create_task(gate.enter())
+    await asyncio.sleep(0)
+    held = await waiting_app(gate.queue_env(), monkeypatch)
+    first.leave()  # its turn has come...
+    entering.cancel()  # ...but its client went away before it took it
+    await asyncio.gather(entering, return_exceptions=True)
+    await asyncio.wait_for(held, 5)

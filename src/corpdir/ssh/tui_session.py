@@ -64,8 +64,11 @@ class StartGate:
             self._open_queue()
         try:
             await self._free.acquire()
-        finally:
+        except BaseException:  # cancelled while waiting: it may have been the last one
             self.waiting -= 1
+            self._maybe_idle()
+            raise
+        self.waiting -= 1
         self.starting += 1
         return _Slot(self)
 
@@ -76,7 +79,10 @@ class StartGate:
     def _left(self) -> None:
         self.starting -= 1
         self._free.release()
-        if not self.starting and not self.waiting and self._queue is not None:
+        self._maybe_idle()
+
+    def _maybe_idle(self) -> None:
+        if not self.starting and not self.waiting and self._queue is not None and self._closing is None:
             self._closing = asyncio.get_running_loop().call_later(self.linger, self.close)
 
     def _open_queue(self) -> None:
