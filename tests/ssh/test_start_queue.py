@@ -15,6 +15,14 @@ async def waiting_app(env: dict[str, str], monkeypatch) -> asyncio.Task:  # noqa
     return asyncio.create_task(start_queue.burst_over())
 
 
+async def two_at_once(gate: StartGate, monkeypatch):  # noqa: ANN001, ANN201
+    """One session starting, a second waiting its turn, and an app of the burst held."""
+    first = await gate.enter()
+    entering = asyncio.create_task(gate.enter())
+    await asyncio.sleep(0)  # it has asked for a slot, and waits
+    return first, entering, await waiting_app(gate.queue_env(), monkeypatch)
+
+
 async def test_a_burst_holds_its_apps_until_the_last_one_is_started(monkeypatch):
     gate = StartGate(1, linger=0)
     first = await gate.enter()
@@ -37,10 +45,7 @@ async def test_a_burst_holds_its_apps_until_the_last_one_is_started(monkeypatch)
 
 async def test_a_new_session_within_the_linger_keeps_the_queue(monkeypatch):
     gate = StartGate(1, linger=30)
-    first = await gate.enter()
-    entering = asyncio.create_task(gate.enter())
-    await asyncio.sleep(0)
-    held = await waiting_app(gate.queue_env(), monkeypatch)
+    first, entering, held = await two_at_once(gate, monkeypatch)
     first.leave()
     (await entering).leave()  # all started: the queue closes after the linger...
     third = await gate.enter()  # ...unless another session comes first
@@ -52,10 +57,7 @@ async def test_a_new_session_within_the_linger_keeps_the_queue(monkeypatch):
 
 async def test_a_session_that_leaves_while_waiting_does_not_keep_the_queue(monkeypatch):
     gate = StartGate(1, linger=0)
-    first = await gate.enter()
-    entering = asyncio.create_task(gate.enter())
-    await asyncio.sleep(0)
-    held = await waiting_app(gate.queue_env(), monkeypatch)
+    first, entering, held = await two_at_once(gate, monkeypatch)
     first.leave()  # its turn has come...
     entering.cancel()  # ...but its client went away before it took it
     await asyncio.gather(entering, return_exceptions=True)
