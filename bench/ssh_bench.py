@@ -12,6 +12,12 @@ really costs, since a session forked from the warm template shares the rest with
 each app's CPU time up to its first screen (independent of what else the machine is doing).
 Each count is run twice: sessions forked from the warm template (the default), and the
 baseline of a fresh `python -m corpdir.cli` process per session (``warm=False``).
+
+Where the CPU of a burst goes, measured up to the moment every session has its first
+screen: the apps (each app's CPU then, summed), this bench process (the SSH server, its
+N clients and their pyte terminals all run in it) and the template. Their sum over the
+cores is the floor of the last first screen on an otherwise idle machine; the p95 is
+printed against the goal (issue 28: 20 at once, p95 <= 3 s).
 """
 
 from __future__ import annotations
@@ -26,8 +32,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
-from _stats import report  # noqa: E402
+from _stats import report, summary  # noqa: E402
 from ssh_helpers import connect, demo_home_env, open_terminal, prepare_demo_home  # noqa: E402
+
+
+GOAL_P95 = 3.0  # seconds to the first screen, 20 sessions at once (issue 28)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -108,7 +117,8 @@ async def run(sessions: int, home: Path, warm: bool) -> dict:
     await server.start()
     users = [u for u in generate_tenant(size=int(os.environ["CORPDIR_DEMO_SIZE"]), seed=1).users
              if u.get("fullnameAlphabet") and u.get("userType") == "REGULAR_USER"]
-    results: dict = {}
+    template_pid = server.template.pid if server.template is not None else None
+    results: dict = {"bench_cpu": time.process_time(), "template_cpu": cpu_seconds(template_pid) if template_pid else 0.0}
     started = asyncio.Event()
     tasks = [asyncio.create_task(one_session(server.port, key, users[-1 - i], started, results)) for i in range(sessions)]
     try:
@@ -119,7 +129,9 @@ async def run(sessions: int, home: Path, warm: bool) -> dict:
                     raise t.exception()  # a session that failed (refused, dropped) fails the run at once
         results["rss"] = [rss_kib(s.child.pid) for s in server.sessions]
         results["uss"] = [private_kib(s.child.pid) for s in server.sessions]
-        results["cpu"] = [cpu_seconds(s.child.pid) for s in server.sessions]  # start to first screen, idle since
+        results["cpu"] = [cpu_seconds(s.child.pid) for s in server.sessions]  # start to first screen and on since
+        results["bench_cpu"] = time.process_time() - results["bench_cpu"]
+        results["template_cpu"] = cpu_seconds(template_pid) - results["template_cpu"] if template_pid else 0.0
         started.set()
         await asyncio.gather(*tasks)
     finally:
@@ -153,6 +165,13 @@ def main() -> None:
             report(f"{n} at once, warm fork: first screen", warm["connect"], cold["connect"], unit="s")
             report(f"{n} at once, warm fork: search to result", warm["search"], cold["search"], unit="s")
             report(f"{n} at once, CPU of an app to its first screen", warm["cpu"], cold["cpu"], unit="s")
+            _, p95 = summary(warm["connect"])
+            print(f"  warm fork p95 {p95:.2f} s against the goal of {GOAL_P95:.0f} s: ratio {p95 / GOAL_P95:.2f}")
+            for name, result in (("fresh process", cold), ("warm fork", warm)):
+                apps = sum(result["cpu"])
+                print(f"  {name}, CPU until all {n} screens were up: apps {apps:.2f} s, this process (server, clients, "
+                      f"pyte) {result['bench_cpu']:.2f} s, template {result['template_cpu']:.2f} s; over "
+                      f"{os.cpu_count()} cores at least {(apps + result['bench_cpu']) / os.cpu_count():.2f} s")
             for name, result in (("fresh process", cold), ("warm fork", warm)):
                 print(f"  {name}: RSS {sum(result['rss']) / 1024 / n:.1f} MiB a session, USS (private, what one "
                       f"more session adds) {sum(result['uss']) / 1024 / n:.1f} MiB a session; load "

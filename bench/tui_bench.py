@@ -42,6 +42,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _stats import report, summary  # noqa: E402
 
 OUT = Path(__file__).parent / "out"
+GOAL_RATIO = 2.0  # start to the first painted list against a bare Textual app (issue 28)
 COLUMNS, LINES = 120, 36
 
 BARE_APP = """
@@ -62,9 +63,17 @@ def rss_mib(pid: int | str = "self") -> float:
 
 
 # -- (a) process start to first rows -------------------------------------------------------
-def time_to_text(command: list[str], marker: bytes, env: dict[str, str], timeout: float = 20.0) -> tuple[float, float]:
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) the process has used so far: unlike the wall time, the same
+    whatever else the machine is doing."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def time_to_text(command: list[str], marker: bytes, env: dict[str, str], timeout: float = 20.0) -> tuple[float, float, float]:
     """Seconds from spawn until ``marker`` appears in what the process writes to its
-    terminal; and its RSS then (MiB). The process is then asked to quit (Ctrl+Q), else killed."""
+    terminal; its RSS then (MiB) and its CPU seconds then. The process is then asked to quit
+    (Ctrl+Q), else killed."""
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", LINES, COLUMNS, 0, 0))
     started = time.perf_counter()
@@ -73,8 +82,7 @@ def time_to_text(command: list[str], marker: bytes, env: dict[str, str], timeout
                             start_new_session=True, close_fds=True)
     os.close(slave)
     seen = b""
-    elapsed = float("nan")
-    rss = float("nan")
+    elapsed = rss = cpu = float("nan")
     try:
         while time.perf_counter() - started < timeout:
             ready, _, _ = select.select([master], [], [], 0.05)
@@ -88,6 +96,7 @@ def time_to_text(command: list[str], marker: bytes, env: dict[str, str], timeout
             if marker in seen:
                 elapsed = time.perf_counter() - started
                 rss = rss_mib(proc.pid)
+                cpu = cpu_seconds(proc.pid)
                 break
         os.write(master, b"\x11")  # Ctrl+Q
         deadline = time.perf_counter() + 5
@@ -102,7 +111,7 @@ def time_to_text(command: list[str], marker: bytes, env: dict[str, str], timeout
             os.killpg(proc.pid, signal.SIGTERM)
             proc.wait(5)
         os.close(master)
-    return elapsed, rss
+    return elapsed, rss, cpu
 
 
 def bench_start(runs: int, db: Path | None = None) -> None:
@@ -136,20 +145,27 @@ def bench_start(runs: int, db: Path | None = None) -> None:
     where = "the demo tenant" if db is None else f"{db.name} (no service)"
     print(f"(a) start: `corpdir` on {where} under a {COLUMNS}x{LINES} pty; first row: {first}; "
           f"load {os.getloadavg()[0]:.2f}", flush=True)
-    times, rss, base_import, base_app, base_rss = [], [], [], [], []
+    times, rss, cpu, base_import, base_app, base_rss, base_cpu = [], [], [], [], [], [], []
     for _ in range(runs):
-        t, r = time_to_text(corpdir, marker, env)
+        t, r, c = time_to_text(corpdir, marker, env)
         times.append(t)
         rss.append(r)
+        cpu.append(c)
         started = time.perf_counter()
         subprocess.run([sys.executable, "-c", "import textual.app"], env=env, check=True)
         base_import.append(time.perf_counter() - started)
-        t, r = time_to_text([sys.executable, "-c", BARE_APP], b"bare-app-ready", env)
+        t, r, c = time_to_text([sys.executable, "-c", BARE_APP], b"bare-app-ready", env)
         base_app.append(t)
         base_rss.append(r)
+        base_cpu.append(c)
     report("corpdir: spawn to first user rows", times, base_app, unit="s")
     report("baseline: bare Textual app to first frame", base_app, unit="s")
     report("baseline: python -c 'import textual.app'", base_import, unit="s")
+    report("corpdir: CPU to first user rows", cpu, base_cpu, unit="s")
+    report("baseline: CPU of the bare app to its first frame", base_cpu, unit="s")
+    pairs = sorted(a / b for a, b in zip(times, base_app))  # each run against the bare app started right after it
+    print(f"    ratio to the bare app, run by run: median {summary(pairs)[0]:.2f} (goal <= {GOAL_RATIO:.1f}); "
+          f"CPU {summary(cpu)[0] / summary(base_cpu)[0]:.2f}")
     print(f"    RSS at first rows: corpdir {summary(rss)[0]:.0f} MiB, bare Textual app {summary(base_rss)[0]:.0f} MiB;"
           f" load {os.getloadavg()[0]:.2f}")
 

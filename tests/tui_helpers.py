@@ -75,3 +75,29 @@ class Notifications:
     def said(self, text: str) -> bool:
         """True once a notification's text contains ``text``."""
         return any(text in n.message for n in self.shown)
+
+
+class LazyStart:
+    """An app on the ``service``'s cache whose client is built only when first needed, a
+    day after the last sync (so the app syncs once it may): ``connected`` holds the
+    screen's text at the moment the client was built."""
+
+    def __init__(self, service) -> None:  # noqa: ANN001 - a DirectoryService on the test tenant
+        import time
+
+        from corpdir.service.backend import backend_of
+        from corpdir.service.directory import DirectoryService
+        from corpdir.state import State
+        from corpdir.tui.app import CorpdirApp
+        from service_fixtures import make_service
+
+        self.ready = make_service()  # the same tenant, reached by a client built on demand
+        self.connected: list[str] = []
+
+        def connect():  # noqa: ANN202
+            self.connected.append(screen_text(self.app))
+            return backend_of(self.ready).client
+
+        self.service = DirectoryService(None, backend_of(service).store, self.ready.settings, connect=connect)
+        self.service.clock = lambda: time.time() + 86400  # a day later: the cache is stale, so the app syncs
+        self.app = CorpdirApp(self.service, state=State())

@@ -78,7 +78,31 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         from corpdir.commands import lookup
 
         return lookup.parse(argv[1:])
+    if not any(arg in COMMANDS or arg.startswith(("-h", "--h")) for arg in argv):
+        tui_args = tui_parser(argv)  # the TUI, the common case: no command's parser is needed
+        if tui_args is not None:
+            return tui_args
     return build_parser(argv[0] if argv and argv[0] in COMMANDS else None).parse_args(argv)
+
+
+def tui_parser(argv: list[str]) -> argparse.Namespace | None:
+    """The TUI's flags alone, or None when ``argv`` holds anything else (the whole parser
+    then says what is wrong): configuring every command's parser, and importing each
+    command's module for it, cost the TUI's start ~20 ms, and each SSH session's app too."""
+    import argparse
+
+    from corpdir.commands import tui
+
+    parser = argparse.ArgumentParser(prog="corpdir", add_help=False, exit_on_error=False)
+    tui.configure(parser)
+    try:
+        args, rest = parser.parse_known_args(argv)
+    except argparse.ArgumentError:
+        return None
+    if rest:
+        return None
+    args.command = None
+    return args
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -67,7 +67,7 @@ async def test_a_dropped_manager_connection_is_said_and_reconnected(service, ast
 async def test_wrong_secret_is_a_reconnecting_feed_not_a_crash(service, asterisk):
     app = desk_app(service, feeds=[ami_feed(asterisk, secret="wrong")])
     async with app.run_test(size=(120, 36)) as pilot:
-        assert await wait_for(pilot, lambda: app.desk_phone.session.hub.status["pbx"].state == "reconnecting", tries=500)
+        assert await wait_for(pilot, lambda: app.desk_phone.session.hub is not None and app.desk_phone.session.hub.status["pbx"].state == "reconnecting", tries=500)
         assert "login refused" in app.desk_phone.session.hub.status["pbx"].error
         app.screen.query_one("StatusBar").refresh_text()
         await pilot.pause()

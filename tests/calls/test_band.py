@@ -141,7 +141,7 @@ async def test_a_long_phone_status_is_cut_and_synced_stays_on_the_line(service):
     name = "reception desk soft phone on the second floor behind the glass door"
     app = desk_app(service, feeds=[{"kind": "baresip", "name": name, "host": "127.0.0.1", "port": 9}])
     async with app.run_test(size=(80, 24)) as pilot:
-        assert await wait_for(pilot, lambda: app.desk_phone.session.hub.status[name].state == "reconnecting", tries=500)
+        assert await wait_for(pilot, lambda: app.desk_phone.session.hub is not None and app.desk_phone.session.hub.status[name].state == "reconnecting", tries=500)
         bar = app.screen.query_one(StatusBar)
         bar.refresh_text()
         await pilot.pause()

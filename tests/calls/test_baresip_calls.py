@@ -127,6 +127,7 @@ async def test_a_second_corpdir_on_the_same_baresip_is_refused_and_the_first_kee
         assert (await first.stdout.readline()).strip() == b"ready"
         app = desk_app(service, ring_socket=False, feeds=[soft_phone(baresip)])
         async with app.run_test(size=(120, 36)) as pilot:
+            assert await wait_for(pilot, lambda: app.desk_phone.session.hub is not None)  # started after the first rows
             status = app.desk_phone.session.hub.status
             assert await wait_for(pilot, lambda: status["soft phone"].state == "refused", tries=500)
             assert f"phone: soft phone: refused, in use by corpdir pid {first.pid}" in screen_text(app)

@@ -113,6 +113,7 @@ class DirectoryServer:
                  f"{c.idle_timeout:g}s" if c.idle_timeout else "off")
 
     async def close(self) -> None:
+        self.start_gate.close()  # apps waiting on the start queue go on, whatever happens next
         if self._acceptor is not None:
             self._acceptor.close()
             await self._acceptor.wait_closed()

@@ -43,7 +43,18 @@ MAX_PACKET = 1 << 20
 PRELOAD_PACKAGES = ("corpdir.tui", "corpdir.service", "corpdir.cache", "corpdir.client", "corpdir.spec",
                     "corpdir.server", "corpdir.calls")
 PRELOAD_MODULES = ("corpdir.cli", "corpdir.config", "corpdir.commands.tui", "textual.app", "textual.widgets",
-                   "httpx", "pydantic", "PIL.Image", "phonenumbers")
+                   "httpx", "pydantic", "PIL.Image", "phonenumbers",
+                   # what Textual imports only once an app runs on a terminal: each session did it
+                   "textual.drivers.linux_driver", "textual._xterm_parser", "textual.layouts.factory",
+                   "textual.layouts.horizontal", "textual.layouts.stream", "backports.zstd")
+
+
+def unicode_table() -> str:
+    """Rich's cell-width table of the newest Unicode version (what a session loads unless
+    UNICODE_VERSION says otherwise): the module only, each session still picks its own."""
+    from rich._unicode_data._versions import VERSIONS
+
+    return "rich._unicode_data.unicode" + VERSIONS[-1].replace(".", "-")
 
 
 # -- the template process -----------------------------------------------------------------------
@@ -51,7 +62,7 @@ def preload() -> list[str]:
     """Import what the app will; returns the modules that could not be imported (reported by
     the server's log: a session then imports them itself, as a fresh process would)."""
     missing = []
-    names = list(PRELOAD_MODULES)
+    names = [*PRELOAD_MODULES, unicode_table()]
     for package in PRELOAD_PACKAGES:
         try:
             module = importlib.import_module(package)

@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import tempfile
 import time
 from typing import TYPE_CHECKING, Any, Mapping
 
 import asyncssh
+
+from corpdir.tui.start_queue import ENV
 
 if TYPE_CHECKING:
     from corpdir.ssh.server import _Connection
@@ -26,27 +30,83 @@ TERMINAL_RESET = (b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[
 class StartGate:
     """At most ``slots`` apps starting at once; the others wait their turn, in order.
 
-    An app spends ~0.3 s of CPU from its fork to its first screen. Twenty sessions opening
+    An app spends ~0.15 s of CPU from its fork to its first screen. Twenty sessions opening
     together on two cores, all started at once, share the CPU fairly and so all get their
-    first screen at about the end (median = p95 = the whole 20 x 0.3 s / 2); started one a
+    first screen at about the end (median = p95 = the whole 20 x 0.15 s / 2); started one a
     core, in order, each is on screen as soon as its own start is done, and the median
     halves. A slot is given back when the app has drawn a whole screen (at least one byte
     a cell: a first frame), ends, or fails, or after ``hold`` seconds at most, so a slow
-    app cannot stop the others."""
+    app cannot stop the others.
 
-    def __init__(self, slots: int, hold: float = 3.0) -> None:
+    While sessions wait, the apps started meanwhile are told to hold back what they do
+    after their first rows (:mod:`corpdir.tui.start_queue`): the gate keeps a FIFO's
+    writing end open until no session waits or starts, and names it in their environment.
+    It closes ``linger`` seconds after the last slot is given back, not at once: a slot is
+    given back at the app's first frame, and the last apps' rows come a frame or two later;
+    closed at once, every app of the burst would start its held-back work then, and push
+    those rows back by as much."""
+
+    def __init__(self, slots: int, hold: float = 3.0, linger: float = 0.5) -> None:
         self._free = asyncio.Semaphore(slots)
         self.hold = hold
+        self.waiting = 0
+        self.starting = 0
+        self.linger = linger
+        self._queue: tuple[str, int] | None = None  # the FIFO's path and the writing end held open
+        self._closing: asyncio.TimerHandle | None = None
 
     async def enter(self) -> _Slot:
-        await self._free.acquire()
-        return _Slot(self._free, self.hold)
+        self.waiting += 1
+        if self._closing is not None:  # a burst goes on: the queue stays
+            self._closing.cancel()
+            self._closing = None
+        if self._queue is None and (self.starting or self.waiting > 1):
+            self._open_queue()
+        try:
+            await self._free.acquire()
+        except BaseException:  # cancelled while waiting: it may have been the last one
+            self.waiting -= 1
+            self._maybe_idle()
+            raise
+        self.waiting -= 1
+        self.starting += 1
+        return _Slot(self)
+
+    def queue_env(self) -> dict[str, str]:
+        """For an app starting now: the queue to wait on, if sessions are waiting."""
+        return {ENV: self._queue[0]} if self._queue is not None else {}
+
+    def _left(self) -> None:
+        self.starting -= 1
+        self._free.release()
+        self._maybe_idle()
+
+    def _maybe_idle(self) -> None:
+        if not self.starting and not self.waiting and self._queue is not None and self._closing is None:
+            self._closing = asyncio.get_running_loop().call_later(self.linger, self.close)
+
+    def _open_queue(self) -> None:
+        path = os.path.join(tempfile.mkdtemp(prefix="corpdir-start-"), "queue")  # 0700: this server's user only
+        os.mkfifo(path, 0o600)
+        self._queue = (path, os.open(path, os.O_RDWR | os.O_NONBLOCK))  # read-write: opening never blocks
+
+    def close(self) -> None:
+        """The queue emptied (or the server ends): every app waiting on it goes on."""
+        if self._closing is not None:
+            self._closing.cancel()
+            self._closing = None
+        if self._queue is not None:
+            path, fd = self._queue
+            self._queue = None
+            os.close(fd)
+            os.unlink(path)
+            os.rmdir(os.path.dirname(path))
 
 
 class _Slot:
-    def __init__(self, free: asyncio.Semaphore, hold: float) -> None:
-        self._free: asyncio.Semaphore | None = free
-        self._timer = asyncio.get_running_loop().call_later(hold, self.leave)
+    def __init__(self, gate: StartGate) -> None:
+        self._gate: StartGate | None = gate
+        self._timer = asyncio.get_running_loop().call_later(gate.hold, self.leave)
         self.drawn = 0
 
     def output(self, size: int, cells: int) -> None:
@@ -55,10 +115,10 @@ class _Slot:
             self.leave()
 
     def leave(self) -> None:
-        if self._free is not None:
-            self._free.release()
-            self._free = None
+        if self._gate is not None:
+            gate, self._gate = self._gate, None
             self._timer.cancel()
+            gate._left()
 
 
 class TuiSession(asyncssh.SSHServerSession):
@@ -128,7 +188,7 @@ class TuiSession(asyncssh.SSHServerSession):
             self._slot.leave()
             return
         try:
-            env = self.server.child_env(c.profile, c.fingerprint, self.term)
+            env = {**self.server.child_env(c.profile, c.fingerprint, self.term), **self.server.start_gate.queue_env()}
             self.child = await self.server.start_child(c.profile, env, self.size, self._output, self._child_exited)
         except Exception as exc:  # noqa: BLE001 - told to the user and logged, never a traceback to the client
             self._slot.leave()

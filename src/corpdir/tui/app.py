@@ -92,6 +92,7 @@ class CorpdirApp(GatedApp):
         self.state = state or State()
         self.sync_on_start = sync_on_start
         self._sync_checked = False  # the start-up sync is considered once, after the first rows
+        self._desk_started = False  # so is the desk phone started
         self.sync = SyncProgress(pending=sync_on_start)  # pending until the start-up check has decided
         self.sub_title = "DEMO · embedded demo tenant" if service.is_demo else service.label()
         if read_only:
@@ -128,11 +129,12 @@ class CorpdirApp(GatedApp):
         if self.user_keymap:
             self._check_keymap_ids()
         self.switch_mode("directory")
-        self.run_worker(self.desk_phone.start(), group="desk-phone", exit_on_error=False)
 
     @on(ListScreen.FirstRowsShown)
     def _first_rows_shown(self) -> None:
-        """The start-up sync waits for the first rows: painting them comes first.
+        """The start-up sync and the desk phone (its pop-up stack, the calls by caller) wait
+        for the first rows: painting them comes first (~20 ms of a forked SSH session's
+        ~170 ms to its first screen went to the desk phone before).
 
         What exists by now (modules, classes, the screen's widgets) lives as long as the app:
         ``gc.freeze()`` leaves it out of every later full collection, which otherwise took
@@ -142,6 +144,9 @@ class CorpdirApp(GatedApp):
         if not _START_FROZEN:
             _START_FROZEN = True
             gc.freeze()
+        if not self._desk_started:
+            self._desk_started = True
+            self.run_worker(self.desk_phone.start(), group="desk-phone", exit_on_error=False)
         if self.sync_on_start and not self._sync_checked:
             self._sync_checked = True
             self.run_worker(self.start_sync_if_stale(), group="sync-check", exit_on_error=False)

@@ -23,6 +23,7 @@ from corpdir.service.live_search import TYPING_PAUSE
 from corpdir.service.people_at_hand import ref_of
 from corpdir.tui.context import AppContext
 from corpdir.tui.chosen import copy_value, email_of, number_of
+from corpdir.tui.start_queue import open_queue, queue_emptied
 
 DETAIL_PAUSE = 0.12  # seconds the highlight rests before the detail pane follows
 
@@ -69,6 +70,17 @@ class ListScreen(Screen):
             self.call_after_refresh(self._first_rows_painted)
 
     def _first_rows_painted(self) -> None:
+        queue = open_queue()
+        if queue is None:
+            self._after_start()
+        else:  # an SSH session of a burst: the others' first screens come first (corpdir.tui.start_queue)
+            self.run_worker(self._after_start_queue(queue), group="start-queue", exit_on_error=False)
+
+    async def _after_start_queue(self, queue: int) -> None:
+        await queue_emptied(queue)
+        self._after_start()
+
+    def _after_start(self) -> None:
         self.after_first_rows()
         self.post_message(self.FirstRowsShown())
 

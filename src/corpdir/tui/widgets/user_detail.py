@@ -24,6 +24,7 @@ from corpdir.service.errors import CorpdirError
 from corpdir.spec.profile import Profile
 from corpdir.spec.user import User
 from corpdir.tui.labels import USER_FIELDS, shown_fields
+from corpdir.tui.start_queue import burst_over
 from corpdir.tui.text import Wrapped, joined, literal
 from corpdir.tui.widgets import tcss_beside
 from corpdir.tui.widgets.busy_lamp import lamp_text
@@ -189,6 +190,7 @@ class UserDetail(Vertical, can_focus=True):
 
     @work(group="user-detail", exclusive=True)
     async def load_more(self, user_id: int) -> None:
+        await burst_over()  # the photo and profile are asked for once other sessions' first screens are up
         photo = self.query_one("#user-photo", PhotoView)
         try:
             await photo.show(await self.service.images.photo(user_id, "THUMBNAIL"))
