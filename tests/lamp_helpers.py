@@ -33,8 +33,14 @@ class LampWatcher:
         await self.holds(lambda: self.lamps(*expected) == tuple(expected.values()))
         return time.perf_counter()
 
-    async def holds(self, predicate: Callable[[], bool]) -> None:
-        """Until ``predicate()`` holds, checked after each change told."""
-        while not predicate():
-            self._moved.clear()
-            await self._moved.wait()
+    async def holds(self, predicate: Callable[[], bool], give_up: float = 60.0) -> None:
+        """Until ``predicate()`` holds, checked after each change told. A call that broke on
+        the SIP side never brings the lamps there: after ``give_up`` seconds without them the
+        test fails, naming what the lamps showed, instead of waiting for ever."""
+        try:
+            async with asyncio.timeout(give_up):
+                while not predicate():
+                    self._moved.clear()
+                    await self._moved.wait()
+        except TimeoutError:
+            raise AssertionError(f"the lamps never held; they went {[lamps for _, lamps in self.seen]}") from None
