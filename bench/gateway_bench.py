@@ -168,8 +168,8 @@ def load_slapd(folder: Path, db: Path) -> tuple[subprocess.Popen, int, str]:
         ldif_path = folder / "content.ldif"
         count = write_ldif(db, ldif_path)
         suffix = folder / "suffix.ldif"
-        suffix.write_text(f"dn: {SUFFIX}\nobjectClass: dcObject\nobjectClass: organization\ndc: example\no: Example\n\n"
-                          f"dn: ou=phonebook,{SUFFIX}\nobjectClass: organizationalUnit\nou: phonebook\n")
+        # the suffix only: the export's LDIF starts with its own base entry (ou=phonebook)
+        suffix.write_text(f"dn: {SUFFIX}\nobjectClass: dcObject\nobjectClass: organization\ndc: example\no: Example\n")
         started = time.perf_counter()
         slapadd = shutil.which("slapadd") or "/usr/sbin/slapadd"
         subprocess.run([slapadd, "-q", "-f", str(conf), "-l", str(suffix)], check=True)
@@ -189,24 +189,23 @@ def load_slapd(folder: Path, db: Path) -> tuple[subprocess.Popen, int, str]:
 
 
 def write_ldif(db: Path, path: Path) -> int:
+    """The cache's phonebook as `corpdir export --format ldif` writes it (its base entry first)."""
     from corpdir.cache.store import CacheStore
     from corpdir.config import ServiceConfig
-    from corpdir.gateway.ldap.entries import directory
-    from corpdir.gateway.ldap.ldif import ldif
+    from corpdir.gateway.ldap.export import write_ldif as export
     from corpdir.service.directory import DirectoryService
     from corpdir.service.phonebook import Phonebook
 
     async def run() -> int:
         settings = ServiceConfig(base_url="http://127.0.0.1:9/v1", api_key="bench-key")
         service = DirectoryService(None, CacheStore(db), settings, connect=lambda: None)
-        phonebook = Phonebook(service)
-        entries = await directory(phonebook, BASE)
-        with path.open("w", encoding="utf-8") as out:
-            for chunk in ldif(entries):
-                out.write(chunk)
-        phonebook.close()
-        await service.close()
-        return len(entries)
+        phonebook = Phonebook(service, one_pass=True)
+        try:
+            with path.open("w", encoding="utf-8") as out:
+                return await export(phonebook, BASE, ("user", "contact"), out)
+        finally:
+            phonebook.close()
+            await service.close()
 
     return asyncio.run(run())
 
