@@ -6,6 +6,7 @@ call is recorded (H2) with the transcript's duration and ringing time."""
 
 from __future__ import annotations
 
+from contextlib import asynccontextmanager
 from datetime import datetime, timezone
 
 import pytest
@@ -85,10 +86,10 @@ async def test_call_back_originates_from_the_desk_phone(service, demo_user, aste
         assert originate["Channel"] == "PJSIP/201" and originate["Exten"] == digits(demo_user.phoneNum)
 
 
-async def test_a_ringing_call_is_hung_up_from_the_card_by_a_hangup_of_the_desks_channel(service, demo_user):
-    """calls/ami/desk_ringing.ami: the desk (PJSIP/201) rings and nothing more happens; `h`
-    sends Hangup for the desk's channel over the feed's manager connection. No `a`: the
-    manager cannot take a SIP handset off-hook."""
+@asynccontextmanager
+async def ringing_at_the_desk(service, demo_user):
+    """calls/ami/desk_ringing.ami replayed (the desk, PJSIP/201, rings and nothing more
+    happens) and the desk's app with the call's card up: (asterisk, app, pilot)."""
     asterisk = await AmiReplay("desk_ringing.ami", "corpdir", "s3cret", CALLER=digits(demo_user.phoneNum),
                                CALLER_NAME="ヤマダ タロウ").start()
     try:
@@ -96,13 +97,20 @@ async def test_a_ringing_call_is_hung_up_from_the_card_by_a_hangup_of_the_desks_
         async with app.run_test(size=(120, 36)) as pilot:
             assert await feed_ready(pilot, "pbx")
             assert await wait_for(pilot, lambda: "Ringing" in card_text(app), tries=500)
-            assert "h hang up" in card_text(app) and "a answer" not in card_text(app)
-            await pilot.press("f9", "h")
-            assert await wait_for(pilot, lambda: any(a.get("Action") == "Hangup" for a in asterisk.actions), tries=500)
-            [hangup] = [a for a in asterisk.actions if a.get("Action") == "Hangup"]
-            assert hangup["Channel"] == "PJSIP/201-00000042"  # the desk's leg, not the caller's trunk
+            yield asterisk, app, pilot
     finally:
         await asterisk.stop()
+
+
+async def test_a_ringing_call_is_hung_up_from_the_card_by_a_hangup_of_the_desks_channel(service, demo_user):
+    """`h` sends Hangup for the desk's channel over the feed's manager connection. No `a`:
+    the manager cannot take a SIP handset off-hook."""
+    async with ringing_at_the_desk(service, demo_user) as (asterisk, app, pilot):
+        assert "h hang up" in card_text(app) and "a answer" not in card_text(app)
+        await pilot.press("f9", "h")
+        assert await wait_for(pilot, lambda: any(a.get("Action") == "Hangup" for a in asterisk.actions), tries=500)
+        [hangup] = [a for a in asterisk.actions if a.get("Action") == "Hangup"]
+        assert hangup["Channel"] == "PJSIP/201-00000042"  # the desk's leg, not the caller's trunk
 
 
 async def test_a_call_up_when_the_desk_connects_is_read_from_core_show_channels(service, demo_user):
