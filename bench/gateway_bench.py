@@ -5,10 +5,11 @@ the machine's HTTP floor, at 1, 8 and 64 keep-alive connections, in one run, int
     python bench/gateway_bench.py                      # 100k users + 100k contacts
     python bench/gateway_bench.py --size 10000 --seconds 2   # quick, on a busy machine
 
-- the gateway (``--workers``, default one a core) over a cache built as
+- the gateway (``--workers``, default the gateway's own: one a core but one) over a cache built as
   bench/cache_bench.py builds it, asked by wrk (one thread, closed loop) for numbers as a
   PBX sends them (national, E.164 with or without '+'), spread over the tenant by a Lua
-  script; ``--against SRC`` runs a second gateway from another tree in the same rounds;
+  script; ``--also-workers N`` (default: one a core) runs a second one with N workers in
+  the same rounds, ``--against SRC`` one from another tree;
 - slapd with the same entries (slapadd, telephoneNumber and mobile indexed eq), asked
   Yealink's number filter with the national number by bench/ldap_load.c (compiled here
   against libldap: Debian libldap-dev), a thread a connection, closed loop;
@@ -313,8 +314,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size", type=int, default=100_000, help="users (and as many contacts) in the cache")
     parser.add_argument("--seconds", type=float, default=3.0, help="load per server, level and round")
-    parser.add_argument("--rounds", type=int, default=2, help="rounds each level is split into, servers interleaved")
-    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="gateway worker processes (and nginx's)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds each level is split into, servers interleaved")
+    parser.add_argument("--workers", type=int, help="gateway worker processes (default: the gateway's default)")
+    parser.add_argument("--also-workers", type=int, default=os.cpu_count() or 1,
+                        help="a second gateway with this many workers in the same rounds (0: none; default one a core)")
     parser.add_argument("--numbers", type=int, default=20_000, help="numbers spread over the tenant")
     parser.add_argument("--against", type=Path, help="another tree's src/: its gateway in the same rounds")
     parser.add_argument("--skip", action="append", default=[], choices=["documents", "probe"])
@@ -336,16 +339,23 @@ def main() -> None:
         script = _loadgen.wrk_script(folder, "cid", [f"/t/{TOKEN}/cid?number={n}" for n in forms])
         floor = _loadgen.wrk_script(folder, "floor", ["/floor.txt"])
         try:
-            trees = {"gateway": Path(__file__).parents[1] / "src", **({"gateway --against": args.against} if args.against else {})}
+            from corpdir.gateway.http_workers import worker_count
+
+            src, workers = Path(__file__).parents[1] / "src", worker_count(args.workers)
+            trees = {"gateway": (src, workers),
+                     **({f"gateway, {args.also_workers} workers": (src, args.also_workers)}
+                        if args.also_workers and args.also_workers != workers else {}),
+                     **({"gateway --against": (args.against, workers)} if args.against else {})}
             targets: dict[str, Callable[[int], _loadgen.Run]] = {}
             pids: dict[str, int] = {}
             ports: dict[str, int] = {}
-            for label, src in trees.items():
-                gateway, port = start_gateway(db, src, args.workers)
+            for label, (src, count) in trees.items():
+                gateway, port = start_gateway(db, src, count)
                 servers.append(gateway)
                 pids[label], ports[label] = gateway.pid, port
-                if label == "gateway":
-                    print(f"gateway: replies precomputed {wait_precomputed(port, forms[0]):.1f} s after it listened", flush=True)
+                if label != "gateway --against":  # another tree may answer without a precomputed map
+                    print(f"{label} ({count} worker{'s' if count > 1 else ''}): replies precomputed "
+                          f"{wait_precomputed(port, forms[0]):.1f} s after it listened", flush=True)
                 targets[label] = lambda c, port=port, pid=gateway.pid: _loadgen.wrk(
                     f"http://127.0.0.1:{port}", script, c, args.seconds, pid)
             slapd, ldap_port = start_slapd(db, args.size)
@@ -354,14 +364,14 @@ def main() -> None:
             targets["slapd"] = lambda c: _loadgen.ldap_load(ldap_load, f"ldap://127.0.0.1:{ldap_port}", BASE,
                                                             folder / "numbers.txt", c, args.seconds, slapd.pid)
             nginx_port = free_port()
-            nginx = _loadgen.start_nginx(OUT / "nginx", nginx_port, args.workers)
+            nginx = _loadgen.start_nginx(OUT / "nginx", nginx_port, os.cpu_count() or 1)
             servers.append(nginx)
             pids["nginx"] = nginx.pid
             wait_port(nginx_port, nginx)
             targets["nginx 13-byte file"] = lambda c: _loadgen.wrk(f"http://127.0.0.1:{nginx_port}", floor, c,
                                                                    args.seconds, nginx.pid)
             print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {args.size} users + {args.size} contacts,"
-                  f" {len(numbers)} numbers, gateway and nginx workers {args.workers}, {os.cpu_count()} cores;"
+                  f" {len(numbers)} numbers, gateway workers {workers}, nginx workers a core, {os.cpu_count()} cores;"
                   f" load average before: {os.getloadavg()}", flush=True)
             results = report(interleaved(targets, args.rounds))
             print("\n".join(results))

@@ -77,7 +77,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sync-every", type=float, help="seconds between background syncs (default 900; 0: never)")
     parser.add_argument("--public-url", help="the URL phones reach this gateway at (default: as each request came)")
     parser.add_argument("--workers", type=int,
-                        help="worker processes sharing the port (default: one a core; the first syncs and asks the service)")
+                        help="worker processes sharing the port (default: one a core but one, at least one; the first syncs and asks the service)")
     parser.add_argument("--base-url", help="the service (default: config file, CORPDIR_BASE_URL, else the embedded demo)")
     parser.add_argument("--check", nargs="?", const="0399990000", metavar="NUMBER",
                         help="do not serve: print each PBX's and phone's URL and fetch it once from the running "

@@ -1,4 +1,4 @@
-"""The gateway on every core: N worker processes, each with its own listening socket on the
+"""The gateway on several cores: N worker processes, each with its own listening socket on the
 same port (SO_REUSEPORT: the kernel spreads connections over them), its own event loop,
 its own read-only connections to the cache and its own precomputed replies
 (:mod:`.precomputed`).
@@ -81,11 +81,16 @@ def serve(build: Build, host: str, port: int, workers: int | None) -> int:
 
 
 def worker_count(asked: int | None) -> int:
-    """``asked`` (default: one a core), or one where the kernel does not spread connections
-    over SO_REUSEPORT sockets (only Linux does) or a process cannot fork."""
+    """``asked``, else one a core but one: a core is left to what a request costs outside the
+    worker (the kernel's half of each request, the PBX or other clients on the same box, the
+    sync). On two cores one worker answered 3.3x slapd's requests/s with a p99 a third of
+    the two workers' (0.28 against 0.45-3.1 ms at 8 connections): two event loops and the
+    clients on two cores take turns by the scheduler's time slice (docs/performance.md,
+    "Gateway"). One where the kernel does not spread connections over SO_REUSEPORT sockets
+    (only Linux does) or a process cannot fork."""
     if not sys.platform.startswith("linux"):
         return 1
-    return max(1, asked or os.cpu_count() or 1)
+    return max(1, asked or (os.cpu_count() or 1) - 1)
 
 
 def _end_with(parent: int) -> None:
