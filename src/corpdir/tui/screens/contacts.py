@@ -27,7 +27,7 @@ from corpdir.tui.labels import first_phone
 from corpdir.tui.record_writes.contacts import ContactWrites
 from corpdir.tui.record_writes.folders import FolderWrites
 from corpdir.tui.screens.contacts_browse import ContactBrowse
-from corpdir.tui.screens.list_screen import ListScreen
+from corpdir.tui.screens.list_screen import SearchedListScreen
 from corpdir.tui.widgets.contact_detail import ContactDetail
 from corpdir.tui.widgets.contact_filters import ContactFilters
 from corpdir.tui.widgets.folder_tree import FolderTree
@@ -47,7 +47,7 @@ def contact_columns(region: str) -> list[Column]:
     ]
 
 
-class ContactsScreen(ListScreen):
+class ContactsScreen(SearchedListScreen):
     CSS_PATH = "contacts.tcss"
     BINDINGS = [
         Binding("slash", "focus_search", "Search", id="contacts.search", priority=True),
@@ -77,7 +77,7 @@ class ContactsScreen(ListScreen):
         self.selected: Contact | None = None
         self.folders = FolderTree(self.service, id="folders")
         self.filters = ContactFilters(id="filters")
-        self.contacts = SearchableList(contact_columns(self.service.settings.region), filters=self.filters, list_id="contacts", id="middle",
+        self.listed = self.contacts = SearchableList(contact_columns(self.service.settings.region), filters=self.filters, list_id="contacts", id="middle",
                                        placeholder="Search name, kana, company, number…  (/)",
                                        empty_text="No contacts here.")
         self.detail = ContactDetail(self.service, id="detail")
@@ -120,9 +120,6 @@ class ContactsScreen(ListScreen):
         self.contacts.show_count(
             lambda count, more, width: fit_caption(self.browse.caption(count, more=more, syncing=syncing), width), empty)
 
-    def on_resize(self) -> None:
-        self.call_after_refresh(self.show_count)  # the caption fitted to the new width
-
     @work(group="contacts-refresh", exclusive=True, exit_on_error=False)
     async def refresh_scope(self, browse: ContactBrowse) -> None:
         try:
@@ -160,11 +157,6 @@ class ContactsScreen(ListScreen):
     def _folders_failed(self, event: FolderTree.LoadFailed) -> None:
         self.notify(f"Folders could not be refreshed: {event.error}", severity="warning", timeout=4)
 
-    @on(SearchableList.SearchChanged)
-    def _search_typed(self, event: SearchableList.SearchChanged) -> None:
-        self.browse = replace(self.browse, text=event.text)
-        self.show_rows()
-
     @on(SearchableList.FiltersChanged)
     def _filters_changed(self) -> None:
         filters, errors = self.filters.values()
@@ -190,17 +182,6 @@ class ContactsScreen(ListScreen):
         self.open_details(self.detail, event.row, lambda: ContactDetail(self.service, event.row))
 
     # -- actions -----------------------------------------------------------------------------
-    def action_focus_search(self) -> None:
-        self.contacts.focus_search()
-
-    def action_clear_search(self) -> None:
-        """Esc: the search and every filter cleared at once (the list follows as they
-        change), back to the list."""
-        self.contacts.clear(self.filters if self.browse.filters else None)
-
-    def action_jump_row(self) -> None:
-        self.contacts.jump_to_row()
-
     def action_toggle_filters(self) -> None:
         self.filters.toggle_class("-shown")
         if self.filters.has_class("-shown"):

@@ -27,7 +27,7 @@ from corpdir.tui.context import AppContext
 from corpdir.tui.record_writes.divisions import DivisionWrites
 from corpdir.tui.record_writes.users import UserWrites
 from corpdir.tui.screens.directory_browse import ORDERS, Browse
-from corpdir.tui.screens.list_screen import ListScreen
+from corpdir.tui.screens.list_screen import SearchedListScreen
 from corpdir.tui.widgets.busy_lamp_column import LampFollower, with_lamps
 from corpdir.tui.widgets.division_tree import DivisionTree
 from corpdir.tui.widgets.key_bar import KeyBar
@@ -71,7 +71,7 @@ def user_columns(service: DirectoryService) -> list[Column]:
     ]
 
 
-class DirectoryScreen(ListScreen):
+class DirectoryScreen(SearchedListScreen):
     CSS_PATH = "directory.tcss"
     BINDINGS = [
         Binding("slash", "focus_search", "Search", id="directory.search", priority=True),
@@ -109,7 +109,7 @@ class DirectoryScreen(ListScreen):
         self.division_tree = DivisionTree(self.service, id="tree")
         self.filters = UserFilters(id="filters")
         lamps = context.desk_phone.lamps  # a lamp column only with [calls.presence] (busy_lamp_column)
-        self.people = SearchableList(with_lamps(user_columns(self.service), lamps, lambda u: u.extensionNum),
+        self.listed = self.people = SearchableList(with_lamps(user_columns(self.service), lamps, lambda u: u.extensionNum),
                                      filters=self.filters, list_id="users", id="middle",
                                      placeholder="Search name, kana, number, e-mail…  (/)", empty_text="No one here yet.")
         self.detail = UserDetail(self.service, id="detail")
@@ -157,9 +157,6 @@ class DirectoryScreen(ListScreen):
         syncing = self.context.sync.syncing
         self.people.show_count(lambda count, more, width: self.caption(count, more, syncing, width),
                                empty_text(self.browse, syncing=syncing, offline=self.service.online is False))
-
-    def on_resize(self) -> None:
-        self.call_after_refresh(self.show_count)  # the caption fitted to the new width
 
     def caption(self, count: int, more: bool, syncing: bool, width: int) -> str:
         """The caption with the division named by its path, shortened from the left to the
@@ -219,11 +216,6 @@ class DirectoryScreen(ListScreen):
     def _tree_failed(self, event: DivisionTree.LoadFailed) -> None:
         self.notify(f"Divisions could not be loaded: {event.error}", severity="warning", timeout=4)
 
-    @on(SearchableList.SearchChanged)
-    def _search_typed(self, event: SearchableList.SearchChanged) -> None:
-        self.browse = replace(self.browse, text=event.text)
-        self.show_rows()
-
     @on(SearchableList.FiltersChanged)
     def _filters_changed(self) -> None:
         self.browse = replace(self.browse, filters=self.filters.values())
@@ -242,17 +234,6 @@ class DirectoryScreen(ListScreen):
         self.open_details(self.detail, event.row, lambda: UserDetail(self.service, user=event.row))
 
     # -- actions -----------------------------------------------------------------------------
-    def action_focus_search(self) -> None:
-        self.people.focus_search()
-
-    def action_clear_search(self) -> None:
-        """Esc: the search and every filter cleared at once (the list follows as they
-        change), back to the list."""
-        self.people.clear(self.filters if self.browse.filters else None)
-
-    def action_jump_row(self) -> None:
-        self.people.jump_to_row()
-
     def action_toggle_filters(self) -> None:
         """Show or hide the filter bar; login ID only for a key that may filter by it (as
         last learnt, and learnt again: a sync since may have brought what the key sees)."""

@@ -5,14 +5,17 @@ else is asked of the service. Also what those screens share: the detail pane tha
 the highlight, copy keys, and the kiosk rule that write actions are not offered.
 
 The screens compose their parts (:class:`corpdir.tui.widgets.searchable_list.SearchableList`,
-the detail panes, the write helpers of :mod:`corpdir.tui.writes`) rather than inherit them:
-this class is the only one between them and Textual's ``Screen``.
+the detail panes, the write helpers of :mod:`corpdir.tui.writes`) rather than inherit them;
+:class:`SearchedListScreen` adds what the two screens with a search box and a filter bar
+(Directory, Contacts) do alike with them.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, ClassVar
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
+from textual import on
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
@@ -24,6 +27,11 @@ from corpdir.service.people_at_hand import ref_of
 from corpdir.tui.context import AppContext
 from corpdir.tui.chosen import copy_value, email_of, number_of
 from corpdir.tui.start_queue import open_queue, queue_emptied
+from corpdir.tui.widgets.searchable_list import SearchableList
+
+if TYPE_CHECKING:
+    from corpdir.tui.widgets.contact_filters import ContactFilters
+    from corpdir.tui.widgets.user_filters import UserFilters
 
 DETAIL_PAUSE = 0.12  # seconds the highlight rests before the detail pane follows
 
@@ -145,3 +153,31 @@ class ListScreen(Screen):
         copy_value(self, value or "", what)
         if value:
             self.viewed(self.selected)
+
+
+class SearchedListScreen(ListScreen):
+    """A list with a search box and a filter bar: ``listed`` is the screen's list, ``browse``
+    what it shows (a frozen dataclass with ``text`` and ``filters``), ``filters`` the bar."""
+
+    listed: SearchableList
+    browse: Any
+    filters: UserFilters | ContactFilters
+
+    @on(SearchableList.SearchChanged)
+    def _search_typed(self, event: SearchableList.SearchChanged) -> None:
+        self.browse = replace(self.browse, text=event.text)
+        self.show_rows()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.show_count)  # the caption fitted to the new width
+
+    def action_focus_search(self) -> None:
+        self.listed.focus_search()
+
+    def action_clear_search(self) -> None:
+        """Esc: the search and every filter cleared at once (the list follows as they
+        change), back to the list."""
+        self.listed.clear(self.filters if self.browse.filters else None)
+
+    def action_jump_row(self) -> None:
+        self.listed.jump_to_row()
