@@ -147,3 +147,40 @@ async def test_a_long_phone_status_is_cut_and_synced_stays_on_the_line(service):
         await pilot.pause()
         [line] = [line for line in screen_text(app).splitlines() if "reconnect" in line or "…" in line and "synced" in line]
         assert "synced" in line and "…" in line
+
+
+async def test_arrows_on_a_card_reach_the_calls_behind_plus_n_and_a_new_call_comes_first(service):
+    """Three calls at 80 columns: two cards and "+1"; → from the second card scrolls the
+    band to the third call (focused, "<" says calls are before it), ← back; a call that
+    comes in while the band is scrolled is shown at once, the newest first."""
+    app = desk_app(service)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await feed_ready(pilot, "ring")
+        for n in range(3):
+            await ring_in(f"035700100{n}")
+        assert await wait_for(pilot, lambda: len(app.desk_phone.session.rings) == 3 and len(cards(app)) == 2)
+        calls = [ring.uid for ring in app.desk_phone.session.rings]  # newest first
+        shown = lambda: [card.ring.uid for card in cards(app)]  # noqa: E731 - left to right
+        focused = lambda: getattr(app.focused, "ring", None) and app.focused.ring.uid  # noqa: E731
+        more = app.screen.query_one("#ring-more-calls")
+        await pilot.press("f9")
+        assert await wait_for(pilot, lambda: focused() == calls[0])
+        await pilot.press("right")
+        assert await wait_for(pilot, lambda: focused() == calls[1]) and shown() == calls[:2]
+        await pilot.press("right")
+        assert await wait_for(pilot, lambda: shown() == calls[1:] and focused() == calls[2])
+        await pilot.pause()
+        assert "".join(painted(app, more.region)).split() == ["+1", "<"]
+        await pilot.press("right")  # the oldest: nothing behind it
+        await pilot.pause()
+        assert shown() == calls[1:] and focused() == calls[2]
+        await pilot.press("left", "left")
+        assert await wait_for(pilot, lambda: shown() == calls[:2] and focused() == calls[0])
+        await pilot.pause()
+        assert "".join(painted(app, more.region)).split() == ["+1", ">"]
+        await pilot.press("right", "right")
+        assert await wait_for(pilot, lambda: shown() == calls[1:])
+        await ring_in("0357001009")
+        assert await wait_for(pilot, lambda: len(app.desk_phone.session.rings) == 4)
+        newest = app.desk_phone.session.rings[0].uid
+        assert await wait_for(pilot, lambda: shown() == [newest, calls[0]])

@@ -2,8 +2,9 @@
 rang, the last calls from it, and the keys that act on it.
 
 The card is focusable but never takes the focus itself: it appears while someone types in
-a form and their keys keep going to the form, until they move to it (F9, or Tab). Its
-actions post :class:`RingCard.Chosen` upwards; the app's desk phone carries them out."""
+a form and their keys keep going to the form, until they move to it (F9, or Tab); ← and →
+move between the calls. Its actions post :class:`RingCard.Chosen` upwards; the app's desk
+phone carries them out."""
 
 from __future__ import annotations
 
@@ -53,8 +54,18 @@ def duration_text(seconds: int | None) -> str:
 class RingCard(Vertical, can_focus=True):
     DEFAULT_CSS = tcss_beside(__file__)
     BINDINGS = [Binding(key, action, label, show=False, id=f"ring.{action}") for key, action, label in KEYS] + [
-        Binding("escape,delete", "dismiss", "Dismiss", show=False, id="ring.dismiss_alt")]
+        Binding("escape,delete", "dismiss", "Dismiss", show=False, id="ring.dismiss_alt"),
+        Binding("right", "step(1)", "Next call", show=False, id="ring.next_call"),
+        Binding("left", "step(-1)", "Previous call", show=False, id="ring.previous_call")]
     WRITES = frozenset({"take_message", "save_contact"})
+
+    class Step(Message):
+        """← or → on ``card``: the focus to the call beside it (the band scrolls to a hidden one)."""
+
+        def __init__(self, card: RingCard, delta: int) -> None:
+            super().__init__()
+            self.card = card
+            self.delta = delta
 
     class Chosen(Message):
         """The user asked for ``action`` on ``ring`` (open, call_back, copy, ...)."""
@@ -88,6 +99,9 @@ class RingCard(Vertical, can_focus=True):
             jpeg = None
         if self.ring is not None and self.ring.uid == ring.uid:
             await photo.show(jpeg, placeholder="")
+
+    def action_step(self, delta: int) -> None:
+        self.post_message(self.Step(self, delta))
 
     def show_ring(self, ring: Ring | None) -> None:
         """Fill the card with ``ring`` (None: hide it)."""

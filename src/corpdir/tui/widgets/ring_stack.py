@@ -11,7 +11,9 @@ card lost characters of its own text; a docked band has nothing underneath it. (
 docked on it squeezed the chart to three rows.)
 
 The band shows as many cards as fit whole, with their borders and keys (three at 120
-columns, two at 80), and "+N" for the calls behind them.
+columns, two at 80), and "+N" for the calls it cannot show, with "<" or ">" where they are:
+← and → on a card move the focus to the call beside it, scrolling the band to a hidden
+one. A call that comes in scrolls the band back to the newest.
 
 Focus: a card never takes it by itself; when the call of the focused card leaves (``d``,
 ``D``, its end's time is up), the focus goes to the newest card still shown, else back to
@@ -47,6 +49,7 @@ class RingStack(Widget):  # not a Vertical: screens style their own "> Vertical"
     def __init__(self, **kwargs) -> None:  # noqa: ANN003 - Widget's
         super().__init__(**kwargs)
         self.rings: list[Ring] = []
+        self.first = 0  # the place in ``rings`` of the first card shown (← → scroll the band)
         self.return_to: Widget | None = None  # had the focus before it moved onto a card
 
     def compose(self):  # noqa: ANN201
@@ -75,8 +78,12 @@ class RingStack(Widget):  # not a Vertical: screens style their own "> Vertical"
         a call coming in front of it or leaving does not clear its photo and fetch it
         again, and the focus stays on the call it was on; the cards are moved into the
         calls' order. Nothing here waits for anything."""
+        if {ring.uid for ring in rings} - {ring.uid for ring in self.rings}:
+            self.first = 0  # a new call: the newest in view
         self.rings = list(rings)
-        wanted = self.rings[:fitting(self.app.size.width)]
+        room = fitting(self.app.size.width)
+        self.first = max(0, min(self.first, len(self.rings) - room))
+        wanted = self.rings[self.first:self.first + room]
         uids = {ring.uid for ring in wanted}
         focused = self.screen.focused
         focused_call = focused.ring.uid if isinstance(focused, RingCard) and focused.ring is not None else None
@@ -91,13 +98,26 @@ class RingStack(Widget):  # not a Vertical: screens style their own "> Vertical"
         for place, card in enumerate(order):  # left to right, newest first; the hidden ones after
             if self.children[place] is not card:
                 self.move_child(card, before=self.children[place])
-        behind = len(self.rings) - len(wanted)
+        before, after = self.first, len(self.rings) - self.first - len(wanted)
         more = self.query_one("#ring-more-calls", Static)
-        more.update(f"+{behind}" if behind else "")
-        more.display = behind > 0
+        more.update(f"+{before + after}\n{'<' if before else ' '} {'>' if after else ' '}" if before + after else "")
+        more.display = before + after > 0
         self.display = bool(wanted)
         if focused_call is not None and focused_call not in uids:
             self._refocus(order[0] if order else None)
+
+    def on_ring_card_step(self, message: RingCard.Step) -> None:
+        message.stop()
+        uids = [ring.uid for ring in self.rings]
+        ring = message.card.ring
+        if ring is None or ring.uid not in uids or not 0 <= (target := uids.index(ring.uid) + message.delta) < len(uids):
+            return
+        room = fitting(self.app.size.width)
+        self.first = min(self.first, target) if target < self.first else max(self.first, target - room + 1)
+        self.show(self.rings)
+        for card in self._shown():
+            if card.ring is not None and card.ring.uid == uids[target]:
+                card.focus()
 
     def _refocus(self, newest: RingCard | None) -> None:
         """The focused card's call left: to the newest card shown, else where it was."""
