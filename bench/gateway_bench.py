@@ -354,7 +354,7 @@ def main() -> None:
                 servers.append(gateway)
                 pids[label], ports[label] = gateway.pid, port
                 if label != "gateway --against":  # another tree may answer without a precomputed map
-                    print(f"{label} ({count} worker{'s' if count > 1 else ''}): replies precomputed "
+                    print(f"{label}{f' ({count} worker)' if count == 1 else ''}: replies precomputed "
                           f"{wait_precomputed(port, forms[0]):.1f} s after it listened", flush=True)
                 targets[label] = lambda c, port=port, pid=gateway.pid: _loadgen.wrk(
                     f"http://127.0.0.1:{port}", script, c, args.seconds, pid)
