@@ -112,6 +112,8 @@ def wrk_script(folder: Path, name: str, paths: list[str]) -> Path:
 
 
 def wrk(url: str, script: Path, connections: int, seconds: float, server_pid: int) -> Run:
+    if seconds < 1 or seconds != int(seconds):
+        raise SystemExit(f"wrk runs whole seconds, 1 or more (not {seconds:g})")
     command = [shutil.which("wrk") or "/usr/bin/wrk", "-t1", f"-c{connections}", f"-d{seconds:g}s", "--timeout", "5s",
                "-s", str(script), url]
     out, generator, server = _measured(command, server_pid)

@@ -313,7 +313,7 @@ def report(runs: dict[tuple[str, int], list[_loadgen.Run]]) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--size", type=int, default=100_000, help="users (and as many contacts) in the cache")
-    parser.add_argument("--seconds", type=float, default=3.0, help="load per server, level and round")
+    parser.add_argument("--seconds", type=int, default=3, help="load per server, level and round (whole seconds: wrk takes no fraction)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds each level is split into, servers interleaved")
     parser.add_argument("--workers", type=int, help="gateway worker processes (default: the gateway's default)")
     parser.add_argument("--also-workers", type=int, default=os.cpu_count() or 1,
