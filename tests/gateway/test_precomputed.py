@@ -93,14 +93,15 @@ def test_metrics_count_the_maps_answers_as_the_caches(gateway):
 
 def test_a_sync_that_changes_nothing_keeps_the_map(gateway):
     """A periodic sync commits (it marks when it ran) though no record changed: the map
-    is kept (one digest of the content), not dropped and rebuilt, which at 100k people
+    is kept (its marks say nothing changed), not dropped and rebuilt, which at 100k people
     costs a minute of a core per worker (docs/performance.md)."""
     user = next(u for u in gateway.call(gateway.service.people.window(None, limit=200)) if u.phoneNum)
     precomputed = gateway.server.precomputed
-    _until(lambda: precomputed.replies and precomputed.digest)
-    built, digest, version = precomputed.replies, precomputed.digest, precomputed.version
+    _until(lambda: precomputed.replies and precomputed.marks)
+    built, entries, version = precomputed.replies, dict(precomputed.replies), precomputed.version
     gateway.call(gateway.service.sync.run())
-    _until(lambda: precomputed.version != version and precomputed._rebuild.done())
-    assert precomputed.replies is built and precomputed.digest == digest  # the same map, not an equal new one
+    _until(lambda: precomputed.version != version and precomputed._follow.done())
+    assert precomputed.replies is built  # the same map, not an equal new one
+    assert all(precomputed.replies[key] is entry for key, entry in entries.items())  # nothing rendered again
     answered = _precomputed(gateway, f"/cid?number={digits(user.phoneNum)}")
     assert gateway.get(f"{gateway.base}/cid?number={digits(user.phoneNum)}").text == user.fullname and answered

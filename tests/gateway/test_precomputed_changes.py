@@ -1,0 +1,124 @@
+"""After a sync that changed a few records, the gateway's precomputed caller-ID map renders
+again only the numbers those records touch, keeps every other entry as it was, and ends
+equal to a map built whole from the same state of the cache."""
+
+from __future__ import annotations
+
+import time
+
+from corpdir.gateway.precomputed import Precomputed
+from corpdir.phone import digits
+from corpdir.service.backend import backend_of
+
+
+def _until(check, tries: int = 3000):
+    for _ in range(tries):
+        if found := check():
+            return found
+        time.sleep(0.01)
+    raise AssertionError("condition never held")
+
+
+def _settled(gateway) -> Precomputed:
+    """The gateway's map, once it follows the cache as it is now (every commit seen and dealt with)."""
+    precomputed = gateway.server.precomputed
+
+    async def version() -> int:
+        return precomputed.phonebook.version()
+
+    now = gateway.call(version())
+    _until(lambda: precomputed.version == now and precomputed._follow is not None and precomputed._follow.done()
+           and precomputed.replies)
+    return precomputed
+
+
+def _built_whole(gateway) -> dict:
+    """A map built whole from the cache as it is now, by a second Precomputed of the same gateway."""
+    fresh = Precomputed(gateway.app)
+    gateway.loop.call_soon_threadsafe(fresh.start)
+    _until(lambda: fresh.replies and fresh._follow.done())
+    replies = fresh.replies
+    gateway.loop.call_soon_threadsafe(fresh.stop)
+    return replies
+
+
+def _people(gateway, count: int = 200) -> list:
+    return [u for u in gateway.call(gateway.service.people.window(None, limit=count)) if u.phoneNum]
+
+
+def _sync(gateway) -> Precomputed:
+    gateway.call(gateway.service.sync.run())
+    return _settled(gateway)
+
+
+def _client(gateway):
+    return backend_of(gateway.admin).client
+
+
+def test_a_renamed_person_is_rendered_again_and_nobody_else(gateway):
+    user, other = _people(gateway)[:2]
+    precomputed = _settled(gateway)
+    before, key = dict(precomputed.replies), precomputed.key(digits(user.phoneNum))
+    gateway.call(_client(gateway).edit_user(user.userId, {"fullname": "改名 五郎"}))
+    precomputed = _sync(gateway)
+    assert gateway.get(f"{gateway.base}/cid?number={digits(user.phoneNum)}").text == "改名 五郎"
+    assert precomputed.replies[key] != before[key]
+    redone = [k for k, entry in before.items() if precomputed.replies.get(k) is not entry]
+    assert key in redone and len(redone) <= len(user.model_dump(exclude_none=True))  # the person's own numbers
+    assert precomputed.replies[precomputed.key(digits(other.phoneNum))] is before[precomputed.key(digits(other.phoneNum))]
+    assert precomputed.replies == _built_whole(gateway)
+
+
+def test_a_number_nobody_holds_any_more_leaves_the_map_and_the_new_one_enters(gateway):
+    user = _people(gateway)[0]
+    precomputed = _settled(gateway)
+    old = precomputed.key(digits(user.phoneNum))
+    assert old in precomputed.replies
+    gateway.call(_client(gateway).edit_user(user.userId, {"phoneNum": "03-9876-5432"}))
+    precomputed = _sync(gateway)
+    assert old not in precomputed.replies
+    assert gateway.get(f"{gateway.base}/cid?number={digits(user.phoneNum)}").status_code == 404
+    assert precomputed.key("0398765432") in precomputed.replies
+    assert gateway.get(f"{gateway.base}/cid?number=0398765432").text == user.fullname
+    assert precomputed.replies == _built_whole(gateway)
+
+
+def test_a_removed_person_is_no_longer_answered_from_the_map(gateway):
+    user = _people(gateway)[0]
+    precomputed = _settled(gateway)
+    key = precomputed.key(digits(user.phoneNum))
+    assert key in precomputed.replies
+    gateway.call(_client(gateway).delete_user(user.userId))
+    precomputed = _sync(gateway)
+    assert key not in precomputed.replies
+    answered: list[str] = []
+    precomputed.answered = answered.append
+    assert gateway.get(f"{gateway.base}/cid?number={digits(user.phoneNum)}").status_code == 404
+    assert answered == []
+    assert precomputed.replies == _built_whole(gateway)
+
+
+def test_a_renamed_division_changes_the_answers_of_everyone_under_it_only(gateway):
+    """The division renamed is the parent of someone's division: its members and those of
+    every division under it are answered with the new path; nobody else is rendered again."""
+    people = _people(gateway, 500)
+    client = _client(gateway)
+    parent = gateway.call(client.get_division(people[0].divisions[0].divisionId)).parentDivisionId
+    assert parent
+    kv = f"{gateway.base}/cid.kv?number={digits(people[0].phoneNum)}"
+    new_name = "%E6%96%B0%E9%83%A8%E7%BD%B2"  # '新部署', percent-encoded
+    assert new_name not in gateway.get(kv).text
+    precomputed = _settled(gateway)
+    before = dict(precomputed.replies)
+    renamed = gateway.call(client.edit_division(parent, {"divisionName": "新部署"}))
+    # stored as a sync stores its divisions, before it reaches the people: their own records
+    # (which name their division too) are not what changes their answers here
+    backend = backend_of(gateway.service)
+    gateway.call(backend.cache.run(backend.store.put_divisions, [renamed]))
+    precomputed = _settled(gateway)
+    for user in people:
+        key = precomputed.key(digits(user.phoneNum))
+        under = new_name in gateway.get(f"{gateway.base}/cid.kv?number={digits(user.phoneNum)}").text
+        assert (precomputed.replies[key] is before[key]) is not under
+    assert new_name in gateway.get(kv).text
+    assert precomputed.replies == _built_whole(gateway)
