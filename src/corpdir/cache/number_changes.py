@@ -18,70 +18,78 @@ names). So the numbers a change touches are:
 
 :class:`Marks` is one state, read in the same read transaction as the answers rendered from
 it: per record a hash of the record as stored (Python's ``hash`` of the bytes: the marks
-never leave the process that read them) and the keys of its numbers, as the caller keys
-them (the gateway's keys; interned, so each key string is kept once with the map's).
+never leave the process that read them) and the phone index keys of its numbers. The keys
+are a function of the record (and the settings), so after the first state only the
+records whose hash changed have theirs read again: a pass over the records, not over the
+phone index (docs/performance.md, "Gateway").
 """
 
 from __future__ import annotations
 
 import hashlib
 import sqlite3
-import sys
-from typing import Callable, Iterable, NamedTuple
+from typing import Iterable, NamedTuple
 
 from corpdir.sqlite import chunks, marks
 
 KINDS = (("user", "users"), ("contact", "contacts"), ("division", "divisions"))
-EVERYTHING = None  # what :func:`changed_keys` answers when only a full rebuild will do
-Mark = tuple  # (hash of the stored record, key of each of its numbers...): one flat tuple a record
+EVERYTHING = None  # what :func:`read_changes` answers when only a full rebuild will do
 
 
 class Marks(NamedTuple):
     settings: bytes  # a digest of the cache's settings, other than when each resource was last synced
-    records: dict[str, dict[int, Mark]]  # kind -> record id -> Mark
+    hashes: dict[str, dict[int, int]]  # kind -> record id -> hash of the record as stored
+    keys: dict[str, dict[int, str]]  # kind -> record id -> the phone index keys of its numbers, space-separated
     parents: dict[int, int | None]  # division id -> its parent's
 
 
-def read_marks(conn: sqlite3.Connection, key: Callable[[str], str]) -> Marks:
-    """The marks of the state ``conn`` reads (the caller holds one read transaction);
-    ``key``: a phone index key as the caller keys numbers."""
-    settings = hashlib.blake2b(digest_size=16)
-    for name, value in conn.execute("SELECT key, value FROM meta WHERE key NOT LIKE 'synced_at:%' ORDER BY key"):
-        settings.update(f"{name}\0{value}\0".encode())
-    records: dict[str, dict[int, Mark]] = {}
-    keyed: dict[str, str] = {}
-    for kind, table in KINDS:
-        held: dict[int, list[str]] = {}
-        for rid, index_key in conn.execute(f"SELECT id, key FROM {kind}_phones"):  # noqa: S608 - fixed names
-            if (k := keyed.get(index_key)) is None:
-                k = keyed[index_key] = sys.intern(key(index_key))
-            held.setdefault(rid, []).append(k)
-        records[kind] = {rid: (hash(data), *sorted(set(held.get(rid, ()))))
-                         for rid, data in conn.execute(f"SELECT id, data FROM {table}")}  # noqa: S608 - fixed names
-    parents = dict(conn.execute("SELECT id, parent_id FROM divisions"))
-    return Marks(settings.digest(), records, parents)
+def read_marks(conn: sqlite3.Connection) -> Marks:
+    """The marks of the state ``conn`` reads (the caller holds one read transaction), every
+    record's keys read from the phone index."""
+    keys: dict[str, dict[int, str]] = {}
+    for kind, _ in KINDS:
+        held = keys[kind] = {}
+        for rid, key in conn.execute(f"SELECT id, key FROM {kind}_phones"):  # noqa: S608 - fixed names
+            held[rid] = held[rid] + " " + key if rid in held else key  # in the index's order: the same for the same keys
+    return Marks(_settings(conn), _hashes(conn), keys, dict(conn.execute("SELECT id, parent_id FROM divisions")))
 
 
-def changed_keys(conn: sqlite3.Connection, old: Marks, new: Marks) -> set[str] | None:
-    """The keys (as :func:`read_marks` keyed them) whose answers may differ between ``old``
-    and ``new``, ``conn`` reading ``new``'s state; :data:`EVERYTHING` for a full rebuild."""
-    if old.settings != new.settings or old.parents.keys() != new.parents.keys():
-        return EVERYTHING
-    keys: set[str] = set()
+def read_changes(conn: sqlite3.Connection, old: Marks) -> tuple[Marks, set[str] | None]:
+    """The marks of the state ``conn`` reads, and the phone index keys whose answers may
+    differ from ``old``'s state's (:data:`EVERYTHING`: build them all)."""
+    settings, parents = _settings(conn), dict(conn.execute("SELECT id, parent_id FROM divisions"))
+    if settings != old.settings or parents.keys() != old.parents.keys():
+        return read_marks(conn), EVERYTHING
+    hashes, keys = _hashes(conn), {}
+    held: list[str] = []  # the changed records' keys, before and after, each record's space-separated
     changed: dict[str, set[int]] = {}
     for kind, _ in KINDS:
-        before, after = old.records[kind], new.records[kind]
+        before, after = old.hashes[kind], hashes[kind]
         ids = changed[kind] = {rid for rid, mark in after.items() if before.get(rid) != mark}
         ids.update(rid for rid in before if rid not in after)
-        for rid in ids:
-            keys.update(before.get(rid, (0,))[1:], after.get(rid, (0,))[1:])
-    divisions = _under(changed["division"], new.parents)
-    for rid in divisions - changed["division"]:
-        keys.update(new.records["division"][rid][1:])
-    users = new.records["user"]
-    for rid in members(conn, divisions) - changed["user"]:
-        keys.update(users.get(rid, (0,))[1:])
-    return keys
+        kept = keys[kind] = old.keys[kind].copy()
+        held += [kept.pop(rid) for rid in ids if rid in kept]
+        for chunk in chunks(list(ids)):
+            for rid, key in conn.execute(f"SELECT id, key FROM {kind}_phones WHERE id IN ({marks(len(chunk))})", chunk):  # noqa: S608
+                kept[rid] = kept[rid] + " " + key if rid in kept else key
+        held += [kept[rid] for rid in ids if rid in kept]
+    new = Marks(settings, hashes, keys, parents)
+    divisions = _under(changed["division"], parents)
+    held += [keys["division"].get(rid, "") for rid in divisions - changed["division"]]
+    held += [keys["user"].get(rid, "") for rid in members(conn, divisions) - changed["user"]]
+    return new, {key for found in held for key in found.split()}
+
+
+def _settings(conn: sqlite3.Connection) -> bytes:
+    digest = hashlib.blake2b(digest_size=16)
+    for name, value in conn.execute("SELECT key, value FROM meta WHERE key NOT LIKE 'synced_at:%' ORDER BY key"):
+        digest.update(f"{name}\0{value}\0".encode())
+    return digest.digest()
+
+
+def _hashes(conn: sqlite3.Connection) -> dict[str, dict[int, int]]:
+    return {kind: {rid: hash(data) for rid, data in conn.execute(f"SELECT id, data FROM {table}")}  # noqa: S608 - fixed names
+            for kind, table in KINDS}
 
 
 def _under(ids: set[int], parents: dict[int, int | None]) -> set[int]:

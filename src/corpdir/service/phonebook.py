@@ -323,13 +323,17 @@ class CacheState:
         if self._conn is not None:
             self._conn.close()
 
-    async def marks(self, key: Callable[[str], str]) -> Marks:
-        """This state's marks, its numbers keyed by ``key``."""
-        return await self._on_thread(number_changes.read_marks, self._conn, key)
+    async def marks(self, since: Marks | None = None) -> tuple[Marks, set[str] | None]:
+        """This state's marks, and the phone index keys whose answers differ from those of
+        the state ``since`` is of (None: all of them, or ``since`` is None)
+        (:mod:`corpdir.cache.number_changes`)."""
 
-    async def changed_keys(self, old: Marks, new: Marks) -> set[str] | None:
-        """The keys whose answers differ from ``old``'s (``new``: this state's marks), None for all."""
-        return await self._on_thread(number_changes.changed_keys, self._conn, old, new)
+        def read() -> tuple[Marks, set[str] | None]:
+            if since is None:
+                return number_changes.read_marks(self._conn), None
+            return number_changes.read_changes(self._conn, since)
+
+        return await self._on_thread(read)
 
     async def answers(self, answer: Callable[[Callable[[list[str], int], Any], str], T],
                       among: Iterable[str] | None = None) -> dict[str, T]:
