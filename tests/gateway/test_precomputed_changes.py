@@ -4,6 +4,7 @@ equal to a map built whole from the same state of the cache."""
 
 from __future__ import annotations
 
+import threading
 import time
 
 from corpdir.gateway.precomputed import Precomputed
@@ -67,6 +68,44 @@ def test_a_renamed_person_is_rendered_again_and_nobody_else(gateway):
     assert key in redone and len(redone) <= len(user.model_dump(exclude_none=True))  # the person's own numbers
     assert precomputed.replies[precomputed.key(digits(other.phoneNum))] is before[precomputed.key(digits(other.phoneNum))]
     assert precomputed.replies == _built_whole(gateway)
+
+
+def test_while_a_change_is_rendered_the_map_answers_the_rest_and_never_the_old_answer(gateway):
+    """The render of the changed numbers is held up (its thread waits): meanwhile the map
+    answers everyone else, and the changed number is answered by the ordinary path from
+    the new state, never with the old name from the map."""
+    user, other = _people(gateway)[:2]
+    precomputed = _settled(gateway)
+    rendering, go_on = threading.Event(), threading.Event()
+    renderer = precomputed._renderer
+
+    def held_renderer():
+        answer = renderer()
+
+        def held(read, key):
+            rendering.set()
+            go_on.wait(60)
+            return answer(read, key)
+
+        return held
+
+    precomputed._renderer = held_renderer
+    answered: list[str] = []
+    precomputed.answered = answered.append
+    renamed = gateway.call(_client(gateway).edit_user(user.userId, {"fullname": "改名 六郎"}))
+    backend = backend_of(gateway.service)
+    gateway.call(backend.cache.run(backend.store.put_users, [renamed]))  # one commit, as a sync's page is
+    try:
+        assert rendering.wait(60)
+        assert gateway.get(f"{gateway.base}/cid?number={digits(other.phoneNum)}").text == other.fullname
+        assert answered == ["text"]  # from the map
+        assert gateway.get(f"{gateway.base}/cid?number={digits(user.phoneNum)}").text == "改名 六郎"
+        assert answered == ["text"]  # not from the map: the ordinary path
+    finally:
+        go_on.set()
+    _settled(gateway)
+    assert gateway.get(f"{gateway.base}/cid?number={digits(user.phoneNum)}").text == "改名 六郎"
+    assert answered == ["text", "text"]  # from the map again
 
 
 def test_a_number_nobody_holds_any_more_leaves_the_map_and_the_new_one_enters(gateway):
