@@ -5,19 +5,12 @@ equal to a map built whole from the same state of the cache."""
 from __future__ import annotations
 
 import threading
-import time
 
 from corpdir.gateway.precomputed import Precomputed
 from corpdir.phone import digits
 from corpdir.service.backend import backend_of
 
-
-def _until(check, tries: int = 3000):
-    for _ in range(tries):
-        if found := check():
-            return found
-        time.sleep(0.01)
-    raise AssertionError("condition never held")
+from .conftest import until
 
 
 def _settled(gateway) -> Precomputed:
@@ -28,8 +21,8 @@ def _settled(gateway) -> Precomputed:
         return precomputed.phonebook.version()
 
     now = gateway.call(version())
-    _until(lambda: precomputed.version == now and precomputed._follow is not None and precomputed._follow.done()
-           and precomputed.replies)
+    until(lambda: precomputed.version == now and precomputed._follow is not None and precomputed._follow.done()
+          and precomputed.replies)
     return precomputed
 
 
@@ -37,7 +30,7 @@ def _built_whole(gateway) -> dict:
     """A map built whole from the cache as it is now, by a second Precomputed of the same gateway."""
     fresh = Precomputed(gateway.app)
     gateway.loop.call_soon_threadsafe(fresh.start)
-    _until(lambda: fresh.replies and fresh._follow.done())
+    until(lambda: fresh.replies and fresh._follow.done())
     replies = fresh.replies
     gateway.loop.call_soon_threadsafe(fresh.stop)
     return replies
