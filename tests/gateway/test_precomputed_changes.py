@@ -154,3 +154,19 @@ def test_a_renamed_division_changes_the_answers_of_everyone_under_it_only(gatewa
         assert (precomputed.replies[key] is before[key]) is not under
     assert new_name in gateway.get(kv).text
     assert precomputed.replies == _built_whole(gateway)
+
+
+def test_a_change_to_more_than_the_share_builds_the_map_whole(gateway, monkeypatch):
+    """Past INCREMENTAL_SHARE of the map (here: any change at all) number by number costs
+    more than a full build: every entry is rendered again, and the map is right."""
+    from corpdir.gateway import precomputed as module
+
+    user = _people(gateway)[0]
+    precomputed = _settled(gateway)
+    before = dict(precomputed.replies)
+    monkeypatch.setattr(module, "INCREMENTAL_SHARE", 0.0)
+    gateway.call(_client(gateway).edit_user(user.userId, {"fullname": "改名 七郎"}))
+    precomputed = _sync(gateway)
+    assert gateway.get(f"{gateway.base}/cid?number={digits(user.phoneNum)}").text == "改名 七郎"
+    assert not any(precomputed.replies.get(key) is entry for key, entry in before.items())
+    assert precomputed.replies == _built_whole(gateway)
