@@ -48,9 +48,7 @@ def read_marks(conn: sqlite3.Connection) -> Marks:
     record's keys read from the phone index."""
     keys: dict[str, dict[int, str]] = {}
     for kind, _ in KINDS:
-        held = keys[kind] = {}
-        for rid, key in conn.execute(f"SELECT id, key FROM {kind}_phones"):  # noqa: S608 - fixed names
-            held[rid] = held[rid] + " " + key if rid in held else key  # in the index's order: the same for the same keys
+        _add_keys(keys.setdefault(kind, {}), conn.execute(f"SELECT id, key FROM {kind}_phones"))  # noqa: S608 - fixed names
     return Marks(_settings(conn), _hashes(conn), keys, dict(conn.execute("SELECT id, parent_id FROM divisions")))
 
 
@@ -70,14 +68,19 @@ def read_changes(conn: sqlite3.Connection, old: Marks) -> tuple[Marks, set[str] 
         kept = keys[kind] = old.keys[kind].copy()
         held += [kept.pop(rid) for rid in ids if rid in kept]
         for chunk in chunks(list(ids)):
-            for rid, key in conn.execute(f"SELECT id, key FROM {kind}_phones WHERE id IN ({marks(len(chunk))})", chunk):  # noqa: S608
-                kept[rid] = kept[rid] + " " + key if rid in kept else key
+            _add_keys(kept, conn.execute(f"SELECT id, key FROM {kind}_phones WHERE id IN ({marks(len(chunk))})", chunk))  # noqa: S608
         held += [kept[rid] for rid in ids if rid in kept]
     new = Marks(settings, hashes, keys, parents)
     divisions = _under(changed["division"], parents)
     held += [keys["division"].get(rid, "") for rid in divisions - changed["division"]]
     held += [keys["user"].get(rid, "") for rid in members(conn, divisions) - changed["user"]]
     return new, {key for found in held for key in found.split()}
+
+
+def _add_keys(held: dict[int, str], rows: Iterable[tuple[int, str]]) -> None:
+    """Each record's keys as one string: in the index's order, so the same for the same keys."""
+    for rid, key in rows:
+        held[rid] = held[rid] + " " + key if rid in held else key
 
 
 def _settings(conn: sqlite3.Connection) -> bytes:
