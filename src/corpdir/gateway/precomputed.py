@@ -44,10 +44,11 @@ log = logging.getLogger("corpdir.gateway")
 CHECK_SECONDS = 0.1  # how often the loop asks whether the cache changed (a PRAGMA: ~7 us)
 # Of the map's numbers a change touches, the share above which the map is built whole
 # rather than number by number: a number rendered again cost 108 us of CPU against 93 us
-# in a full build, plus one pass over the records' marks (bench/precomputed_bench.py, 10k
-# people + 10k contacts), so the two cost alike near 86 %, and number by number keeps
+# in a full build at 10k people + 10k contacts, 137 us against 100 us at 100k + 100k, plus
+# one pass over the records' marks (bench/precomputed_bench.py, docs/performance.md), so
+# the two cost alike near 86 % and 73 %; below, number by number costs less and keeps
 # answering the numbers it did not touch meanwhile.
-INCREMENTAL_SHARE = 0.8
+INCREMENTAL_SHARE = 0.7
 MAX_REQUEST = 2048  # bytes; a larger request is the parser's (its limits answer 413/431)
 FORMATS = {b"/cid": 0, b"/cid.kv": 1}  # the index of a format's reply in a map entry
 NAMES = ("text", "kv")
