@@ -214,13 +214,15 @@ class Precomputed:
         (the first build, the settings, a division added or removed, more than
         :data:`INCREMENTAL_SHARE` of the map) the map is dropped and built whole. A commit
         seen while rendering stops the map answering until the next pass has dropped what
-        that commit changed (:meth:`_check`)."""
+        that commit changed (:meth:`_check`); one seen while the marks are read is dropped
+        by the next pass, the map answering meanwhile (a sync commits every page: it would
+        be stopped for most of a sync)."""
         began = time.monotonic()
         marks, changed = await state.marks(self.marks if self._map else None)
         keys = None if changed is None else {self.key(key) for key in changed}
         if keys is None or len(keys) > INCREMENTAL_SHARE * len(self._map):
             self.replies = self._map = {}  # the ordinary path answers until the new map is in
-            self.marks, self._blocks, self._rendering = None, {}, True
+            self.marks, self._blocks = None, {}
             self._map, self.marks = self._keyed(await state.answers(self._renderer())), marks
             log.info("caller-ID replies precomputed for %d numbers in %.1f s", len(self._map), time.monotonic() - began)
         else:
