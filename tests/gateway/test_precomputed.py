@@ -60,7 +60,7 @@ def test_a_sync_that_renames_someone_is_answered_with_the_new_name(gateway):
     assert gateway.get(url).text == user.fullname
     gateway.call(backend_of(gateway.admin).client.edit_user(user.userId, {"fullname": "改名 四郎"}))
     gateway.call(gateway.service.sync.run())
-    # the map is dropped when the loop sees the cache moved (within CHECK_SECONDS), then rebuilt
+    # the number leaves the map once the loop has seen the commit and read its marks, then is rendered again
     until(lambda: gateway.get(url).text == "改名 四郎")
     answered.clear()
     until(lambda: gateway.get(url).text == "改名 四郎" and answered)  # and the new map answers it
