@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import threading
+import time
 from typing import Any, Coroutine, TypeVar
 
 import httpx
@@ -23,6 +24,15 @@ from service_fixtures import make_server, make_service
 T = TypeVar("T")
 TOKEN = "t0ken-for-tests"
 USER, PASSWORD = "freepbx", "s3cret:with colon"
+
+
+def until(check: Any, tries: int = 3000) -> Any:
+    """Poll until ``check()`` is truthy (what the gateway does next, on its own loop), and return it."""
+    for _ in range(tries):
+        if found := check():
+            return found
+        time.sleep(0.01)
+    raise AssertionError("condition never held")
 
 
 class Slow(httpx.AsyncBaseTransport):

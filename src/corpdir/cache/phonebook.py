@@ -47,29 +47,6 @@ def data_version(conn: sqlite3.Connection) -> int:
     return conn.execute("PRAGMA data_version").fetchone()[0]
 
 
-def content_digest(conn: sqlite3.Connection) -> bytes:
-    """A digest of what caller-ID answers from: every user's, contact's and division's
-    record as stored, and the cache's settings other than when each resource was last
-    synced. A sync that changed nothing (the usual 15-minute one) leaves it as it was,
-    though it commits; ``fetched_at`` and ``generation`` (the sync's own marks) are left
-    out. One read transaction, so the digest is of one state of the file."""
-    import hashlib  # here: `corpdir lookup` imports this package's readers and never digests
-
-    digest = hashlib.blake2b(digest_size=16)
-    conn.execute("BEGIN")
-    try:
-        for table in ("users", "contacts", "divisions"):
-            digest.update(table.encode())
-            for rid, data in conn.execute(f"SELECT id, data FROM {table} ORDER BY id"):  # noqa: S608 - fixed names
-                digest.update(rid.to_bytes(8, "little", signed=True))
-                digest.update(data if isinstance(data, bytes) else str(data).encode())
-        for key, value in conn.execute("SELECT key, value FROM meta WHERE key NOT LIKE 'synced_at:%' ORDER BY key"):
-            digest.update(f"{key}\0{value}\0".encode())
-    finally:
-        conn.execute("COMMIT")
-    return digest.digest()
-
-
 def number_keys(conn: sqlite3.Connection) -> list[str]:
     """Every number the phone index holds (users', contacts', divisions'), each once, as it
     keys them (:func:`corpdir.phone.match_key`): what caller-ID can answer from the cache."""

@@ -233,9 +233,11 @@ class CacheStore(DirectoryReads, FolderLists, CallHistory):
             self._writer.delete(conn, indexing.CONTACT, ids)
 
     def delete_divisions(self, ids: Sequence[int]) -> None:
+        """The divisions and their numbers. Their ``user_divisions`` rows stay: they say which
+        people's records name a division, and those records still do (should it come back
+        and be renamed, its people's search terms and caller-ID answers are found by them)."""
         with self.transaction() as conn:
             conn.executemany("DELETE FROM divisions WHERE id = ?", [(i,) for i in ids])
-            conn.executemany("DELETE FROM user_divisions WHERE division_id = ?", [(i,) for i in ids])
             conn.executemany("DELETE FROM division_phones WHERE id = ?", [(i,) for i in ids])
 
     def ids_older_than(self, table: Literal["users", "divisions", "contacts"], generation: int) -> list[int]:

@@ -6,10 +6,14 @@ changes when a sync commits. So for every number the cache holds, the ``/cid`` a
 ``/cid.kv`` replies are rendered once, off the event loop, by the same code that answers a
 request (:meth:`corpdir.gateway.callerid.CallerId.reply`, hence the renderers of
 :mod:`corpdir.gateway.answers`), and kept as bytes under one key for the spellings a PBX
-sends (national '0312345678', E.164 with and without '+': :meth:`Precomputed.key`). The map is swapped in whole when the
-rebuild ends; when the cache's ``data_version`` moves (checked every ``CHECK_SECONDS`` on
-the loop) the old map is dropped at once, and until the new one is in, requests take the
-ordinary path. A request the map cannot answer exactly as the ordinary path would also
+sends (national '0312345678', E.164 with and without '+': :meth:`Precomputed.key`). The
+cache's ``data_version`` is checked every ``CHECK_SECONDS`` on the loop; when it moved, the
+marks of the new state (:mod:`corpdir.cache.number_changes`: per record, a hash and its
+numbers) say which numbers' answers the commit changed: those leave the map at once and
+are rendered again from the new state while the map answers every other number; a commit
+that changed nothing (a periodic sync) leaves it be. The first map, and one after a change
+too large to pay number by number, is built whole off the loop; until it is in, requests
+take the ordinary path. A request the map cannot answer exactly as the ordinary path would also
 takes that path: JSON (it echoes the query and links by the Host header), ASCII answers,
 ``/cid/NUMBER``, other spellings, numbers the cache lacks (the N1 fallback), credentials
 by basic auth or an address allow-list, anything but a lone small GET with plain headers.
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import TYPE_CHECKING, Any, Callable
 
 from corpdir.gateway.callerid import CallerId, query
@@ -33,9 +38,17 @@ from corpdir.service.identify import MAX_HOLDERS
 
 if TYPE_CHECKING:
     from corpdir.gateway.app import GatewayApp
+    from corpdir.service.phonebook import CacheState, Marks
 
 log = logging.getLogger("corpdir.gateway")
 CHECK_SECONDS = 0.1  # how often the loop asks whether the cache changed (a PRAGMA: ~7 us)
+# Of the map's numbers a change touches, the share above which the map is built whole
+# rather than number by number: a number rendered again cost 108 us of CPU against 93 us
+# in a full build at 10k people + 10k contacts, 137 us against 100 us at 100k + 100k, plus
+# one pass over the records' marks (bench/precomputed_bench.py, docs/performance.md), so
+# the two cost alike near 86 % and 73 %; below, number by number costs less and keeps
+# answering the numbers it did not touch meanwhile.
+INCREMENTAL_SHARE = 0.7
 MAX_REQUEST = 2048  # bytes; a larger request is the parser's (its limits answer 413/431)
 FORMATS = {b"/cid": 0, b"/cid.kv": 1}  # the index of a format's reply in a map entry
 NAMES = ("text", "kv")
@@ -81,12 +94,15 @@ class Precomputed:
         self.prefix = f"/t/{access.token}".encode() if access.token is not None else b""
         rules = cached_region_rules(self.phonebook.region)
         self.trunk, self.country_code = (rules.trunk or "", rules.country_code) if rules is not None else ("", "")
-        self.replies: dict[str, Entry] = {}
+        self.replies: dict[str, Entry] = {}  # what requests read: the map, or {} while it may hold stale entries
+        self._map: dict[str, Entry] = {}  # the map of the state ``marks`` is of
+        self._rendering = False
+        self._blocks: dict[bytes, bytes] = {}  # header blocks the map's entries share
         self.version = -1
-        self.digest: bytes | None = None  # the cache's content the map was built from
+        self.marks: Marks | None = None  # the state of the cache the map was rendered from
         self.answered: Callable[[str], None] | None = None  # the hook a caller-ID counter sets: called with the format
         self._timer: asyncio.TimerHandle | None = None
-        self._rebuild: asyncio.Task[None] | None = None
+        self._follow: asyncio.Task[None] | None = None
 
     # -- the request path ----------------------------------------------------------------------
     def reply(self, data: bytes) -> bytes | None:
@@ -153,9 +169,9 @@ class Precomputed:
         self.enabled = False  # a rebuild under way ends at its next number (_entry)
         if self._timer is not None:
             self._timer.cancel()
-        if self._rebuild is not None:
-            self._rebuild.cancel()
-        self.replies = {}
+        if self._follow is not None:
+            self._follow.cancel()
+        self.replies = self._map = {}
 
     def _check(self) -> None:
         loop = asyncio.get_running_loop()
@@ -165,55 +181,83 @@ class Precomputed:
             version = self.version
         if version != self.version:
             self.version = version
-            if self._rebuild is None or self._rebuild.done():
-                self._rebuild = loop.create_task(self._refresh())
+            if self._rendering:  # what this commit changed is not known before the render ends: none of it stale
+                self.replies = {}
+            if self._follow is None or self._follow.done():
+                self._follow = loop.create_task(self._follow_cache())
         self._timer = loop.call_later(CHECK_SECONDS, self._check)
 
-    async def _refresh(self) -> None:
-        """The cache committed. Most commits are a sync that changed nothing (it marks when
-        it ran): the content's digest (:meth:`Phonebook.content_digest`, a fraction of a
-        second where a rebuild takes a minute at 100k) tells, and the map stays. Otherwise
-        the map is dropped at once (the ordinary path answers from the cache as it is now)
-        and rebuilt."""
+    async def _follow_cache(self) -> None:
+        """The cache committed: bring the map to its state (again if it committed meanwhile)."""
         while True:
             version = self.version
             try:
-                digest = await self.phonebook.content_digest()
-            except Exception as exc:  # noqa: BLE001 - the rebuild says what went wrong, if anything
-                log.debug("cache digest failed (%s): rebuilding", exc.__class__.__name__)
-                digest = None
-            if digest is None or digest != self.digest or not self.replies:
-                self.replies = {}  # stale from now: the ordinary path answers until the new map is in
-                await self._build(digest)
-                return
-            if version == self.version:  # else committed again while digesting: look again
-                return
-
-    async def _build(self, digest: bytes | None) -> None:
-        while True:
-            version, began = self.version, asyncio.get_running_loop().time()
-            try:
-                blocks: dict[bytes, bytes] = {}
-                reader = _Reader(self.phonebook.region)
-                callerid = CallerId(_OnceLookup(reader, None, deadline=0, strip_prefixes=self.strip_prefixes))  # type: ignore[arg-type]
-
-                def answer(read: Callable[[list[str], int], Any], key: str) -> Entry:
-                    reader.read = read
-                    return self._entry(callerid, key, blocks)
-
-                replies = await self.phonebook.every_number(answer)
+                async with self.phonebook.state() as state:
+                    await self._update(state, version)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # noqa: BLE001 - without the map every request takes the ordinary path
                 log.warning("caller-ID replies not precomputed (%s); answering each request", exc.__class__.__name__)
+                self.replies = self._map = {}
+                self.marks = None
                 return
-            if version == self.version:  # else the cache moved during the rebuild: again
-                self.replies = self._keyed(replies)
-                self.digest = digest
-                log.info("caller-ID replies precomputed for %d numbers in %.1f s", len(replies),
-                         asyncio.get_running_loop().time() - began)
+            finally:
+                self._rendering = False
+            if version == self.version:
                 return
-            digest = None  # of an older state: the next check digests again
+
+    async def _update(self, state: CacheState, version: int) -> None:
+        """Most commits are a sync that changed nothing (it marks when it ran): the marks
+        say so and the map stays. When a few records changed, the numbers they touch
+        (:func:`corpdir.cache.number_changes.read_changes`) leave the map at once and come
+        back rendered from the new state, while the map answers every other number. Else
+        (the first build, the settings, a division added or removed, more than
+        :data:`INCREMENTAL_SHARE` of the map) the map is dropped and built whole. A commit
+        seen while rendering stops the map answering until the next pass has dropped what
+        that commit changed (:meth:`_check`); one seen while the marks are read is dropped
+        by the next pass, the map answering meanwhile (a sync commits every page: it would
+        be stopped for most of a sync)."""
+        began = time.monotonic()
+        marks, changed = await state.marks(self.marks if self._map else None)
+        keys = None if changed is None else {self.key(key) for key in changed}
+        if keys is None or len(keys) > INCREMENTAL_SHARE * len(self._map):
+            self.replies = self._map = {}  # the ordinary path answers until the new map is in
+            self.marks, self._blocks = None, {}
+            self._map, self.marks = self._keyed(await state.answers(self._renderer())), marks
+            log.info("caller-ID replies precomputed for %d numbers in %.1f s", len(self._map), time.monotonic() - began)
+        else:
+            self.marks = marks
+            for key in keys:
+                self._map.pop(key, None)
+            self.replies, self._rendering = self._map, bool(keys)
+            if keys:
+                rendered = self._keyed(await state.answers(self._renderer(), self._index_keys(keys)))
+                self._map.update((key, entry) for key, entry in rendered.items() if key in keys)
+                log.info("caller-ID replies of %d numbers rendered again in %.2f s", len(keys), time.monotonic() - began)
+        self._rendering = False
+        if version == self.version:
+            self.replies = self._map
+
+    def _index_keys(self, keys: set[str]) -> list[str]:
+        """The phone index keys that :meth:`key` may turn into one of ``keys`` (the index
+        holds some of them): each map key's entry is made of all of them (:meth:`_keyed`)."""
+        found = []
+        for key in keys:
+            found += ("+" + key, key)
+            if self.trunk and key.startswith(self.country_code):
+                found.append(self.trunk + key[len(self.country_code):])
+        return found
+
+    def _renderer(self) -> Callable[[Callable[[list[str], int], Any], str], Entry]:
+        """``answer(read, key)`` for :meth:`CacheState.answers`: one number's entry (:meth:`_entry`)."""
+        reader = _Reader(self.phonebook.region)
+        callerid = CallerId(_OnceLookup(reader, None, deadline=0, strip_prefixes=self.strip_prefixes))  # type: ignore[arg-type]
+
+        def answer(read: Callable[[list[str], int], Any], key: str) -> Entry:
+            reader.read = read
+            return self._entry(callerid, key, self._blocks)
+
+        return answer
 
     def _entry(self, callerid: CallerId, key: str, blocks: dict[bytes, bytes]) -> Entry:
         """The replies for one number, rendered as a request for it is (on the rebuild's

@@ -20,9 +20,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Generic, Iterable, Iterator, TypeVar
 
-from corpdir.cache import bulk_unpack, numbers
+from corpdir.cache import bulk_unpack, number_changes, numbers
 from corpdir.cache import phonebook as reads
 from corpdir.cache.blobs import Codec
+from corpdir.cache.number_changes import Marks
 from corpdir.client.ratelimit import reserved
 from corpdir.division_path import division_path
 from corpdir.phone import match_key
@@ -176,38 +177,10 @@ class Phonebook:
         caller's thread: what :func:`corpdir.service.identify.read_number` answers from."""
         return numbers.read(self._point, forms, self.region, self._point_codec, limit, self._current().pairs)
 
-    async def content_digest(self) -> bytes:
-        """What caller-ID answers from, as one digest (:func:`corpdir.cache.phonebook.content_digest`),
-        on a thread and a connection of its own: equal after a sync that changed nothing."""
-
-        def digest() -> bytes:
-            conn = reads.open_reader(self.service.cache_path(), self.region, mapped=False)
-            try:
-                return reads.content_digest(conn)
-            finally:
-                conn.close()
-
-        return await asyncio.to_thread(digest)
-
-    async def every_number(self, answer: Callable[[Callable[[list[str], int], Any], str], T]) -> dict[str, T]:
-        """``answer(read, key)`` for every number the cache holds (``key``: as the phone index
-        keys it; ``read``: as :meth:`read`), on a thread and a connection of its own: what the
-        gateway precomputes once per state of the cache, without holding up the listings'
-        worker or the event loop."""
-
-        def build() -> dict[str, T]:
-            conn = reads.open_reader(self.service.cache_path(), self.region)
-            try:
-                codec, pairs = Codec(conn), _Divisions.read(conn).pairs
-
-                def read(forms: list[str], limit: int) -> Any:
-                    return numbers.read(conn, forms, self.region, codec, limit, pairs)
-
-                return {key: answer(read, key) for key in reads.number_keys(conn)}
-            finally:
-                conn.close()
-
-        return await asyncio.to_thread(build)
+    def state(self) -> CacheState:
+        """One state of the cache, held for as long as the gateway renders from it
+        (``async with phonebook.state() as state``)."""
+        return CacheState(self)
 
     async def ask_service(self, forms: list[str]) -> Identity | None:
         """The service's answer for a number the cache does not know, asked in its
@@ -317,3 +290,64 @@ class Phonebook:
             return [_entry(kind, data, divisions) for kind in ("user", "contact") for data in reads.all_records(self._bulk, kind)]
 
         return await self._run(build)
+
+
+class CacheState:
+    """One state of the cache, held by a read transaction on a connection and a thread of
+    their own: what the gateway precomputes caller-ID replies from, with the marks that tell
+    which of them the next state changes (:mod:`corpdir.cache.number_changes`). Neither the
+    listings' worker nor the event loop is held up; a sync commits meanwhile (WAL)."""
+
+    def __init__(self, phonebook: Phonebook) -> None:
+        self._phonebook = phonebook
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="corpdir-state")
+        self._conn: sqlite3.Connection | None = None
+
+    async def _on_thread(self, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._thread, fn, *args)
+
+    async def __aenter__(self) -> CacheState:
+        await self._on_thread(self._open)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._thread.submit(self._close)  # after whatever still runs there (a cancelled rebuild's last number)
+        self._thread.shutdown(wait=False)
+
+    def _open(self) -> None:
+        self._conn = reads.open_reader(self._phonebook.service.cache_path(), self._phonebook.region)
+        self._conn.execute("BEGIN")  # every read from here on sees one state
+        self._codec, self._pairs = Codec(self._conn), _Divisions.read(self._conn).pairs
+
+    def _close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+
+    async def marks(self, since: Marks | None = None) -> tuple[Marks, set[str] | None]:
+        """This state's marks, and the phone index keys whose answers differ from those of
+        the state ``since`` is of (None: all of them, or ``since`` is None)
+        (:mod:`corpdir.cache.number_changes`)."""
+
+        def read() -> tuple[Marks, set[str] | None]:
+            if since is None:
+                return number_changes.read_marks(self._conn), None
+            return number_changes.read_changes(self._conn, since)
+
+        return await self._on_thread(read)
+
+    async def answers(self, answer: Callable[[Callable[[list[str], int], Any], str], T],
+                      among: Iterable[str] | None = None) -> dict[str, T]:
+        """``answer(read, key)`` for every number this state holds, or those of ``among`` it
+        holds (``key``: as the phone index keys it; ``read``: as :meth:`Phonebook.read`)."""
+        conn, region = self._conn, self._phonebook.region
+        assert conn is not None
+
+        def build() -> dict[str, T]:
+            keys = reads.number_keys(conn) if among is None else number_changes.present(conn, among)
+
+            def read(forms: list[str], limit: int) -> Any:
+                return numbers.read(conn, forms, region, self._codec, limit, self._pairs)
+
+            return {key: answer(read, key) for key in keys}
+
+        return await self._on_thread(build)
