@@ -4,11 +4,13 @@ lacks is asked of the service by the first worker only, for all of them."""
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 from corpdir.gateway.http_workers import _answer, _ask_primary
 from corpdir.phone import digits
@@ -25,10 +27,14 @@ def _running(pid: int) -> bool:
         return False
 
 
+two_cores = pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="--workers 2 needs two cores (one worker a core at most)")
+
+
 def _workers(pid: int) -> set[int]:
     return {int(c) for task in Path(f"/proc/{pid}/task").iterdir() for c in (task / "children").read_text().split()}
 
 
+@two_cores
 def test_workers_share_the_port_and_end_with_sigterm(tmp_path):
     port = _free_port()
     process, banner = _start_gateway(port, "--token", TOKEN, "--workers", "2",
@@ -63,6 +69,7 @@ def test_another_worker_gets_the_primarys_answer_from_the_service(gateway, tmp_p
     assert nobody is None
 
 
+@two_cores
 def test_workers_end_when_the_gateway_is_killed_outright(tmp_path):
     port = _free_port()
     process, _ = _start_gateway(port, "--token", TOKEN, "--workers", "2", env={"CORPDIR_DATA_DIR": str(tmp_path / "data")})
@@ -76,3 +83,16 @@ def test_workers_end_when_the_gateway_is_killed_outright(tmp_path):
         time.sleep(0.01)
     else:
         raise AssertionError(f"workers {workers} outlived the gateway")
+
+
+def test_a_worker_count_past_the_cores_is_refused_before_anything_forks(tmp_path):
+    """`--workers 99999` forked until the machine stopped; now the flag is named with its rule."""
+    import subprocess
+    import sys
+
+    for wrong in ("99999", str((os.cpu_count() or 1) + 1), "0", "-1", "two"):
+        done = subprocess.run([sys.executable, "-m", "corpdir.cli", "gateway", "--workers", wrong, "--port", "0"],
+                              capture_output=True, text=True, timeout=60, env={**os.environ, "CORPDIR_DATA_DIR": str(tmp_path)})
+        assert done.returncode == 2, (wrong, done.stdout, done.stderr)
+        assert "--workers" in done.stderr and f"from 1 to {os.cpu_count()}" in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr and not done.stdout

@@ -76,12 +76,30 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="share of the key's rate budget kept for uncached numbers, 0-0.9 (default 0.25; a sync never spends it)")
     parser.add_argument("--sync-every", type=float, help="seconds between background syncs (default 900; 0: never)")
     parser.add_argument("--public-url", help="the URL phones reach this gateway at (default: as each request came)")
-    parser.add_argument("--workers", type=int,
-                        help="worker processes sharing the port (default: one a core but one, at least one; the first syncs and asks the service)")
+    parser.add_argument("--workers", type=worker_count_flag,
+                        help="worker processes sharing the port, 1 to one a core (default: one a core but one, at least one;"
+                             " the first syncs and asks the service)")
     parser.add_argument("--base-url", help="the service (default: config file, CORPDIR_BASE_URL, else the embedded demo)")
     parser.add_argument("--check", nargs="?", const="0399990000", metavar="NUMBER",
                         help="do not serve: print each PBX's and phone's URL and fetch it once from the running "
                              "gateway (with NUMBER as the caller; default an unknown number)")
+
+
+def worker_count_flag(text: str) -> int:
+    """--workers: a whole number from 1 to the cores of this machine. A worker is a whole
+    event loop with its own copy of the cache's answers (hundreds of MiB at 100k people):
+    one more than the cores answers nothing faster, and 99999 forked until the machine
+    stopped."""
+    import os
+
+    cores = os.cpu_count() or 1
+    try:
+        count = int(text)
+    except ValueError:
+        count = 0
+    if not 1 <= count <= cores:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to {cores} (one a core of this machine), not {text!r}")
+    return count
 
 
 def run(args: argparse.Namespace) -> int:
