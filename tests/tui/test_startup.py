@@ -43,3 +43,19 @@ async def test_the_list_is_first_painted_with_its_first_rows(service, monkeypatc
         assert await wait_for(pilot, lambda: first_paint)
         assert first_paint[0] is not None and first_paint[0].fullname == first.fullname
     await start.ready.close()
+
+
+async def test_the_garbage_collector_is_on_again_once_the_first_rows_are_shown(service):
+    """`corpdir` starts with the cyclic collector off (corpdir.commands.tui); a session
+    that stayed without it would never free a cycle."""
+    import gc
+
+    start = LazyStart(service)
+    gc.disable()
+    try:
+        async with start.app.run_test(size=(120, 36)) as pilot:
+            assert await wait_for(pilot, gc.isenabled)
+            assert start.app.screen.query_one("#users", VirtualList).row(0) is not None
+    finally:
+        gc.enable()
+        await start.ready.close()

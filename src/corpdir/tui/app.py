@@ -142,11 +142,15 @@ class CorpdirApp(GatedApp):
         What exists by now (modules, classes, the screen's widgets) lives as long as the app:
         ``gc.freeze()`` leaves it out of every later full collection, which otherwise took
         80-130 ms here with a large cache open, in the middle of someone's typing. Once per
-        process: the SSH server runs an app per session."""
+        process: the SSH server runs an app per session. `corpdir` starts with the collector
+        off (corpdir.commands.tui): it goes on here, and the few cycles the start left
+        (styles and types it built twice, well under a megabyte) are frozen with the rest
+        rather than collected (a full collection, ~30 ms, would hold the first frame back)."""
         global _START_FROZEN
         if not _START_FROZEN:
             _START_FROZEN = True
             gc.freeze()
+        gc.enable()
         if not self._desk_started:
             self._desk_started = True
             self.run_worker(self.desk_phone.start(), group="desk-phone", exit_on_error=False)
