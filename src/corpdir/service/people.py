@@ -57,9 +57,14 @@ class People:
         by_name = order_by == "fullname" and not descending
         store = self._b.store
 
-        def first(limit: int) -> tuple[int, list[User]]:
-            return self._b.cache.run_now(lambda: (self._count(division_id, include_sub), self._b.with_paths(store.list_users(
-                division_id, include_sub=include_sub, order_by=order_by, descending=descending, limit=limit))))
+        def first(limit: int) -> tuple[int, list[User]]:  # the count and the first rows, in one trip
+            def read() -> tuple[int, list[User]]:
+                count = self._count(division_id, include_sub)
+                rows = store.list_users(division_id, include_sub=include_sub, order_by=order_by, descending=descending,
+                                        limit=limit)
+                return count, self._b.with_paths(rows)
+
+            return self._b.cache.run_now(read)
 
         return CacheWindow(
             lambda: self.count(division_id, include_sub),
