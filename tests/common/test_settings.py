@@ -82,6 +82,7 @@ def test_no_file_gives_the_embedded_demo_and_every_default():
     ("CORPDIR_GATEWAY_ALLOW", '["192.0.2.0/24", "::1"]', lambda s: s.gateway.allow == ["192.0.2.0/24", "::1"]),
     ("CORPDIR_CALLS_RECENT_CALLS", "7", lambda s: s.calls.recent_calls == 7),
     ("CORPDIR_UI_THEME", "textual-light", lambda s: s.ui.theme == "textual-light"),
+    ("corpdir_ui_theme", "textual-light", lambda s: s.ui.theme == "textual-light"),  # a name in any case
     ("CORPDIR_SSH_PORT", "2022", lambda s: s.ssh.port == 2022),
     ("CORPDIR_REGION", "GB", lambda s: s.service.region == "GB"),
 ])
@@ -92,6 +93,15 @@ def test_an_environment_variable_overrides_its_sections_key_and_leaves_the_rest(
     settings = load_settings()
     assert read(settings)
     assert settings.gateway.deadline_ms == 250 and settings.calls.feeds[0].port == 4555  # the file's other keys stay
+
+
+def test_a_table_in_a_variable_changes_only_the_keys_it_names(write_config, monkeypatch):
+    write_config(EVERY_SECTION)
+    monkeypatch.setenv("CORPDIR_CALLS_DIALER", '{"channel": "PJSIP/209"}')
+    monkeypatch.setenv("CORPDIR_CALLS_FEEDS", '[{"name": "history", "kind": "history"}]')
+    calls = load_settings().calls
+    assert (calls.dialer.kind, calls.dialer.channel, calls.dialer.secret.get_secret_value()) == ("ami", "PJSIP/209", "dial-secret")
+    assert [(feed.name, feed.kind) for feed in calls.feeds] == [("history", "history")]  # a list is replaced whole
 
 
 def test_flags_override_the_environment_and_a_blank_flag_says_nothing(write_config, monkeypatch):
@@ -112,6 +122,8 @@ def test_flags_override_the_environment_and_a_blank_flag_says_nothing(write_conf
     ("[calls]\nrecent_calls = 99\n", {}, "[calls] recent_calls: Input should be less than or equal to 20"),
     ("[ssh]\nmax_sessions = 0\n", {}, "[ssh] max_sessions: Input should be greater than or equal to 1"),
     ("gateway = 3\n", {}, "[gateway]: must be a table, not 3"),
+    ("", {"CORPDIR_GATEWAY_ALLOW": "10.0.0.0/8"}, "[gateway] allow: CORPDIR_GATEWAY_ALLOW is not valid JSON"),
+    ("", {"CORPDIR_CALLS_DIALER": "ami"}, "[calls] dialer: Input should be a valid dictionary"),
 ])
 def test_a_bad_value_names_the_section_the_key_and_the_rule(write_config, monkeypatch, config, env, said):
     write_config(config)

@@ -23,3 +23,39 @@ async def test_first_rows_are_painted_before_the_service_is_asked(service):
         assert await wait_for(pilot, lambda: 0 in tree._loaded)  # then the tree was refreshed
         assert await wait_for(pilot, lambda: any(m.startswith("Synced:") for m in notes.messages))
     await start.ready.close()
+
+
+async def test_the_list_is_first_painted_with_its_first_rows(service, monkeypatch):
+    """The cache's first window is read with the screen, so the list's first frame holds
+    the people: no frame of an empty list (or of "…" rows) comes before them."""
+    first_paint: list[object] = []
+    render_lines = VirtualList.render_lines
+
+    def recorded(self, crop):  # noqa: ANN001, ANN202
+        if self.id == "users" and not first_paint:
+            first_paint.append(self.row(0))
+        return render_lines(self, crop)
+
+    monkeypatch.setattr(VirtualList, "render_lines", recorded)
+    first = (await service.people.window(None, limit=1))[0]
+    start = LazyStart(service)
+    async with start.app.run_test(size=(120, 36)) as pilot:
+        assert await wait_for(pilot, lambda: first_paint)
+        assert first_paint[0] is not None and first_paint[0].fullname == first.fullname
+    await start.ready.close()
+
+
+async def test_the_garbage_collector_is_on_again_once_the_first_rows_are_shown(service):
+    """`corpdir` starts with the cyclic collector off (corpdir.commands.tui); a session
+    that stayed without it would never free a cycle."""
+    import gc
+
+    start = LazyStart(service)
+    gc.disable()
+    try:
+        async with start.app.run_test(size=(120, 36)) as pilot:
+            assert await wait_for(pilot, gc.isenabled)
+            assert start.app.screen.query_one("#users", VirtualList).row(0) is not None
+    finally:
+        gc.enable()
+        await start.ready.close()

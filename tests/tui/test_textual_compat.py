@@ -11,8 +11,9 @@ from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.screen import Screen
 from textual.widget import Widget
+from textual.widgets import Static
 
-from corpdir.tui.textual_compat import GatedApp, parse_action, set_scroll_range
+from corpdir.tui.textual_compat import GatedApp, parse_action, set_scroll_range, styled_with_app
 
 
 def parameters(function) -> list[str]:
@@ -107,3 +108,44 @@ async def test_set_scroll_range_updates_the_scrollbar_to_the_new_length():
         assert view.show_vertical_scrollbar and view.vertical_scrollbar.window_virtual_size == 100
         set_scroll_range(view, Size(30, 3))
         assert view.virtual_size == Size(30, 3) and not view.show_vertical_scrollbar
+
+
+class Place(Screen):
+    def compose(self) -> ComposeResult:
+        yield Static("here", id="here")
+
+
+class Modes(App[None]):
+    CSS = "#here { color: #ff0000; }"
+
+    def __init__(self, styled: bool) -> None:
+        super().__init__()
+        self.styled = styled
+        self.add_mode("place", self._place)
+        self.reparses = 0
+
+    def _place(self) -> Place:
+        screen = Place()
+        if self.styled:
+            styled_with_app(screen, self)
+        return screen
+
+    def on_mount(self) -> None:
+        reparse = self.stylesheet.reparse
+
+        def counted() -> None:
+            self.reparses += 1
+            reparse()
+
+        self.stylesheet.reparse = counted
+        self.switch_mode("place")
+
+
+async def test_a_screen_styled_with_the_app_is_shown_styled_without_parsing_the_stylesheet_again():
+    for styled, reparses in ((False, 2), (True, 0)):  # Textual's own way, then corpdir's
+        app = Modes(styled)
+        async with app.run_test() as pilot:
+            while not (isinstance(app.screen, Place) and app.screen.query("#here")):
+                await pilot.pause()
+            assert app.screen.query_one("#here", Static).styles.color.hex == "#FF0000"
+            assert app.reparses == reparses, styled

@@ -23,6 +23,12 @@ class AsyncCache:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, functools.partial(fn, *args, **kwargs))
 
+    def run_now(self, fn: Callable[..., R], /, *args: Any, **kwargs: Any) -> R:
+        """``fn`` on the cache's thread, in order with what is queued there, the caller
+        waiting for it: for the few milliseconds a list's first rows take, where every frame
+        painted without them would cost more (docs/performance.md, "TUI start")."""
+        return self._executor.submit(fn, *args, **kwargs).result()
+
     def close(self) -> None:
         self._executor.shutdown(wait=True)
         self.store.close()

@@ -17,14 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field, ValidationError
-from pydantic_settings import (
-    BaseSettings,
-    EnvSettingsSource,
-    InitSettingsSource,
-    PydanticBaseSettingsSource,
-    SettingsConfigDict,
-)
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from corpdir.config.calls import (
     ActionUrlFeedConfig,
@@ -41,6 +34,7 @@ from corpdir.config.calls import (
 from corpdir.config.gateway import GatewayConfig
 from corpdir.config.messages import Destination, MessagesConfig, WhereaboutsConfig
 from corpdir.config.service import ConnectionConfig, ServiceConfig, service_env_names
+from corpdir.config.sources import merged, sections_from_environment
 from corpdir.config.ssh import SshConfig
 from corpdir.config.ui import UiConfig, dotted
 from corpdir.paths import SettingsError, config_path, given, read_config, service_values, warn_if_readable_by_others
@@ -51,9 +45,10 @@ __all__ = [
     "ServiceConfig", "Settings", "SettingsError", "SshConfig", "UiConfig", "WhereaboutsConfig", "load_settings", "service_env_names",
 ]
 
-# The sections read from the environment by pydantic-settings, with their variables' prefix.
-# The service's are read by corpdir.paths.service_values instead: the reader `corpdir lookup`
-# shares, so the two never disagree on which service, which key, which cache file.
+# The sections read from ``CORPDIR_<SECTION>_<KEY>`` (corpdir.config.sources), with their
+# variables' prefix. The service's are read by corpdir.paths.service_values instead: the
+# reader `corpdir lookup` shares, so the two never disagree on which service, which key,
+# which cache file.
 ENV_SECTIONS: dict[str, tuple[str, type[BaseModel]]] = {
     "ui": ("CORPDIR_UI_", UiConfig), "calls": ("CORPDIR_CALLS_", CallsConfig),
     "gateway": ("CORPDIR_GATEWAY_", GatewayConfig), "ssh": ("CORPDIR_SSH_", SshConfig),
@@ -61,10 +56,12 @@ ENV_SECTIONS: dict[str, tuple[str, type[BaseModel]]] = {
 }
 
 
-class Settings(BaseSettings):
-    """Every setting of corpdir: one section per table of the config file."""
+class Settings(BaseModel):
+    """Every setting of corpdir: one section per table of the config file. A plain model:
+    :func:`load_settings` merges the sources (docs/decisions.md, "The settings without
+    pydantic-settings")."""
 
-    model_config = SettingsConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", validate_default=True)
 
     service: ServiceConfig = Field(default_factory=ServiceConfig)
     ui: UiConfig = Field(default_factory=UiConfig)
@@ -77,48 +74,26 @@ class Settings(BaseSettings):
     messages: MessagesConfig = Field(default_factory=MessagesConfig)
     whereabouts: WhereaboutsConfig = Field(default_factory=WhereaboutsConfig)
 
-    @classmethod
-    def settings_customise_sources(cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
-                                   env_settings: PydanticBaseSettingsSource, dotenv_settings: PydanticBaseSettingsSource,
-                                   file_secret_settings: PydanticBaseSettingsSource) -> tuple[PydanticBaseSettingsSource, ...]:
-        """Flags, then the environment, then the file, read when the settings are built (so
-        ``CORPDIR_CONFIG`` set by a test or a wrapper script is honoured)."""
-        tables = read_config()
-        if wrong := [name for name in Settings.model_fields if not isinstance(tables.get(name, {}), dict)]:
-            raise SettingsError("\n".join(f"[{name}]: must be a table, not {tables[name]!r}" for name in wrong))
-        file_values: dict[str, Any] = {name: tables[name] for name in ENV_SECTIONS if name in tables}
-        if "keymap" in tables:
-            file_values["keymap"] = dotted(tables["keymap"])
-        service = service_values(ServiceConfig.model_fields, tables.get("service", {}))
-        return (init_settings, _SectionsFromEnvironment(settings_cls),
-                InitSettingsSource(settings_cls, {"service": service}), InitSettingsSource(settings_cls, file_values))
-
-
-class _SectionsFromEnvironment(PydanticBaseSettingsSource):
-    """``CORPDIR_<SECTION>_<KEY>`` for each section of :data:`ENV_SECTIONS`."""
-
-    def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:  # noqa: ARG002 - whole sections only
-        return None, field_name, False
-
-    def __call__(self) -> dict[str, Any]:
-        values: dict[str, Any] = {}
-        for section, (prefix, model) in ENV_SECTIONS.items():
-            found = EnvSettingsSource(model, env_prefix=prefix)()  # type: ignore[arg-type] - a model is enough
-            if found:
-                values[section] = found
-        return values
-
 
 def load_settings(**flags: dict[str, Any]) -> Settings:
     """The settings from flags (``flags``: per section, e.g. ``service={"base_url": ...}``;
-    a flag that is None or blank says nothing), the environment and the file.
+    a flag that is None or blank says nothing), the environment and the file, read now (so
+    ``CORPDIR_CONFIG`` set by a test or a wrapper script is honoured).
 
     A value that breaks a rule raises :class:`SettingsError`, naming each section, key and
     rule; `corpdir` prints it and exits with status 2."""
     given_flags = {section: {k: v for k, v in values.items() if given(v) is not None} for section, values in flags.items()}
     warn_if_readable_by_others(config_path())
+    tables = read_config()
+    if wrong := [name for name in Settings.model_fields if not isinstance(tables.get(name, {}), dict)]:
+        raise SettingsError("\n".join(f"[{name}]: must be a table, not {tables[name]!r}" for name in wrong))
+    file_values: dict[str, Any] = {name: tables[name] for name in ENV_SECTIONS if name in tables}
+    if "keymap" in tables:
+        file_values["keymap"] = dotted(tables["keymap"])
+    service = service_values(ServiceConfig.model_fields, tables.get("service", {}))
+    values = merged(given_flags, sections_from_environment(ENV_SECTIONS), {"service": service}, file_values)
     try:
-        return Settings(**given_flags)
+        return Settings.model_validate(values)
     except ValidationError as exc:
         raise SettingsError("\n".join(_described(error) for error in exc.errors())) from None
 

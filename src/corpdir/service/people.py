@@ -38,12 +38,12 @@ class People:
     async def count(self, division_id: int | None, include_sub: bool = False) -> int:
         """How many people a division has (everyone for None); the division's path is read
         with the count, so a caption can name it before any row is painted."""
-        def count() -> int:
-            if division_id is not None:
-                self._b.paths.update(self._b.store.division_paths([division_id]))
-            return self._b.store.count_users(division_id, include_sub=include_sub)
+        return await self._b.cache.run(self._count, division_id, include_sub)
 
-        return await self._b.cache.run(count)
+    def _count(self, division_id: int | None, include_sub: bool) -> int:
+        if division_id is not None:
+            self._b.paths.update(self._b.store.division_paths([division_id]))
+        return self._b.store.count_users(division_id, include_sub=include_sub)
 
     async def window(self, division_id: int | None, *, include_sub: bool = False, order_by: UserOrder = "fullname",
                      descending: bool = False, offset: int = 0, limit: int = 100) -> list[User]:
@@ -56,12 +56,22 @@ class People:
         """The people of a division (everyone for None), as windows read from the cache."""
         by_name = order_by == "fullname" and not descending
         store = self._b.store
+
+        def first(limit: int) -> tuple[int, list[User]]:  # the count and the first rows, in one trip
+            def read() -> tuple[int, list[User]]:
+                count = self._count(division_id, include_sub)
+                rows = store.list_users(division_id, include_sub=include_sub, order_by=order_by, descending=descending,
+                                        limit=limit)
+                return count, self._b.with_paths(rows)
+
+            return self._b.cache.run_now(read)
+
         return CacheWindow(
             lambda: self.count(division_id, include_sub),
             lambda offset, limit: self.window(division_id, include_sub=include_sub, order_by=order_by,
                                               descending=descending, offset=offset, limit=limit),
             (lambda row: self._b.cache.run(store.users_row_offset, row, division_id, include_sub=include_sub))
-            if by_name else None)
+            if by_name else None, first)
 
     async def by_id(self, ids: Sequence[int]) -> list[User]:
         """Cached users in the order of ``ids`` (ones no longer cached are left out)."""

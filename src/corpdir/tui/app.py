@@ -30,7 +30,7 @@ from corpdir.tui.desk_phone import DeskPhone
 from corpdir.tui.readonly import action_writes, writes
 from corpdir.tui.screens.detail_screen import DetailScreen
 from corpdir.tui.screens.list_screen import ListScreen
-from corpdir.tui.textual_compat import GatedApp
+from corpdir.tui.textual_compat import GatedApp, styled_with_app
 from corpdir.tui.themes import DEFAULT_THEME, load_themes
 from corpdir.tui.widgets.ring_card import RingCard
 
@@ -64,7 +64,9 @@ def failure_title(error: CorpdirError) -> str:
 
 class CorpdirApp(GatedApp):
     TITLE = "corpdir"
-    CSS_PATH = "app.tcss"
+    # The first screen's stylesheet is read with the app's: read when that screen is first
+    # shown, it had every rule of the app and its widgets parsed again before the first paint.
+    CSS_PATH = ["app.tcss", "screens/directory.tcss"]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
     BINDINGS = [
         *[Binding(key, f"switch_mode('{mode}')", title, id=f"app.{mode}") for mode, key, title, _ in SCREENS_BY_KEY],
@@ -121,6 +123,7 @@ class CorpdirApp(GatedApp):
         applies = max((b for b in self.HORIZONTAL_BREAKPOINTS if self.size.width >= b[0]), default=None)
         for breakpoint in self.HORIZONTAL_BREAKPOINTS:
             screen.set_class(breakpoint == applies, breakpoint[1])
+        styled_with_app(screen, self)
         return screen
 
     def on_mount(self) -> None:
@@ -139,11 +142,15 @@ class CorpdirApp(GatedApp):
         What exists by now (modules, classes, the screen's widgets) lives as long as the app:
         ``gc.freeze()`` leaves it out of every later full collection, which otherwise took
         80-130 ms here with a large cache open, in the middle of someone's typing. Once per
-        process: the SSH server runs an app per session."""
+        process: the SSH server runs an app per session. `corpdir` starts with the collector
+        off (corpdir.commands.tui): it goes on here, and the few cycles the start left
+        (styles and types it built twice, well under a megabyte) are frozen with the rest
+        rather than collected (a full collection, ~30 ms, would hold the first frame back)."""
         global _START_FROZEN
         if not _START_FROZEN:
             _START_FROZEN = True
             gc.freeze()
+        gc.enable()
         if not self._desk_started:
             self._desk_started = True
             self.run_worker(self.desk_phone.start(), group="desk-phone", exit_on_error=False)

@@ -26,8 +26,6 @@ from corpdir.service.whereabouts import Whereabouts, whereabouts_path
 from corpdir.text import printable
 from corpdir.calls.transfer import ANNOUNCED, BLIND
 from corpdir.tui.busy_lamps import BusyLamps
-from corpdir.tui.screens.people_at_hand import PeopleAtHandScreen
-from corpdir.tui.transfer_flow import put_through
 from corpdir.tui.widgets.ring_card import RingCard
 from corpdir.tui.widgets.ring_stack import RingStack
 from corpdir.tui.widgets.status_bar import StatusBar
@@ -60,7 +58,7 @@ class DeskPhone:
             "take_message": self._take_message, "save_contact": self._save_contact, "dismiss": self.session.dismiss,
             "dismiss_all": self.session.dismiss_all,
             "answer": self._answer, "hang_up": self._hang_up,
-            "transfer": lambda ring: put_through(self, ring, BLIND), "announce": lambda ring: put_through(self, ring, ANNOUNCED),
+            "transfer": lambda ring: self._put_through(ring, BLIND), "announce": lambda ring: self._put_through(ring, ANNOUNCED),
         }
         self.lamps = BusyLamps(app, settings)  # [calls.presence]: the desk view's and the transfer picker's lamps
 
@@ -299,7 +297,14 @@ class DeskPhone:
         now_favourite = self.people.toggle_favourite(ref)
         self.app.notify(f"{printable(ref.name)} {'added to' if now_favourite else 'removed from'} favourites (F8)", timeout=3)
 
+    def _put_through(self, ring: Ring, how: str) -> None:
+        from corpdir.tui.transfer_flow import put_through  # on a card's key, not at the start
+
+        put_through(self, ring, how)
+
     def show_people(self) -> None:
+        from corpdir.tui.screens.people_at_hand import PeopleAtHandScreen  # when F8 is first pressed, not at the start
+
         self.app.push_screen(PeopleAtHandScreen(self.people, self))
 
     def show_desk(self) -> None:

@@ -1,6 +1,6 @@
 """The private parts of Textual corpdir relies on, all in this module.
 
-Textual offers no public way to do three things the desk needs:
+Textual offers no public way to do four things the desk needs:
 
 - hide a binding from the footer, the key bar and the palette by the action it names, on
   every screen at once (the read-only kiosk): ``App._check_action_state``, which
@@ -9,7 +9,9 @@ Textual offers no public way to do three things the desk needs:
   ``App._parse_action``;
 - update a scrolling widget's scrollbars after its content grew or shrank, without the
   re-layout of the whole screen that setting ``virtual_size`` costs (20-60 ms with a
-  detail pane of fields): ``Widget._scroll_update``.
+  detail pane of fields): ``Widget._scroll_update``;
+- tell Textual that a screen made for a mode is styled by the stylesheet as it stands:
+  ``Screen._css_update_count``, which ``App.switch_mode`` compares with the app's.
 
 Each is used only through this module, and ``tests/tui/test_textual_compat.py`` checks
 that they still exist with the signatures and effects used here, so a Textual upgrade
@@ -23,6 +25,7 @@ from typing import Any, Mapping
 from textual.app import App
 from textual.dom import DOMNode
 from textual.geometry import Size
+from textual.screen import Screen
 from textual.scroll_view import ScrollView
 
 
@@ -43,6 +46,17 @@ def set_scroll_range(view: ScrollView, size: Size) -> None:
     if size != view.virtual_size:
         view.set_reactive(ScrollView.virtual_size, size)
         view._scroll_update(size)
+
+
+def styled_with_app(screen: Screen, app: App[Any]) -> None:
+    """Mark ``screen``, not yet mounted, as styled by ``app``'s stylesheet as it stands.
+
+    Textual counts each screen's CSS refreshes and re-parses the whole stylesheet, and
+    restyles every node of the app, for a screen whose count is behind the app's: a new
+    screen's always is, so the first switch to a mode did it twice before its first paint
+    (~8 ms of the TUI's start). A screen not yet mounted has no node to restyle: its
+    widgets take their styles from the stylesheet when they mount."""
+    screen._css_update_count = app._css_update_count
 
 
 class GatedApp(App[None]):

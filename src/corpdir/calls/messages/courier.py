@@ -17,7 +17,6 @@ from dataclasses import replace
 from typing import Callable
 
 from corpdir.calls.events import log, now
-from corpdir.calls.messages.mail import MaybeHandedOver, NotHandedOver, compose, hand_over
 from corpdir.calls.messages.slips import Slip, SlipBook, SlipState
 from corpdir.config.messages import MessagesConfig
 
@@ -26,9 +25,10 @@ NO_SERVER = "no mail server is set ([messages] smtp_host in the config file)"
 
 class MessageCourier:
     def __init__(self, book: SlipBook, settings: MessagesConfig, *, tls: ssl.SSLContext | None = None,
-                 hand: Callable[..., None] = hand_over) -> None:
+                 hand: Callable[..., None] | None = None) -> None:
         """``tls``: the context the mail server's certificate is checked with (default: the
-        system's CAs)."""
+        system's CAs); ``hand``: what hands a mail over (default: SMTP,
+        :func:`corpdir.calls.messages.mail.hand_over`)."""
         self.book = book
         self.settings = settings
         self.tls = tls
@@ -63,6 +63,9 @@ class MessageCourier:
         return self.book.get(slip_id)
 
     async def deliver(self, slip_id: str) -> None:
+        # smtplib and email are imported with the first delivery: a desk's start never waits for them
+        from corpdir.calls.messages.mail import MaybeHandedOver, NotHandedOver, compose, hand_over
+
         async with self._lock:
             slip = self.book.get(slip_id)
             if slip is None or slip.state is not SlipState.QUEUED:
@@ -73,7 +76,7 @@ class MessageCourier:
                 self.book.put(replace(tried, state=SlipState.SENDING))
 
             try:
-                await asyncio.to_thread(self._hand, compose(slip, self.settings), self.settings, before_data, self.tls)
+                await asyncio.to_thread(self._hand or hand_over, compose(slip, self.settings), self.settings, before_data, self.tls)
             except NotHandedOver as exc:
                 state = SlipState.HELD if exc.lasting else SlipState.QUEUED
                 self.book.put(replace(tried, state=state, error=str(exc)))

@@ -20,7 +20,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import Input, TextArea
+from textual.widgets import Input
 
 from corpdir.service.live_search import TYPING_PAUSE
 from corpdir.service.people_at_hand import ref_of
@@ -34,6 +34,13 @@ if TYPE_CHECKING:
     from corpdir.tui.widgets.user_filters import UserFilters
 
 DETAIL_PAUSE = 0.12  # seconds the highlight rests before the detail pane follows
+
+
+def _text_field(widget: Widget | None) -> bool:
+    """An Input or a TextArea (a form's note), by class name for the latter: importing
+    Textual's TextArea for this test cost every start ~3 ms, and a TextArea exists only
+    once a form has imported it."""
+    return isinstance(widget, Input) or any(cls.__name__ == "TextArea" for cls in type(widget).__mro__)
 
 
 class ListScreen(Screen):
@@ -119,7 +126,7 @@ class ListScreen(Screen):
         """Writes are not offered on a read-only terminal (the kiosk), nor bulk where the
         variant has none. '/' is a priority binding (so keys typed right after it reach the
         box); in a text field it is text, except in the numbers box, where it has no place."""
-        if action == "focus_search" and isinstance(self.focused, (Input, TextArea)):
+        if action == "focus_search" and _text_field(self.focused):
             return False
         if action == "bulk" and not (self.service.offers("U11") or self.service.offers("L1")):
             return False  # the variant has no bulk operation (A and B)

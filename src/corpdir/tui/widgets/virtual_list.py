@@ -106,6 +106,7 @@ class VirtualList(ScrollView, can_focus=True):
         self._generation = 0
         self._growing = False
         self._paint: _Paint | None = None
+        self._painted = False
 
     # -- the source (attributes down) ------------------------------------------------------
     @property
@@ -127,6 +128,10 @@ class VirtualList(ScrollView, can_focus=True):
             if first is not None:  # read with the search: painted without a worker hop
                 self._pages[0] = first
             self._counted(len(source.ids))
+        elif (first := getattr(source, "first", None)) is not None and not self._painted:
+            # the first paint: the rows read now rather than frames of an empty list first
+            count, self._pages[0] = first(PAGE)
+            self._counted(count)
         else:
             self._load_count(self._generation)
 
@@ -241,6 +246,7 @@ class VirtualList(ScrollView, can_focus=True):
         """Lines of one paint. Styles and column widths are worked out once for the paint,
         not per line: reading a widget's style walks its ancestors (a third of a paint)."""
         self._paint = _Paint(self)
+        self._painted = True
         try:
             return super().render_lines(crop)
         finally:
