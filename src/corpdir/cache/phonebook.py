@@ -42,6 +42,12 @@ def open_reader(path: str | Path, region: str, *, mapped: bool = True) -> sqlite
     return conn
 
 
+def hold_state(conn: sqlite3.Connection) -> None:
+    """Open a read transaction: every read on ``conn`` from here on sees one state of the
+    cache, whatever a sync commits meanwhile (WAL), until the connection closes."""
+    conn.execute("BEGIN")
+
+
 def data_version(conn: sqlite3.Connection) -> int:
     """Changes when another connection commits: the gateway rebuilds what it derived."""
     return conn.execute("PRAGMA data_version").fetchone()[0]

@@ -316,7 +316,7 @@ class CacheState:
 
     def _open(self) -> None:
         self._conn = reads.open_reader(self._phonebook.service.cache_path(), self._phonebook.region)
-        self._conn.execute("BEGIN")  # every read from here on sees one state
+        reads.hold_state(self._conn)  # every read from here on sees one state
         self._codec, self._pairs = Codec(self._conn), _Divisions.read(self._conn).pairs
 
     def _close(self) -> None:
