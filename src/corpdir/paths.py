@@ -160,6 +160,8 @@ def read_config() -> dict[str, Any]:
             return tomllib.loads(file.read())
     except tomllib.TOMLDecodeError as exc:
         raise SettingsError(f"{path}: not valid TOML: {exc}") from None
+    except UnicodeDecodeError as exc:  # e.g. saved as Shift_JIS by an editor on a Japanese desk
+        raise SettingsError(f"{path}: not UTF-8 text (byte {exc.start}): save it as UTF-8") from None
 
 
 SECRET_KEYS = frozenset({"secret", "password", "token", "api_key"})
