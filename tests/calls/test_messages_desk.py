@@ -112,3 +112,22 @@ async def test_whereabouts_set_on_a_person_reach_the_service(tmp_path):
     finally:
         await service.close()
         server.state.storage.close()
+
+
+@pytest.mark.parametrize(("keymap", "send"), [({}, "Ctrl+S"), ({"slip.send": "ctrl+e"}, "Ctrl+E")])
+async def test_without_a_mail_server_the_form_says_which_key_keeps_the_slip(service, tmp_path, keymap, send):
+    """The demo's desk has no mail server: the form has no key bar, so its hint is the only
+    place that says how the slip is kept, with the user's own key when they chose one."""
+    person = await colleague(service)
+    app = CorpdirApp(service, state=State(), sync_on_start=False, calls=CallsConfig(ring_socket=False), keymap=keymap)
+    async with app.run_test(size=(120, 36)) as pilot:
+        ring(app, person)
+        assert await wait_for(pilot, lambda: cards(app))
+        await pilot.press("f9", "m")
+        assert await wait_for(pilot, lambda: app.screen.__class__.__name__ == "MessageSlipForm")
+        where = str(app.screen.query_one("#slip-where").render())
+        assert f"No mail server set: {send} keeps it as a slip for {person.fullname} (F6). Esc cancels." in where
+        await pilot.press(*"見積の件", send.lower())
+        assert await wait_for(pilot, lambda: app.screen.__class__.__name__ != "MessageSlipForm")
+        [slip] = app.desk_phone.courier.book.all()
+        assert slip.text == "見積の件"
