@@ -131,3 +131,20 @@ async def test_without_a_mail_server_the_form_says_which_key_keeps_the_slip(serv
         assert await wait_for(pilot, lambda: app.screen.__class__.__name__ != "MessageSlipForm")
         [slip] = app.desk_phone.courier.book.all()
         assert slip.text == "見積の件"
+
+
+async def test_f6_shows_why_a_slip_was_not_delivered_on_a_line_of_its_own(service, tmp_path):
+    person = await colleague(service)
+    app = CorpdirApp(service, state=State(), sync_on_start=False, calls=CallsConfig(ring_socket=False))
+    async with app.run_test(size=(120, 36)) as pilot:
+        ring(app, person)
+        assert await wait_for(pilot, lambda: cards(app))
+        await pilot.press("f9", "m", *"見積の件", "enter")
+        assert await wait_for(pilot, lambda: app.desk_phone.courier.book.all())
+        await pilot.press("f6")
+        assert await wait_for(pilot, lambda: app.screen.__class__.__name__ == "SlipsScreen")
+        detail = app.screen.query_one("#slips-detail")
+        assert await wait_for(pilot, lambda: "見積の件" in str(detail.render()))
+        lines = str(detail.render()).splitlines()
+        assert lines[0].endswith("見積の件") and lines[1].startswith("not delivered: no mail server is set")
+        assert "\ufffd" not in str(detail.render())
