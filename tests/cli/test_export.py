@@ -219,3 +219,23 @@ async def test_an_export_into_a_pipe_writes_into_it_and_leaves_it_a_pipe(server,
         reader.join(30)
     assert code == 0 and stat.S_ISFIFO(pipe.stat().st_mode)
     assert received and len(received[0]) > 1000 and sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+WIDE = str.maketrans("0123456789", "０１２３４５６７８９")
+WRITTEN = {"full width": lambda n: n.translate(WIDE).replace("-", "－"), "long-vowel mark": lambda n: n.translate(WIDE).replace("-", "ー"),
+           "spaces and parentheses": lambda n: "(" + n.replace("-", ") ", 1).replace("-", " ")}
+
+
+@pytest.mark.parametrize("written", list(WRITTEN))
+async def test_phone_takes_a_number_however_it_is_written(server, written):
+    """As `corpdir lookup` does: full width, a Japanese hyphen, spaces and parentheses."""
+    service = make_service(server)
+    try:
+        await service.sync.run()
+        person = next(u for u in await service.people.window(None, limit=200) if u.phoneNum)
+        out, err = io.StringIO(), io.StringIO()
+        typed = WRITTEN[written](person.phoneNum)
+        assert await run_export(service, args("users", "--phone", typed), out, err) == 0, err.getvalue()
+        assert [row["userId"] for row in csv.DictReader(io.StringIO(out.getvalue()))] == [str(person.userId)]
+    finally:
+        await service.close()

@@ -26,7 +26,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--type", dest="userType", choices=("REGULAR_USER", "REGISTRATION_ONLY_USER", "FACILITY"),
                         help="users: one user type")
     parser.add_argument("--employee-num", dest="employeeNum", help="users: an employee number")
-    parser.add_argument("--phone", dest="phoneNum", help="a phone number (however written)")
+    parser.add_argument("--phone", dest="phoneNum", type=_phone,
+                        help="a phone number (however written: '（０３）５８９９ー５７２５' too)")
     parser.add_argument("--email", help="users: email1; contacts: e-mail")
     parser.add_argument("--login-id", dest="loginId", help="users: a login ID")
     parser.add_argument("--directory", choices=("SHARED", "PERSONAL"), help="contacts: one directory")
@@ -38,6 +39,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--from", dest="source", choices=("cache", "service"),
                         help="where to read the records (default: the cache when it has been synced and can apply "
                              "the filters, else the service, page by page)")
+
+
+def _phone(text: str) -> str:
+    """``--phone`` as a phone field sends it: the service takes only ASCII digits and
+    ``* # , ; + -``, so a number typed in full width or laid out with spaces and
+    parentheses was refused before it was sent ("phoneNum: may contain only digits")."""
+    from corpdir.phone import phone_field_text
+
+    return phone_field_text(text)
 
 
 USER_ONLY = {"division": "--division", "sub": "--sub", "userType": "--type", "employeeNum": "--employee-num",
