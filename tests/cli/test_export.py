@@ -239,3 +239,20 @@ async def test_phone_takes_a_number_however_it_is_written(server, written):
         assert [row["userId"] for row in csv.DictReader(io.StringIO(out.getvalue()))] == [str(person.userId)]
     finally:
         await service.close()
+
+
+@pytest.mark.parametrize(("kind", "flags", "named"), [
+    ("users", ["--phone", "0312345678"], "--phone"), ("users", ["--type", "FACILITY", "--search", "山田"], "--search, --type"),
+    ("users", ["--division", "1", "--division", "2"], "--division"), ("contacts", ["--company", "テスト"], "--company"),
+])
+async def test_from_cache_refuses_a_filter_the_cache_cannot_apply(server, tmp_path, kind, flags, named):
+    """It exported every record, the filter silently left out (1,867 contacts for one company)."""
+    service = make_service(server)
+    try:
+        await service.sync.run()
+        err = io.StringIO()
+        path = tmp_path / "out.csv"
+        assert await run_export(service, args(kind, *flags, "--from", "cache", "-o", str(path)), io.StringIO(), err) == 2
+        assert err.getvalue().startswith(f"{named}: the cache cannot apply") and not path.exists()
+    finally:
+        await service.close()

@@ -53,6 +53,10 @@ def _phone(text: str) -> str:
 USER_ONLY = {"division": "--division", "sub": "--sub", "userType": "--type", "employeeNum": "--employee-num",
              "loginId": "--login-id"}
 CONTACT_ONLY = {"directory": "--directory", "folder": "--folder", "fullname": "--name", "companyName": "--company"}
+# each filter of the query (corpdir.service.export) by the flag that sets it
+FLAG_OF = {"userType": "--type", "employeeNum": "--employee-num", "phoneNum": "--phone", "email1": "--email",
+           "email": "--email", "loginIds": "--login-id", "freeWords": "--search", "divisionIds": "--division",
+           "folderNums": "--folder", "fullname": "--name", "companyName": "--company"}
 
 
 def misplaced(args: argparse.Namespace) -> list[str]:
@@ -82,7 +86,7 @@ async def run_export(service: Any, args: argparse.Namespace, out: TextIO, err: T
     all, with a progress bar on a terminal) or to ``out`` (neutralised like `lookup` when
     it is a terminal)."""
     from corpdir.service.errors import CorpdirError
-    from corpdir.service.export import export_writer, records
+    from corpdir.service.export import beyond_cache, export_writer, records
     from corpdir.service.messages import explain
     from corpdir.text import printable
 
@@ -90,6 +94,12 @@ async def run_export(service: Any, args: argparse.Namespace, out: TextIO, err: T
     if wrong:
         other = "contacts" if args.kind == "users" else "users"
         print(f"{', '.join(wrong)}: only for exporting {other}; nothing was exported", file=err)
+        return 2
+    if args.source == "cache" and (unapplied := beyond_cache(args.kind, filters(args))):
+        # read from the cache, these filters would be left out: the file would hold everyone
+        flags = ", ".join(dict.fromkeys(FLAG_OF[key] for key in unapplied))
+        print(f"{flags}: the cache cannot apply this filter (it applies one --division, --sub, --directory, "
+              "one --folder); leave out --from cache: nothing was exported", file=err)
         return 2
     try:
         found = await records(service, args.kind, filters(args), limit=args.limit, source=args.source)
