@@ -256,3 +256,23 @@ async def test_from_cache_refuses_a_filter_the_cache_cannot_apply(server, tmp_pa
         assert err.getvalue().startswith(f"{named}: the cache cannot apply") and not path.exists()
     finally:
         await service.close()
+
+
+@pytest.mark.parametrize("limit", ["-1", "0", "ten"])
+def test_a_limit_below_one_is_a_bad_command_line(limit, capsys):
+    """--limit -1 exported all but one record from the cache and 99 from the service."""
+    with pytest.raises(SystemExit) as exited:
+        args("users", "--limit", limit)
+    assert exited.value.code == 2 and "--limit" in capsys.readouterr().err
+
+
+async def test_limit_caps_the_records_from_either_source(server):
+    service = make_service(server)
+    try:
+        await service.sync.run()
+        for source in ("cache", "service"):
+            out = io.StringIO()
+            assert await run_export(service, args("users", "--limit", "3", "--from", source), out, io.StringIO()) == 0
+            assert len(list(csv.DictReader(io.StringIO(out.getvalue())))) == 3
+    finally:
+        await service.close()

@@ -35,10 +35,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", dest="fullname", help="contacts: part of the name")
     parser.add_argument("--company", dest="companyName", help="contacts: part of the company name")
     parser.add_argument("--base-url", help="the service (default: config file, CORPDIR_BASE_URL, else the embedded demo)")
-    parser.add_argument("--limit", type=int, default=100_000, help="at most this many records")
+    parser.add_argument("--limit", type=_count, default=100_000, help="at most this many records (1 or more)")
     parser.add_argument("--from", dest="source", choices=("cache", "service"),
                         help="where to read the records (default: the cache when it has been synced and can apply "
                              "the filters, else the service, page by page)")
+
+
+def _count(text: str) -> int:
+    """``--limit``: a negative one cut records off the end instead (-1 exported all but one
+    from the cache, 99 from the service)."""
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 1 or more")
+    return int(text)
 
 
 def _phone(text: str) -> str:
