@@ -8,6 +8,8 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
+from corpdir.commands.service_run import add_base_url
+
 HELP = "export users or contacts (with filters) as CSV or vCard 4.0, or the phonebook as LDIF"
 
 
@@ -34,7 +36,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--folder", type=int, action="append", default=[], help="contacts: a folder number (repeatable)")
     parser.add_argument("--name", dest="fullname", help="contacts: part of the name")
     parser.add_argument("--company", dest="companyName", help="contacts: part of the company name")
-    parser.add_argument("--base-url", help="the service (default: config file, CORPDIR_BASE_URL, else the embedded demo)")
+    add_base_url(parser)
     parser.add_argument("--limit", type=_count, default=100_000, help="at most this many records (1 or more)")
     parser.add_argument("--from", dest="source", choices=("cache", "service"),
                         help="where to read the records (default: the cache when it has been synced and can apply "

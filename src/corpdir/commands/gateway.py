@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from corpdir.commands.service_run import add_base_url
+
 HELP = "serve caller-ID and phone directories to PBXs and desk phones (HTTP, from the local cache)"
 
 SETUP = """\
@@ -78,7 +80,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--public-url", help="the URL phones reach this gateway at (default: as each request came)")
     parser.add_argument("--workers", type=int,
                         help="worker processes sharing the port (default: one a core; the first syncs and asks the service)")
-    parser.add_argument("--base-url", help="the service (default: config file, CORPDIR_BASE_URL, else the embedded demo)")
+    add_base_url(parser)
     parser.add_argument("--check", nargs="?", const="0399990000", metavar="NUMBER",
                         help="do not serve: print each PBX's and phone's URL and fetch it once from the running "
                              "gateway (with NUMBER as the caller; default an unknown number)")
