@@ -258,14 +258,6 @@ async def test_from_cache_refuses_a_filter_the_cache_cannot_apply(server, tmp_pa
         await service.close()
 
 
-@pytest.mark.parametrize("limit", ["-1", "0", "ten"])
-def test_a_limit_below_one_is_a_bad_command_line(limit, capsys):
-    """--limit -1 exported all but one record from the cache and 99 from the service."""
-    with pytest.raises(SystemExit) as exited:
-        args("users", "--limit", limit)
-    assert exited.value.code == 2 and "--limit" in capsys.readouterr().err
-
-
 async def test_limit_caps_the_records_from_either_source(server):
     service = make_service(server)
     try:

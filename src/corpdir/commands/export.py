@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
+from corpdir.commands.arg_types import at_least_one
 from corpdir.commands.service_run import add_base_url
 
 HELP = "export users or contacts (with filters) as CSV or vCard 4.0, or the phonebook as LDIF"
@@ -37,18 +38,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", dest="fullname", help="contacts: part of the name")
     parser.add_argument("--company", dest="companyName", help="contacts: part of the company name")
     add_base_url(parser)
-    parser.add_argument("--limit", type=_count, default=100_000, help="at most this many records (1 or more)")
+    parser.add_argument("--limit", type=at_least_one, default=100_000, help="at most this many records (1 or more)")
     parser.add_argument("--from", dest="source", choices=("cache", "service"),
                         help="where to read the records (default: the cache when it has been synced and can apply "
                              "the filters, else the service, page by page)")
-
-
-def _count(text: str) -> int:
-    """``--limit``: a negative one cut records off the end instead (-1 exported all but one
-    from the cache, 99 from the service)."""
-    if not text.strip().isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of 1 or more")
-    return int(text)
 
 
 def _phone(text: str) -> str:

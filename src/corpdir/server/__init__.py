@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["ServerSettings", "RateLimitSettings", "create_app"]
+__all__ = ["ServerSettings", "RateLimitSettings", "create_app", "DEMO_MIN_SIZE"]
 
 
 def __getattr__(name: str) -> Any:
@@ -20,4 +20,8 @@ def __getattr__(name: str) -> Any:
         from corpdir.server import settings
 
         return getattr(settings, name)
+    if name == "DEMO_MIN_SIZE":  # `corpdir server --size` checks it when the command line is read
+        from corpdir.server.demo.people import MIN_SIZE
+
+        return MIN_SIZE
     raise AttributeError(name)
