@@ -18,6 +18,8 @@ from corpdir.cli import parse_args
     (["web", "--port", "70000"], "argument --port: '70000' is not a whole number from 0 to 65535"),
     (["server", "--demo", "--size", "5"], "argument --size: '5' is not a whole number of 10 or more"),
     (["export", "users", "--limit", "-1"], "argument --limit: '-1' is not a whole number of 1 or more"),
+    (["export", "users", "--division", "99999999999999999999999"], "argument --division: '99999999999999999999999' is not"),
+    (["gateway", "--workers", "99999"], "argument --workers: '99999' is not a whole number from 1 to 64"),
 ])
 def test_a_number_out_of_range_is_refused_by_name(argv, said, capsys):
     with pytest.raises(SystemExit) as exited:

@@ -26,3 +26,9 @@ def port(text: str) -> int:
 def at_least_one(text: str) -> int:
     """A count of 1 or more (a negative ``--limit`` cut records off the end instead)."""
     return whole_number(text, 1)
+
+
+def record_id(text: str) -> int:
+    """A division ID or folder number as the spec stores them (a signed 64-bit integer):
+    a longer one ended in an OverflowError from SQLite."""
+    return whole_number(text, 0, 2**63 - 1)

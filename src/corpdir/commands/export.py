@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
-from corpdir.commands.arg_types import at_least_one
+from corpdir.commands.arg_types import at_least_one, record_id
 from corpdir.commands.service_run import add_base_url
 
 HELP = "export users or contacts (with filters) as CSV or vCard 4.0, or the phonebook as LDIF"
@@ -24,7 +24,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "Windows needs to read the names) or utf-8 (no mark); vCard and LDIF are always UTF-8")
     parser.add_argument("--search", type=str.split, action="extend", default=[],
                         help="free words (name, kana, number ...); repeat it or quote several words")
-    parser.add_argument("--division", type=int, action="append", default=[], help="users: a division ID (repeatable)")
+    parser.add_argument("--division", type=record_id, action="append", default=[], help="users: a division ID (repeatable)")
     parser.add_argument("--sub", action="store_true", help="users: include sub-divisions")
     parser.add_argument("--type", dest="userType", choices=("REGULAR_USER", "REGISTRATION_ONLY_USER", "FACILITY"),
                         help="users: one user type")
@@ -34,7 +34,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--email", help="users: email1; contacts: e-mail")
     parser.add_argument("--login-id", dest="loginId", help="users: a login ID")
     parser.add_argument("--directory", choices=("SHARED", "PERSONAL"), help="contacts: one directory")
-    parser.add_argument("--folder", type=int, action="append", default=[], help="contacts: a folder number (repeatable)")
+    parser.add_argument("--folder", type=record_id, action="append", default=[], help="contacts: a folder number (repeatable)")
     parser.add_argument("--name", dest="fullname", help="contacts: part of the name")
     parser.add_argument("--company", dest="companyName", help="contacts: part of the company name")
     add_base_url(parser)

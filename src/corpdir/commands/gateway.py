@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from corpdir.commands.arg_types import whole_number
 from corpdir.commands.service_run import add_base_url
 
 HELP = "serve caller-ID and phone directories to PBXs and desk phones (HTTP, from the local cache)"
@@ -65,6 +66,13 @@ CORPDIR_GATEWAY_TOKEN or [gateway] token in the config file.
 """
 
 
+MAX_WORKERS = 64  # each is a process with the cache open: a typo's 99999 forked until the machine stalled
+
+
+def _workers(text: str) -> int:
+    return whole_number(text, 1, MAX_WORKERS)
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = SETUP
@@ -78,8 +86,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="share of the key's rate budget kept for uncached numbers, 0-0.9 (default 0.25; a sync never spends it)")
     parser.add_argument("--sync-every", type=float, help="seconds between background syncs (default 900; 0: never)")
     parser.add_argument("--public-url", help="the URL phones reach this gateway at (default: as each request came)")
-    parser.add_argument("--workers", type=int,
-                        help="worker processes sharing the port (default: one a core; the first syncs and asks the service)")
+    parser.add_argument("--workers", type=_workers,
+                        help=f"worker processes sharing the port, 1-{MAX_WORKERS} (default: one a core; the first syncs "
+                             "and asks the service)")
     add_base_url(parser)
     parser.add_argument("--check", nargs="?", const="0399990000", metavar="NUMBER",
                         help="do not serve: print each PBX's and phone's URL and fetch it once from the running "
