@@ -103,6 +103,8 @@ class CorpdirApp(GatedApp):
             self.register_theme(theme)
         wanted = (ui.theme if ui else None) or self.state.get("theme") or DEFAULT_THEME
         self.theme = wanted if wanted in self.available_themes else DEFAULT_THEME
+        if self.theme != wanted:  # a typo ('corpdir-highcontrast') otherwise looked like the setting was ignored
+            self._theme_problems.append(f"No theme named {wanted!r}: showing {DEFAULT_THEME} (Ctrl+P, Theme lists them)")
         # The user's [keymap] before the first screen's bindings are read (corpdir.tui.keymap).
         self.user_keymap, self._keymap_problems = keymaps.checked(keymap or {})
         if self.user_keymap:
