@@ -36,3 +36,12 @@ def test_server_with_a_port_out_of_range_says_so_without_a_traceback(tmp_path):
     done = subprocess.run([sys.executable, "-m", "corpdir.cli", "server", "--port", "99999", "--data", str(tmp_path)],
                           capture_output=True, text=True, env=os.environ.copy(), stdin=subprocess.DEVNULL, timeout=120)
     assert done.returncode == 2 and "--port" in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_the_smallest_size_taken_is_the_generators_smallest():
+    from corpdir.server import DEMO_MIN_SIZE
+    from corpdir.server.demo import generate_tenant
+
+    assert generate_tenant(size=DEMO_MIN_SIZE, seed=1)
+    with pytest.raises(ValueError):
+        generate_tenant(size=DEMO_MIN_SIZE - 1, seed=1)

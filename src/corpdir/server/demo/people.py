@@ -405,13 +405,10 @@ def _heads(org: Organisation) -> list[tuple[Unit, Rank]]:
     return heads
 
 
-MIN_SIZE = 10  # a head for each level, rooms, and people in the sections under them
-
-
 def build_people(size: int, rng: random.Random, pools: Pools, org: Organisation, numbers: NumberPlan,
                  reference: datetime, photo_limit: int) -> People:
-    if size < MIN_SIZE:
-        raise ValueError(f"a demo tenant needs at least {MIN_SIZE} users")
+    if size < 10:
+        raise ValueError("a demo tenant needs at least 10 users")
     rooms = _facility_names(org)
     n_facility = min(size // 100 + 3, len(rooms))
     n_registration = round(size * 0.07)
