@@ -190,6 +190,20 @@ class CorpdirApp(GatedApp):
         else:
             self.push_screen(HelpScreen(self.screen))
 
+    def on_key(self, event: Any) -> None:
+        """The help key on a modal screen (F6, F7, F8, the pop-up's lists): Textual keeps the
+        app's keys from a modal, so `?`, offered anywhere, did nothing there. A key typed into
+        a field never gets here (the field takes it)."""
+        from textual.screen import ModalScreen
+
+        from corpdir.tui.screens.help import HelpScreen
+
+        help_keys = [key.strip() for key in self.user_keymap.get("app.help", "question_mark").split(",")]
+        if isinstance(self.screen, ModalScreen) and not isinstance(self.screen, HelpScreen) and event.key in help_keys:
+            event.stop()
+            # after this key is done with: pushed now, the help would get the same key and close
+            self.call_later(self.push_screen, HelpScreen(self.screen))
+
     def action_people_at_hand(self) -> None:
         self.desk_phone.show_people()
 
