@@ -160,6 +160,8 @@ def read_config() -> dict[str, Any]:
             return tomllib.loads(file.read())
     except tomllib.TOMLDecodeError as exc:
         raise SettingsError(f"{path}: not valid TOML: {exc}") from None
+    except UnicodeDecodeError as exc:  # e.g. saved as Shift_JIS by an editor on a Japanese desk
+        raise SettingsError(f"{path}: not UTF-8 text (byte {exc.start}): save it as UTF-8") from None
 
 
 SECRET_KEYS = frozenset({"secret", "password", "token", "api_key"})
@@ -264,9 +266,22 @@ LOOKUP_SETTINGS = {"base_url": None, "api_key": None, "api_key_file": None, "key
 
 
 def lookup_settings() -> dict[str, Any]:
-    """:data:`LOOKUP_SETTINGS` as configured (:func:`service_values`), else their defaults."""
-    values = {**LOOKUP_SETTINGS, **service_values(LOOKUP_SETTINGS)}
-    values["stale_after"] = float(values["stale_after"])
+    """:data:`LOOKUP_SETTINGS` as configured (:func:`service_values`), else their defaults.
+
+    A value of the wrong type (``base_url = 12``, ``stale_after = "15m"``, ``service = 3``)
+    is left to the full settings to describe: they raise :class:`SettingsError` naming the
+    table, key and rule, as every other command does, rather than a traceback here."""
+    table = read_config().get("service", {})
+    try:
+        values = {**LOOKUP_SETTINGS, **service_values(LOOKUP_SETTINGS, table)}
+        if any(not isinstance(value, str) for name, value in values.items() if name != "stale_after" and value is not None):
+            raise TypeError(table)
+        values["stale_after"] = float(values["stale_after"])
+    except (AttributeError, TypeError, ValueError):
+        from corpdir.config import load_settings
+
+        load_settings()
+        raise
     return values
 
 

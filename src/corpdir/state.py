@@ -8,7 +8,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from corpdir.paths import state_dir
 
@@ -45,8 +45,10 @@ class State:
             self.save()
         return list(self.data.get(key, []))
 
-    def remember_lookup(self, profile: str, number: str) -> None:
-        recent = [n for n in self.recent_lookups(profile) if n != number]
+    def remember_lookup(self, profile: str, number: str, same: Callable[[str, str], bool] | None = None) -> None:
+        """``number`` first; an earlier entry ``same`` says is that number written another
+        way ('+81 3-1234-5678' after '03-1234-5678') goes, or the list showed it twice."""
+        recent = [n for n in self.recent_lookups(profile) if n != number and not (same and same(n, number))]
         self.set(f"recent_lookups:{profile}", [number, *recent][:RECENT_LOOKUPS_KEPT])
 
     def forget_lookup(self, profile: str, number: str) -> None:

@@ -49,11 +49,7 @@ async def test_a_message_on_a_call_reaches_the_persons_mailbox(service, mail_ser
     person = await colleague(service)
     app = desk(service, mail_server, tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:
-        ring(app, person)
-        assert await wait_for(pilot, lambda: cards(app))
-        await pilot.press("f9", "m")
-        assert await wait_for(pilot, lambda: app.screen.__class__.__name__ == "MessageSlipForm")
-        where = str(app.screen.query_one("#slip-where").render())
+        where = await message_form(pilot, app, person)
         assert f"Ctrl+S e-mails it to {person.fullname} <{person.email1}>. Esc cancels." in where
         assert "The note: " in where  # where the call's note goes, in the session's words (tests/calls/test_band.py)
         await pilot.press(*"見積の件", "enter")
@@ -69,17 +65,31 @@ async def test_a_message_on_a_call_reaches_the_persons_mailbox(service, mail_ser
         assert table.row_count == 1 and str(table.get_row_at(0)[4]).startswith("e-mailed")
 
 
+async def message_form(pilot, app, person) -> str:
+    """A call from ``person`` rings and ``m`` opens the message form: what its hint says."""
+    ring(app, person)
+    assert await wait_for(pilot, lambda: cards(app))
+    await pilot.press("f9", "m")
+    assert await wait_for(pilot, lambda: app.screen.__class__.__name__ == "MessageSlipForm")
+    return str(app.screen.query_one("#slip-where").render())
+
+
+async def slip_taken_then_f6(pilot, app, person, text: str) -> None:
+    """A call from ``person`` rings, a message with ``text`` is taken on it, F6 lists it."""
+    ring(app, person)
+    assert await wait_for(pilot, lambda: cards(app))
+    await pilot.press("f9", "m", *text, "enter")
+    assert await wait_for(pilot, lambda: app.desk_phone.courier.book.all())
+    await pilot.press("f6")
+    assert await wait_for(pilot, lambda: app.screen.__class__.__name__ == "SlipsScreen")
+
+
 async def test_a_slip_not_delivered_is_sent_once_from_f6(service, mail_server, tmp_path):
     person = await colleague(service)
     mail_server.stop()
     app = desk(service, mail_server, tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:
-        ring(app, person)
-        assert await wait_for(pilot, lambda: cards(app))
-        await pilot.press("f9", "m", *"至急", "enter")
-        assert await wait_for(pilot, lambda: app.desk_phone.courier.book.all())
-        await pilot.press("f6")
-        assert await wait_for(pilot, lambda: app.screen.__class__.__name__ == "SlipsScreen")
+        await slip_taken_then_f6(pilot, app, person, "至急")
         table = app.screen.query_one("DataTable")
         assert await wait_for(pilot, lambda: str(table.get_row_at(0)[4]).startswith("not delivered yet"))
         mail_server.start()
@@ -112,3 +122,30 @@ async def test_whereabouts_set_on_a_person_reach_the_service(tmp_path):
     finally:
         await service.close()
         server.state.storage.close()
+
+
+@pytest.mark.parametrize(("keymap", "send"), [({}, "Ctrl+S"), ({"slip.send": "ctrl+e"}, "Ctrl+E")])
+async def test_without_a_mail_server_the_form_says_which_key_keeps_the_slip(service, tmp_path, keymap, send):
+    """The demo's desk has no mail server: the form has no key bar, so its hint is the only
+    place that says how the slip is kept, with the user's own key when they chose one."""
+    person = await colleague(service)
+    app = CorpdirApp(service, state=State(), sync_on_start=False, calls=CallsConfig(ring_socket=False), keymap=keymap)
+    async with app.run_test(size=(120, 36)) as pilot:
+        where = await message_form(pilot, app, person)
+        assert f"No mail server set: {send} keeps it as a slip for {person.fullname} (F6). Esc cancels." in where
+        await pilot.press(*"見積の件", send.lower())
+        assert await wait_for(pilot, lambda: app.screen.__class__.__name__ != "MessageSlipForm")
+        [slip] = app.desk_phone.courier.book.all()
+        assert slip.text == "見積の件"
+
+
+async def test_f6_shows_why_a_slip_was_not_delivered_on_a_line_of_its_own(service, tmp_path):
+    person = await colleague(service)
+    app = CorpdirApp(service, state=State(), sync_on_start=False, calls=CallsConfig(ring_socket=False))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await slip_taken_then_f6(pilot, app, person, "見積の件")
+        detail = app.screen.query_one("#slips-detail")
+        assert await wait_for(pilot, lambda: "見積の件" in str(detail.render()))
+        lines = str(detail.render()).splitlines()
+        assert lines[0].endswith("見積の件") and lines[1].startswith("not delivered: no mail server is set")
+        assert "\ufffd" not in str(detail.render())

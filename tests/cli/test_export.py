@@ -219,3 +219,52 @@ async def test_an_export_into_a_pipe_writes_into_it_and_leaves_it_a_pipe(server,
         reader.join(30)
     assert code == 0 and stat.S_ISFIFO(pipe.stat().st_mode)
     assert received and len(received[0]) > 1000 and sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+WIDE = str.maketrans("0123456789", "０１２３４５６７８９")
+WRITTEN = {"full width": lambda n: n.translate(WIDE).replace("-", "－"), "long-vowel mark": lambda n: n.translate(WIDE).replace("-", "ー"),
+           "spaces and parentheses": lambda n: "(" + n.replace("-", ") ", 1).replace("-", " ")}
+
+
+@pytest.mark.parametrize("written", list(WRITTEN))
+async def test_phone_takes_a_number_however_it_is_written(server, written):
+    """As `corpdir lookup` does: full width, a Japanese hyphen, spaces and parentheses."""
+    service = make_service(server)
+    try:
+        await service.sync.run()
+        person = next(u for u in await service.people.window(None, limit=200) if u.phoneNum)
+        out, err = io.StringIO(), io.StringIO()
+        typed = WRITTEN[written](person.phoneNum)
+        assert await run_export(service, args("users", "--phone", typed), out, err) == 0, err.getvalue()
+        assert [row["userId"] for row in csv.DictReader(io.StringIO(out.getvalue()))] == [str(person.userId)]
+    finally:
+        await service.close()
+
+
+@pytest.mark.parametrize(("kind", "flags", "named"), [
+    ("users", ["--phone", "0312345678"], "--phone"), ("users", ["--type", "FACILITY", "--search", "山田"], "--search, --type"),
+    ("users", ["--division", "1", "--division", "2"], "--division"), ("contacts", ["--company", "テスト"], "--company"),
+])
+async def test_from_cache_refuses_a_filter_the_cache_cannot_apply(server, tmp_path, kind, flags, named):
+    """It exported every record, the filter silently left out (1,867 contacts for one company)."""
+    service = make_service(server)
+    try:
+        await service.sync.run()
+        err = io.StringIO()
+        path = tmp_path / "out.csv"
+        assert await run_export(service, args(kind, *flags, "--from", "cache", "-o", str(path)), io.StringIO(), err) == 2
+        assert err.getvalue().startswith(f"{named}: the cache cannot apply") and not path.exists()
+    finally:
+        await service.close()
+
+
+async def test_limit_caps_the_records_from_either_source(server):
+    service = make_service(server)
+    try:
+        await service.sync.run()
+        for source in ("cache", "service"):
+            out = io.StringIO()
+            assert await run_export(service, args("users", "--limit", "3", "--from", source), out, io.StringIO()) == 0
+            assert len(list(csv.DictReader(io.StringIO(out.getvalue())))) == 3
+    finally:
+        await service.close()

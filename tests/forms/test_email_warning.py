@@ -24,6 +24,8 @@ async def test_an_address_that_is_no_address_is_questioned_and_can_be_saved_anyw
         user, form = await _save_address(pilot, app, recorder, "a@@b")
         assert await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         assert "“a@@b” does not look like an e-mail address" in screen_text(app)
+        question = str(app.screen.query_one("#confirm-text").render())
+        assert question.splitlines()[-1] == "Save it anyway?" and "\ufffd" not in question  # a line of its own
         await pilot.press("n")  # correct it: back in the form, on the field, nothing sent
         assert await wait_for(pilot, lambda: app.screen is form)
         assert form.widget("email1").has_focus and recorder.writes() == []

@@ -50,6 +50,28 @@ async def test_question_mark_lists_the_keys_of_the_screen_in_front_and_esc_close
         assert await wait_for(pilot, lambda: app.screen.__class__.__name__ == "CallsScreen")
 
 
+@pytest.mark.parametrize(("key", "front", "title", "its_key"), [
+    ("f8", "PeopleAtHandScreen", "Keys: People at hand", "b Call"),
+    ("f6", "SlipsScreen", "Keys: Slips", "r Send again"),
+    ("f7", "DeskView", "Keys: Desk view", "t Put through"),
+])
+async def test_question_mark_on_a_list_in_front_shows_its_keys(make_app, key, front, title, its_key):
+    """F6, F7 and F8 are modal: `?` did nothing there. Its help lists only the app's keys
+    that still work over it (F1 does not, Ctrl+Q does)."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await started(pilot, app)
+        await pilot.press(key)
+        assert await wait_for(pilot, lambda: app.screen.__class__.__name__ == front)
+        await pilot.press("question_mark")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        assert title in screen_text(app)
+        text = help_text(app)
+        assert its_key in text and "Ctrl+Q Quit" in text and "F1 Directory" not in text, text
+        await pilot.press("question_mark")
+        assert await wait_for(pilot, lambda: app.screen.__class__.__name__ == front)
+
+
 async def test_the_help_names_the_keys_of_the_users_keymap(make_app):
     app = make_app(keymap={"app.call": "ctrl+g", "directory.search": "f6,ctrl+f"})
     async with app.run_test(size=(120, 36)) as pilot:

@@ -74,6 +74,19 @@ async def test_recent_lookups_are_kept_per_profile(make_app, service):
     assert kept.recent_lookups("another-service") == ["0399990001"]
 
 
+async def test_one_number_written_two_ways_is_one_recent_lookup(make_app, service):
+    """'0312340000' then '+81 3 1234 0000' listed '03-1234-0000' twice among the recent lookups."""
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("f4")
+        await pilot.press("slash", *"0312340000, 0399990001", "enter")
+        assert await wait_for(pilot, lambda: "2 asked" in screen_text(app))
+        await pilot.press("slash", "ctrl+u", *"+81 3 1234 0000", "enter")
+        assert await wait_for(pilot, lambda: "1 asked" in screen_text(app))
+    kept = State().recent_lookups(service.settings.profile().cache_path().stem)
+    assert kept == ["+81 3 1234 0000", "0399990001"]
+
+
 def test_the_one_list_of_earlier_versions_goes_to_the_first_profile_that_asks():
     path = state_path()
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -4,6 +4,7 @@ broken user theme is reported and skipped."""
 import os
 from pathlib import Path
 
+from corpdir.config import UiConfig
 from corpdir.state import State
 from corpdir.tui.app import CorpdirApp
 from tui_helpers import Notifications, wait_for
@@ -33,3 +34,12 @@ async def test_a_broken_user_theme_is_reported_and_skipped(service):
         assert "mine" in app.available_themes and "broken" not in app.available_themes
         assert await wait_for(pilot, lambda: notes.said("broken.toml"))
         assert app.theme == "corpdir-dark"
+
+
+async def test_a_theme_nobody_has_is_named_in_a_notification(service):
+    """`corpdir --theme corpdir-highcontrast` (a typo) started in the default theme, silently."""
+    app = CorpdirApp(service, state=State(), sync_on_start=False, ui=UiConfig(theme="corpdir-highcontrast"))
+    notes = Notifications()
+    async with app.run_test(size=(100, 30), message_hook=notes) as pilot:
+        assert app.theme == "corpdir-dark"
+        assert await wait_for(pilot, lambda: notes.said("No theme named 'corpdir-highcontrast'"))

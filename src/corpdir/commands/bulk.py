@@ -14,6 +14,8 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
+from corpdir.commands.service_run import add_base_url
+
 PARTLY_TAKEN = 4  # the service answered, but registered or accepted fewer rows than were sent
 
 HELP = ("send destinations (where each person can be reached) or spots (where each location tag is) from a CSV "
@@ -24,7 +26,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("kind", choices=("destinations", "spots"),
                         help="destinations: loginId,destinationId,destinationName; spots: bleId,spotId")
     parser.add_argument("file", help="the CSV file (UTF-8, header line first)")
-    parser.add_argument("--base-url", help="the service (default: config file, CORPDIR_BASE_URL, else the embedded demo)")
+    add_base_url(parser)
     parser.add_argument("--check", action="store_true", help="check the rows only; send nothing")
 
 

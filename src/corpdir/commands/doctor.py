@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import argparse
 
+from corpdir.commands.service_run import add_base_url
+
 HELP = "show the desk's call queue, the records the service refused, and where the log is"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--base-url", help="the service whose desk to look at (default: as the TUI chooses it)")
+    add_base_url(parser, "the service whose desk to look at (default: as the TUI chooses it)")
 
 
 def run(args: argparse.Namespace) -> int:

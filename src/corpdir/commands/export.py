@@ -8,6 +8,9 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
+from corpdir.commands.arg_types import at_least_one, record_id
+from corpdir.commands.service_run import add_base_url
+
 HELP = "export users or contacts (with filters) as CSV or vCard 4.0, or the phonebook as LDIF"
 
 
@@ -21,28 +24,42 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "Windows needs to read the names) or utf-8 (no mark); vCard and LDIF are always UTF-8")
     parser.add_argument("--search", type=str.split, action="extend", default=[],
                         help="free words (name, kana, number ...); repeat it or quote several words")
-    parser.add_argument("--division", type=int, action="append", default=[], help="users: a division ID (repeatable)")
+    parser.add_argument("--division", type=record_id, action="append", default=[], help="users: a division ID (repeatable)")
     parser.add_argument("--sub", action="store_true", help="users: include sub-divisions")
     parser.add_argument("--type", dest="userType", choices=("REGULAR_USER", "REGISTRATION_ONLY_USER", "FACILITY"),
                         help="users: one user type")
     parser.add_argument("--employee-num", dest="employeeNum", help="users: an employee number")
-    parser.add_argument("--phone", dest="phoneNum", help="a phone number (however written)")
+    parser.add_argument("--phone", dest="phoneNum", type=_phone,
+                        help="a phone number (however written: '（０３）５８９９ー５７２５' too)")
     parser.add_argument("--email", help="users: email1; contacts: e-mail")
     parser.add_argument("--login-id", dest="loginId", help="users: a login ID")
     parser.add_argument("--directory", choices=("SHARED", "PERSONAL"), help="contacts: one directory")
-    parser.add_argument("--folder", type=int, action="append", default=[], help="contacts: a folder number (repeatable)")
+    parser.add_argument("--folder", type=record_id, action="append", default=[], help="contacts: a folder number (repeatable)")
     parser.add_argument("--name", dest="fullname", help="contacts: part of the name")
     parser.add_argument("--company", dest="companyName", help="contacts: part of the company name")
-    parser.add_argument("--base-url", help="the service (default: config file, CORPDIR_BASE_URL, else the embedded demo)")
-    parser.add_argument("--limit", type=int, default=100_000, help="at most this many records")
+    add_base_url(parser)
+    parser.add_argument("--limit", type=at_least_one, default=100_000, help="at most this many records (1 or more)")
     parser.add_argument("--from", dest="source", choices=("cache", "service"),
                         help="where to read the records (default: the cache when it has been synced and can apply "
                              "the filters, else the service, page by page)")
 
 
+def _phone(text: str) -> str:
+    """``--phone`` as a phone field sends it: the service takes only ASCII digits and
+    ``* # , ; + -``, so a number typed in full width or laid out with spaces and
+    parentheses was refused before it was sent ("phoneNum: may contain only digits")."""
+    from corpdir.phone import phone_field_text
+
+    return phone_field_text(text)
+
+
 USER_ONLY = {"division": "--division", "sub": "--sub", "userType": "--type", "employeeNum": "--employee-num",
              "loginId": "--login-id"}
 CONTACT_ONLY = {"directory": "--directory", "folder": "--folder", "fullname": "--name", "companyName": "--company"}
+# each filter of the query (corpdir.service.export) by the flag that sets it
+FLAG_OF = {"userType": "--type", "employeeNum": "--employee-num", "phoneNum": "--phone", "email1": "--email",
+           "email": "--email", "loginIds": "--login-id", "freeWords": "--search", "divisionIds": "--division",
+           "folderNums": "--folder", "fullname": "--name", "companyName": "--company"}
 
 
 def misplaced(args: argparse.Namespace) -> list[str]:
@@ -72,7 +89,7 @@ async def run_export(service: Any, args: argparse.Namespace, out: TextIO, err: T
     all, with a progress bar on a terminal) or to ``out`` (neutralised like `lookup` when
     it is a terminal)."""
     from corpdir.service.errors import CorpdirError
-    from corpdir.service.export import export_writer, records
+    from corpdir.service.export import beyond_cache, export_writer, records
     from corpdir.service.messages import explain
     from corpdir.text import printable
 
@@ -80,6 +97,12 @@ async def run_export(service: Any, args: argparse.Namespace, out: TextIO, err: T
     if wrong:
         other = "contacts" if args.kind == "users" else "users"
         print(f"{', '.join(wrong)}: only for exporting {other}; nothing was exported", file=err)
+        return 2
+    if args.source == "cache" and (unapplied := beyond_cache(args.kind, filters(args))):
+        # read from the cache, these filters would be left out: the file would hold everyone
+        flags = ", ".join(dict.fromkeys(FLAG_OF[key] for key in unapplied))
+        print(f"{flags}: the cache cannot apply this filter (it applies one --division, --sub, --directory, "
+              "one --folder); leave out --from cache: nothing was exported", file=err)
         return 2
     try:
         found = await records(service, args.kind, filters(args), limit=args.limit, source=args.source)

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import argparse
 
+from corpdir.commands.arg_types import whole_number
+from corpdir.commands.service_run import add_base_url
+
 HELP = "serve caller-ID and phone directories to PBXs and desk phones (HTTP, from the local cache)"
 
 SETUP = """\
@@ -63,6 +66,8 @@ CORPDIR_GATEWAY_TOKEN or [gateway] token in the config file.
 """
 
 
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.epilog = SETUP
@@ -79,7 +84,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=worker_count_flag,
                         help="worker processes sharing the port, 1 to one a core (default: one a core but one, at least one;"
                              " the first syncs and asks the service)")
-    parser.add_argument("--base-url", help="the service (default: config file, CORPDIR_BASE_URL, else the embedded demo)")
+    add_base_url(parser)
     parser.add_argument("--check", nargs="?", const="0399990000", metavar="NUMBER",
                         help="do not serve: print each PBX's and phone's URL and fetch it once from the running "
                              "gateway (with NUMBER as the caller; default an unknown number)")
@@ -92,14 +97,7 @@ def worker_count_flag(text: str) -> int:
     stopped."""
     import os
 
-    cores = os.cpu_count() or 1
-    try:
-        count = int(text)
-    except ValueError:
-        count = 0
-    if not 1 <= count <= cores:
-        raise argparse.ArgumentTypeError(f"must be a whole number from 1 to {cores} (one a core of this machine), not {text!r}")
-    return count
+    return whole_number(text, 1, os.cpu_count() or 1)
 
 
 def run(args: argparse.Namespace) -> int:

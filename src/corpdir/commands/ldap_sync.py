@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from corpdir.commands.service_run import add_base_url
+
 HELP = "keep an LDAP tree (inetOrgPerson entries for desk phones) in step with the cache, sending only changes"
 
 PHONES = """\
@@ -31,7 +33,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--password-file", help="a file holding the bind password")
     parser.add_argument("--sync", action="store_true", help="bring the cache up to date from the service first")
     parser.add_argument("--dry-run", action="store_true", help="say what would change, change nothing")
-    parser.add_argument("--base-url", help="the service (default: config file, CORPDIR_BASE_URL, else the embedded demo)")
+    add_base_url(parser)
 
 
 def run(args: argparse.Namespace) -> int:

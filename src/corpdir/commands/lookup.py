@@ -18,10 +18,12 @@ HELP = "who is this number? (cache first, then the service)"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    from corpdir.commands.service_run import add_base_url
+
     parser.add_argument("numbers", nargs="*", metavar="NUMBER", help="phone numbers, written any way ('+81 3-1234-5678')")
     parser.add_argument("--json", action="store_true", help="one JSON object per number")
     parser.add_argument("--stdin", action="store_true", help="read numbers from standard input, answering each line at once")
-    parser.add_argument("--base-url", help="the service (default: config file, CORPDIR_BASE_URL, else the embedded demo)")
+    add_base_url(parser)
     parser.add_argument("--offline", action="store_true", help="answer from the cache only (exit 2 when there is none yet)")
     parser.add_argument("--fresh", action="store_true",
                         help="ask the service about every number, even one the cache knows (it is asked only on a miss otherwise)")
@@ -99,6 +101,7 @@ def parse_with_argparse(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="corpdir lookup", description=HELP, epilog="exit status: " + EXIT_STATUS["lookup"],
                                      formatter_class=_formatter(argv))
     configure(parser)
+    parser.set_defaults(base_url=None)  # its own parser: no `corpdir --base-url` before it to keep
     args = parser.parse_args(argv)
     args.command = "lookup"
     return args

@@ -6,16 +6,18 @@ import argparse
 import ipaddress
 import socket
 
+from corpdir.commands.arg_types import port, whole_number
+
 HELP = "run the reference directory service (FastAPI + SQLite)"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8765, help="the TCP port to listen on (default: 8765)")
+    parser.add_argument("--port", type=port, default=8765, help="the TCP port to listen on (default: 8765)")
     parser.add_argument("--data", default=None, help="data directory (SQLite database); default: in memory")
     parser.add_argument("--variant", default="C", choices=["A", "B", "C"], help="interface variant to serve (default C)")
     parser.add_argument("--demo", action="store_true", help="fill a new data directory with a generated demo tenant")
-    parser.add_argument("--size", type=int, default=500, help="demo tenant: number of users (default 500)")
+    parser.add_argument("--size", type=_demo_size, default=500, help="demo tenant: number of users (10 or more; default 500)")
     parser.add_argument("--seed", type=int, default=1, help="demo tenant: random seed (default 1)")
     parser.add_argument("--no-rate-limit", action="store_true",
                         help="turn the limits off: the token bucket and L1's one request per 5 minutes (for test runs)")
@@ -25,6 +27,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--forwarded-allow-ips", default=None, metavar="ADDRESSES",
                         help="trust X-Forwarded-For/-Proto from these proxy addresses (comma-separated, as uvicorn "
                              "takes them). Without it the headers are ignored, so a caller cannot name its own address")
+
+
+def _demo_size(text: str) -> int:
+    """``--size``: below the generator's minimum it ended in a traceback after the port was taken."""
+    from corpdir.server import DEMO_MIN_SIZE
+
+    return whole_number(text, DEMO_MIN_SIZE)
 
 
 def _network(text: str) -> str:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 
+from corpdir.commands.service_run import add_base_url
+
 HELP = "bring the local cache up to date (resumable; respects the rate limit)"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--full", action="store_true", help="re-read all contacts too, dropping those the service no longer has")
-    parser.add_argument("--base-url", help="the service (default: config file, CORPDIR_BASE_URL, else the embedded demo)")
+    add_base_url(parser)
     parser.add_argument("--quiet", action="store_true", help="no progress bar; print only the summary")
 
 

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import argparse
 
+from corpdir.commands.arg_types import port
+
 HELP = "serve the TUI to a browser (textual-serve; no authentication: 127.0.0.1 unless --host)"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1; put an authenticating proxy in front of anything else)")
-    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument("--port", type=port, default=8000, help="port (default 8000)")
     parser.add_argument("--public-url", help="the URL the browser uses, when behind a proxy (default http://HOST:PORT)")
     parser.add_argument("--allow-writes", action="store_true", help="serve the full app, not the read-only kiosk")
     parser.add_argument("--max-sessions", type=int, default=8, metavar="N",

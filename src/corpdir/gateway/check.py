@@ -59,10 +59,16 @@ def fetch(url: str, authorization: str | None) -> Answer:
         return Answer(error.code, {k.lower(): v for k, v in error.headers.items()}, error.read())
 
 
+def origin_of(host: str, port: int) -> str:
+    """``http://HOST:PORT``, an IPv6 address in brackets (``http://[::1]:8765``): without
+    them the URL printed for a PBX is not one it, a browser or urllib can use."""
+    return f"http://[{host}]:{port}" if ":" in host and not host.startswith("[") else f"http://{host}:{port}"
+
+
 def base_urls(settings: GatewayConfig) -> tuple[str, str, str | None]:
     """(the base URL to show, the base URL to fetch from, the Authorization header to fetch with)."""
     host = settings.host if settings.host not in ("0.0.0.0", "::", "") else "127.0.0.1"
-    origin = f"http://{host}:{settings.port}"
+    origin = origin_of(host, settings.port)
     if settings.token is not None:
         path = f"/t/{settings.token.get_secret_value()}"
         return (settings.public_url or origin + path).rstrip("/"), origin + path, None

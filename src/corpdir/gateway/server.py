@@ -59,7 +59,9 @@ def main(args: argparse.Namespace) -> int:
         return build_app(DirectoryService.open(config.service),
                          settings if primary else settings.model_copy(update={"sync_every": 0}))
 
-    base = f"http://{settings.host}:{settings.port}"
+    from corpdir.gateway.check import origin_of
+
+    base = origin_of(settings.host, settings.port)
     if settings.token is not None:
         print(f"corpdir gateway on {base}/t/{settings.token.get_secret_value()}/  (caller-ID: .../cid?number=NUMBER)")
     if settings.user is not None:

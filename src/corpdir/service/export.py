@@ -236,11 +236,15 @@ async def windows(fetch: Callable[[int, int], Awaitable[Sequence[Any]]], total: 
         yield rows
 
 
+def beyond_cache(kind: str, query: dict[str, Any]) -> list[str]:
+    """The filters of ``query`` the cache cannot apply (several divisions or folders count)."""
+    several = [key for key in ("divisionIds", "folderNums") if len(query.get(key, ())) > 1]
+    return sorted(set(query) - CACHE_FILTERS[kind]) + several
+
+
 async def cache_answers(service: DirectoryService, kind: str, query: dict[str, Any]) -> bool:
     """The cache has been synced and can apply every filter of ``query`` itself."""
-    if await service.sync.age(kind) is None or not set(query) <= CACHE_FILTERS[kind]:
-        return False
-    return len(query.get("divisionIds", ())) <= 1 and len(query.get("folderNums", ())) <= 1
+    return await service.sync.age(kind) is not None and not beyond_cache(kind, query)
 
 
 async def records(service: DirectoryService, kind: str, query: dict[str, Any], *, limit: int, source: str | None = None) -> Records:

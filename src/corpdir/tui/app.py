@@ -105,6 +105,8 @@ class CorpdirApp(GatedApp):
             self.register_theme(theme)
         wanted = (ui.theme if ui else None) or self.state.get("theme") or DEFAULT_THEME
         self.theme = wanted if wanted in self.available_themes else DEFAULT_THEME
+        if self.theme != wanted:  # a typo ('corpdir-highcontrast') otherwise looked like the setting was ignored
+            self._theme_problems.append(f"No theme named {wanted!r}: showing {DEFAULT_THEME} (Ctrl+P, Theme lists them)")
         # The user's [keymap] before the first screen's bindings are read (corpdir.tui.keymap).
         self.user_keymap, self._keymap_problems = keymaps.checked(keymap or {})
         if self.user_keymap:
@@ -194,6 +196,20 @@ class CorpdirApp(GatedApp):
             self.pop_screen()
         else:
             self.push_screen(HelpScreen(self.screen))
+
+    def on_key(self, event: Any) -> None:
+        """The help key on a modal screen (F6, F7, F8, the pop-up's lists): Textual keeps the
+        app's keys from a modal, so `?`, offered anywhere, did nothing there. A key typed into
+        a field never gets here (the field takes it)."""
+        from textual.screen import ModalScreen
+
+        from corpdir.tui.screens.help import HelpScreen
+
+        help_keys = [key.strip() for key in self.user_keymap.get("app.help", "question_mark").split(",")]
+        if isinstance(self.screen, ModalScreen) and not isinstance(self.screen, HelpScreen) and event.key in help_keys:
+            event.stop()
+            # after this key is done with: pushed now, the help would get the same key and close
+            self.call_later(self.push_screen, HelpScreen(self.screen))
 
     def action_people_at_hand(self) -> None:
         self.desk_phone.show_people()

@@ -8,7 +8,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
-from corpdir.tui.text import literal
+from corpdir.tui.forms.texts import literal_lines
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -26,7 +26,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(literal(self.question), id="confirm-text")
+            yield Static(literal_lines(self.question), id="confirm-text")  # a question may have several lines
             with Horizontal():
                 yield Button(f"{self.yes} (y)", variant="error", id="confirm-yes")
                 yield Button(f"{self.no} (n)", id="confirm-no")

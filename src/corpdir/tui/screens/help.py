@@ -58,7 +58,10 @@ class HelpScreen(ModalScreen[None]):
         while node is not None and node is not self.front:
             here += key_rows(self._usable(node, class_bindings(type(node))), keymap)
             node = node.parent
-        everywhere = [*self._usable(app, class_bindings(type(app))), *textual_keys()]
+        everywhere = self._usable(app, class_bindings(type(app)))
+        if isinstance(self.front, ModalScreen):  # a modal keeps the app's keys out, but its priority ones and this help
+            everywhere = [b for b in everywhere if b.priority or b.id == "app.help"]
+        everywhere += textual_keys()
         palette = [Binding(app.COMMAND_PALETTE_BINDING, "command_palette", "Command palette: every screen and action")]
         sections = [("On this screen", key_rows(self._usable(self.front, class_bindings(type(self.front))), keymap)),
                     ("Where the cursor is", here), ("Everywhere", key_rows([*everywhere, *palette], keymap))]

@@ -21,7 +21,7 @@ from textual.containers import Horizontal
 from textual.widgets import Input, Static
 
 from corpdir.service.errors import CorpdirError
-from corpdir.phone import for_display, split_numbers
+from corpdir.phone import for_display, same_number, split_numbers
 from corpdir.service.identify import NOT_A_NUMBER, Identity
 from corpdir.tui.context import AppContext
 from corpdir.tui.screens.list_screen import ListScreen
@@ -125,9 +125,10 @@ class LookupScreen(ListScreen):
         if failed:
             parts.append(f"{failed} failed")
         caption.update(literal(" · ".join(parts), "dim"))
+        region = self.service.settings.region
         for answer in reversed(answers):
             if answer.error != NOT_A_NUMBER:
-                self.context.state.remember_lookup(self.profile, answer.query)
+                self.context.state.remember_lookup(self.profile, answer.query, lambda a, b: same_number(a, b, region))
         self._show_recent()
         results.focus()
 

@@ -22,6 +22,7 @@ from textual.widgets.option_list import Option
 
 from corpdir.calls.messages.slips import Outcome
 from corpdir.text import printable
+from corpdir.tui.screens.help_keys import keys_of
 from corpdir.tui.text import literal
 
 MATCHES_SHOWN = 4
@@ -129,16 +130,20 @@ class MessageSlipForm(ModalScreen[SlipDraft | None]):
 
     # -- where it goes ---------------------------------------------------------------------------
     def _say_where(self) -> None:
+        """Where the message goes, and the keys that send it and cancel: the form has no key
+        bar, so without this line nothing on screen says how a slip is kept."""
         who = self.recipient
+        keys = {binding.id: keys_of(binding, getattr(self.app, "user_keymap", {}))[0] for binding in self.BINDINGS}
+        send, cancel = keys["slip.send"], keys["slip.cancel"]
         if who is None:
             where = "Choose whom it is for (type a name; Enter picks the first match)"
         elif not self.mails:
-            where = f"No mail server set: kept as a slip for {printable(who.fullname or '')} (F6)"
+            where = f"No mail server set: {send} keeps it as a slip for {printable(who.fullname or '')} (F6)"
         elif not who.email1:
-            where = f"{printable(who.fullname or '')} has no e-mail address: kept as a slip (F6)"
+            where = f"{printable(who.fullname or '')} has no e-mail address: {send} keeps it as a slip (F6)"
         else:
-            where = f"Ctrl+S e-mails it to {printable(who.fullname or '')} <{printable(who.email1)}>"
-        said = literal(f"{where}. Esc cancels.", "dim")
+            where = f"{send} e-mails it to {printable(who.fullname or '')} <{printable(who.email1)}>"
+        said = literal(f"{where}. {cancel} cancels.", "dim")
         if self.record_says:  # its own line: literal() turns a newline into a visible mark
             said.append("\n")
             said.append_text(literal(f"The note: {self.record_says[0].lower()}{self.record_says[1:]}.", "dim"))

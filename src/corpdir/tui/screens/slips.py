@@ -65,8 +65,10 @@ class SlipsScreen(ModalScreen[None]):
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         slip = self.courier.book.get(event.row_key.value or "")
         if slip is not None:
-            self.query_one("#slips-detail", Static).update(literal(
-                f"{slip.outcome.japanese} · {for_display(slip.caller_number)} · {slip.text or '(no text)'}\n{slip.status}"))
+            said = literal(f"{slip.outcome.japanese} · {for_display(slip.caller_number)} · {slip.text or '(no text)'}")
+            said.append("\n")  # its own line: literal() turns a newline into a visible mark
+            said.append_text(literal(slip.status))
+            self.query_one("#slips-detail", Static).update(said)
 
     def action_resend(self) -> None:
         table = self.query_one(DataTable)
