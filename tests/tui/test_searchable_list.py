@@ -97,3 +97,19 @@ async def test_clear_empties_the_search_and_the_filters_and_goes_back_to_the_lis
         await pilot.pause()
         assert app.names.search.value == "" and app.filters.query_one(Input).value == ""
         assert app.focused is app.names.rows
+
+
+async def test_down_from_the_search_box_goes_into_the_list_with_the_text_kept():
+    """↓ in the box goes down into the list under it (as Enter does), the search kept."""
+    app = Host()
+    async with app.run_test() as pilot:
+        app.names.focus_search()
+        await pilot.press("s", "a")
+        assert app.focused is app.names.search
+        await pilot.press("down")
+        assert await wait_for(pilot, lambda: app.focused is app.names.rows)
+        assert app.names.search.value == "sa"
+        app.filters.query_one(Input).focus()  # a filter field is not the search box: ↓ stays there
+        await pilot.press("down")
+        await pilot.pause()
+        assert app.focused is app.filters.query_one(Input)

@@ -8,12 +8,15 @@ here the reactive repaints instead.
 It also holds the screen's next frame while a search runs (at most HOLD): the typed
 character and the rows it finds are then painted in one frame. Painted on its own, the
 echo took a frame, and the rows had to wait a whole frame period (1/60 s) after it.
+
+↓ goes down into the list, as Enter does: the list is under the box.
 """
 
 from __future__ import annotations
 
 from contextlib import ExitStack
 
+from textual.binding import Binding
 from textual.geometry import Size
 from textual.reactive import Reactive
 from textual.timer import Timer
@@ -23,6 +26,7 @@ from textual.widgets import Input
 class SearchBox(Input):
     """An Input of fixed size whose text width repaints rather than re-lays out."""
 
+    BINDINGS = [Binding("down", "submit", "To the list", show=False, id="search.to_list")]
     virtual_size: Reactive[Size] = Reactive(Size(0, 0), layout=False)
     HOLD = 0.05  # seconds the typed text may wait for its rows before it is painted alone
 
