@@ -49,9 +49,12 @@ class Desk:
 
     async def start(self) -> None:
         log = open(self.folder / "desk.log", "ab")  # noqa: SIM115 - handed to the child
+        # SIGHUP as under a terminal: a test run started by nohup would pass its SIG_IGN on,
+        # and the desk would outlive the closed terminal this test stands for
         self.process = await asyncio.create_subprocess_exec(
             sys.executable, str(HERE / "desk_session.py"), self.base_url, str(self.baresip.ctrl_port), "0.2",
-            stdout=asyncio.subprocess.PIPE, stderr=log, env=os.environ.copy())
+            stdout=asyncio.subprocess.PIPE, stderr=log, env=os.environ.copy(),
+            preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_DFL))
         log.close()
         assert (await self.process.stdout.readline()).decode().strip() == "ready"
 
@@ -63,7 +66,7 @@ class Desk:
 
     async def kill(self, sig: int) -> None:
         self.process.send_signal(sig)
-        assert await self.process.wait() == -sig  # it died of it: nothing ran after the signal
+        assert await asyncio.wait_for(self.process.wait(), 60) == -sig  # it died of it: nothing ran after the signal
 
     async def stop(self) -> None:
         if self.process is not None and self.process.returncode is None:
