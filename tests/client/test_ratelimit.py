@@ -187,8 +187,10 @@ async def test_real_429s_from_a_shared_key_are_waited_out(clock, make_client):
 
     recorder, storage = make_server(KEY, clock, burst=10, rate=5)
     seed_users(storage, 30)
-    a = make_client(httpx.ASGITransport(app=recorder), retry=RetryPolicy(max_retries=10))
-    b = make_client(httpx.ASGITransport(app=recorder), retry=RetryPolicy(max_retries=10))
+    # no jitter: which of the two waits out a 429 first, and so whether the other still meets
+    # one, was left to random.random() (a run without any 429 failed the test now and then)
+    a = make_client(httpx.ASGITransport(app=recorder), retry=RetryPolicy(max_retries=10, jitter=0.0))
+    b = make_client(httpx.ASGITransport(app=recorder), retry=RetryPolicy(max_retries=10, jitter=0.0))
     users = await asyncio.gather(*(c.get_user(i) for i in range(1, 31) for c in (a, b)))
     assert sorted(u.userId for u in users) == sorted(list(range(1, 31)) * 2)
     statuses = recorder.statuses()
