@@ -140,12 +140,19 @@ class SearchableList(Vertical):
         and what the list says when it is empty. The search box, which holds the frame of
         a keystroke until its rows are in, may paint now: rows and caption come with it."""
         rows = self.rows
+        self._shown_count = (caption, empty)
         self.caption.update(literal(caption(rows.row_count, rows.has_more, self.caption.content_region.width), "dim"),
                             layout=False)
         if empty != rows.empty_text:
             rows.empty_text = empty
             rows.refresh()
         self.search.release()
+
+    def on_resize(self) -> None:
+        """The caption fitted again to the list's new width: the screen's (a resize) or the
+        room the division tree leaves it (it widens for a long name)."""
+        if (shown := getattr(self, "_shown_count", None)) is not None:
+            self.call_after_refresh(self.show_count, *shown)
 
     def show_filters(self, filters: FilterBar, filtered: bool) -> None:
         """The filters in force stay in sight (also with the filter bar hidden), with the key
