@@ -52,8 +52,7 @@ async def test_the_lamps_follow_a_call_between_two_phones_and_an_unregister(netw
         await watcher.until({"201": FREE, "202": FREE, "203": AWAY})
         await send_command("127.0.0.1", alice.ctrl_port, "dial", f"sip:202@127.0.0.1:{server.sip_port}")
         await watcher.until({"201": BUSY, "202": RINGING})  # dialling out is on the phone
-        await send_command("127.0.0.1", bob.ctrl_port, "accept", "")
-        await watcher.until({"201": BUSY, "202": BUSY})
+        await watcher.answer(bob, {"201": BUSY, "202": BUSY})
         await send_command("127.0.0.1", bob.ctrl_port, "hangup", "")
         await watcher.until({"201": FREE, "202": FREE})
         bob.stop()  # un-REGISTERs on the way out

@@ -175,9 +175,6 @@ class SearchedListScreen(ListScreen):
         self.browse = replace(self.browse, text=event.text)
         self.show_rows()
 
-    def on_resize(self) -> None:
-        self.call_after_refresh(self.show_count)  # the caption fitted to the new width
-
     def action_focus_search(self) -> None:
         self.listed.focus_search()
 

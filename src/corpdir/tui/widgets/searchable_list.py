@@ -114,6 +114,7 @@ class SearchableList(Vertical):
         self.summary = Static(id="filter-summary")
         self.caption = Static(id="caption")
         self.rows = VirtualList(columns, empty_text=empty_text, id=list_id)
+        self._caption_text: Callable[[int, bool, int], str] | None = None
 
     def compose(self) -> ComposeResult:
         yield self.search
@@ -140,19 +141,23 @@ class SearchableList(Vertical):
         and what the list says when it is empty. The search box, which holds the frame of
         a keystroke until its rows are in, may paint now: rows and caption come with it."""
         rows = self.rows
-        self._shown_count = (caption, empty)
-        self.caption.update(literal(caption(rows.row_count, rows.has_more, self.caption.content_region.width), "dim"),
-                            layout=False)
+        self._caption_text = caption
+        self._fit_caption()
         if empty != rows.empty_text:
             rows.empty_text = empty
             rows.refresh()
         self.search.release()
 
+    def _fit_caption(self) -> None:
+        if self._caption_text is not None:
+            rows = self.rows
+            text = self._caption_text(rows.row_count, rows.has_more, self.caption.content_region.width)
+            self.caption.update(literal(text, "dim"), layout=False)
+
     def on_resize(self) -> None:
         """The caption fitted again to the list's new width: the screen's (a resize) or the
         room the division tree leaves it (it widens for a long name)."""
-        if (shown := getattr(self, "_shown_count", None)) is not None:
-            self.call_after_refresh(self.show_count, *shown)
+        self.call_after_refresh(self._fit_caption)
 
     def show_filters(self, filters: FilterBar, filtered: bool) -> None:
         """The filters in force stay in sight (also with the filter bar hidden), with the key
