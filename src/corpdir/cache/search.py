@@ -11,7 +11,8 @@ The substring tier is skipped when the first two already fill the answer.
 A query of several words ('たなか たろう', 'tanaka taro') finds the records in which every
 word matches some term, in any order, ranked by the word that matched worst; the words
 typed together ('たなかたろう') also meet the whole name. Each word is folded alone, so a
-romaji word is tried as kana whatever script the other words are in.
+romaji word is tried as kana whatever script the other words are in, also with the long
+vowels romaji leaves out ('otsuka' finds 大塚 オオツカ, 'shuhei' 修平 シュウヘイ).
 
 :class:`Searcher` keeps the previous answer: when the query only grew and the previous
 candidates were complete, it re-ranks those candidates instead of asking SQLite again.
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from corpdir.cache.fields import CODES, FIELDS
-from corpdir.cache.folding import fold, query_variants
+from corpdir.cache.folding import fold, long_vowel_variants, query_variants
 from corpdir.cache.indexing import decode_terms
 from corpdir.cache.store import CacheStore
 from corpdir.phone import digits, fold_number
@@ -67,6 +68,12 @@ def _variants(query: str) -> list[str]:
     if _PHONE_LIKE.fullmatch(fold_number(query).strip() or "x") and (d := digits(query)) and d not in variants:
         variants.append(d)
     return variants
+
+
+def _spellings(query: str) -> list[str]:
+    """The variants and, for romaji, the kana with the long vowels put back: found by the
+    exact and prefix tiers only (a substring query each would cost a keystroke ~1 ms)."""
+    return _variants(query) + long_vowel_variants(query)
 
 
 _TERMS = {  # kind -> (its B-tree of terms, its records, score in the B-tree, score in the records, best first)
@@ -163,7 +170,7 @@ def _word_candidates(store: CacheStore, query: str, kinds: Sequence[str], limit:
     shown (the answer is then marked incomplete, and is not narrowed later)."""
     found = _Candidates()
     variants = _variants(query)
-    for term in variants:
+    for term in _spellings(query):
         _index_tiers(store, term, kinds, found, limit)
     long_terms = [term for term in variants if len(term) >= 3]
     if long_terms and len(found.best) >= limit:
@@ -207,7 +214,7 @@ def _term_rank(encoded: str, variants: Sequence[str]) -> tuple[int, int] | None:
 def _rerank(store: CacheStore, words: Sequence[str], previous: Sequence[tuple[str, int]]) -> list[Hit]:
     """Rank the previous candidates ((kind, id)) against ``words`` (each must match; the
     worst match ranks the record), in Python, from their terms."""
-    variants = [_variants(word) for word in words]
+    variants = [_spellings(word) for word in words]
     out: list[Hit] = []
     for kind in {k for k, _ in previous}:
         _, records, _, score, _ = _TERMS[kind]
@@ -228,7 +235,7 @@ def _can_narrow(prev: str, query: str) -> bool:
     substring tier."""
     if _words(prev) or _words(query):
         return False
-    before, after = _variants(prev), _variants(query)
+    before, after = _spellings(prev), _spellings(query)
     return len(before) == len(after) and all(len(a) >= 3 and b.startswith(a) for a, b in zip(before, after))
 
 
