@@ -1,0 +1,74 @@
+"""A phone's pages before the gateway has read and laid out the whole directory: answered
+while the whole is still being read, and the very pages (bytes, entries, Next and Prev) the
+whole layout gives once it is made."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from corpdir.gateway.first_pages import FirstPages
+from .test_paging import _walk, people_of_one_name
+
+
+class HeldWhole:
+    """The gateway's whole reading of the directory held until :meth:`release`, and what
+    answered each page meanwhile: the first pages, or the whole (its reading ends)."""
+
+    def __init__(self, gateway, monkeypatch) -> None:
+        self.gateway, self.listing = gateway, gateway.app.gateway.listing
+        self.events: list[str] = []
+        self.gate: asyncio.Event = gateway.call(_event())
+        whole, first_page = self.listing.current, FirstPages.page
+
+        async def held() -> Any:
+            await self.gate.wait()
+            found = await whole()
+            self.events.append("whole read")
+            return found
+
+        async def counted(pages: FirstPages, *args: Any, **kwargs: Any) -> Any:
+            self.events.append("first pages")
+            return await first_page(pages, *args, **kwargs)
+
+        monkeypatch.setattr(self.listing, "current", held)
+        monkeypatch.setattr(FirstPages, "page", counted)
+
+    def release(self) -> None:
+        """Let the whole be read, wait until it is laid out, and forget the events so far."""
+        self.gateway.loop.call_soon_threadsafe(self.gate.set)
+        self.gateway.call(self.listing.settled())
+        assert self.events[-1] == "whole read"
+        self.events.clear()
+
+
+@pytest.mark.parametrize("path, key", [
+    ("/cisco/directory.xml", "URL"), ("/cisco/directory.xml?bytes=2000&ascii=1", "URL"), ("/snom/directory.xml", "Url")])
+def test_pages_before_the_whole_layout_are_the_pages_of_the_whole_layout(gateway, monkeypatch, path, key):
+    people_of_one_name(gateway, "FP", kana="あ やまだ たろう")  # on the first page, each told apart as the whole tells them
+    held = HeldWhole(gateway, monkeypatch)
+    before = _walk(gateway, f"{gateway.base}{path}", key)
+    assert held.events == ["first pages"] * len(before)  # every page answered while the whole was not read
+    first = before[0][1].decode()
+    assert "山田 太郎 (総務部 › 3課)" in first or "Yamada Tarou (Soumubu &gt; 3 Ka)" in first, first
+
+    held.release()
+    after = _walk(gateway, f"{gateway.base}{path}", key)
+    assert held.events == []  # from the whole layout
+    assert len(after) > 3 and [(url, body) for url, body, _ in after] == [(url, body) for url, body, _ in before]
+
+
+def test_a_page_far_down_before_the_whole_layout_is_that_of_the_whole_layout(gateway, monkeypatch):
+    """A start typed by hand (or kept from before a restart) lies past the first pages read."""
+    held = HeldWhole(gateway, monkeypatch)
+    url = f"{gateway.base}/cisco/directory.xml?start=201"
+    early = gateway.get(url).content
+    assert held.events == ["first pages"] and b"Prev" in early and b"Next" in early
+    held.release()
+    assert gateway.get(url).content == early and held.events == []
+
+
+async def _event() -> asyncio.Event:
+    return asyncio.Event()  # made on the gateway's loop
