@@ -39,6 +39,7 @@ class HeldWhole:
     def release(self) -> None:
         """Let the whole be read, wait until it is laid out, and forget the events so far."""
         self.gateway.loop.call_soon_threadsafe(self.gate.set)
+        self.gateway.call(self.listing.current())
         self.gateway.call(self.listing.settled())
         assert self.events[-1] == "whole read"
         self.events.clear()
@@ -68,6 +69,18 @@ def test_a_page_far_down_before_the_whole_layout_is_that_of_the_whole_layout(gat
     assert held.events == ["first pages"] and b"Prev" in early and b"Next" in early
     held.release()
     assert gateway.get(url).content == early and held.events == []
+
+
+def test_searches_before_the_whole_is_read_tell_namesakes_apart_as_the_whole_does(gateway, monkeypatch):
+    people_of_one_name(gateway, "FS")
+    held = HeldWhole(gateway, monkeypatch)
+    urls = [f"{gateway.base}/cisco/directory.xml?q=山田 太郎", f"{gateway.base}/snom/directory.xml?q=やまだ",
+            f"{gateway.base}/yealink/directory.xml?q=やまだ たろう"]
+    early = [gateway.get(url).content for url in urls]
+    assert held.events == []  # answered while the whole directory was not read
+    assert all("山田 太郎 (総務部 › 3課)" in body.decode() for body in early)
+    held.release()
+    assert [gateway.get(url).content for url in urls] == early
 
 
 async def _event() -> asyncio.Event:

@@ -36,6 +36,7 @@ class FirstPages:
         self.phonebook, self.version = phonebook, version
         self.entries, self.names = whole or ([], Distinct(()))  # names: everyone of the names of ``entries``
         self._named: set[str] = set()
+        self._whole = whole is not None
         self._total: int | None = len(self.entries) if whole else None
         self._layouts: dict[Hashable, Layout] = {}
         self._lock = asyncio.Lock()
@@ -62,24 +63,41 @@ class FirstPages:
                 await asyncio.to_thread(laid.extend, self.entries, upto)
             return found, self.names
 
+    async def told_apart(self, entries: list[Entry]) -> Distinct | None:
+        """Who of ``entries`` (a search's) is told apart how, as over the whole directory;
+        None when the name index misses one of them."""
+        async with self._lock:
+            return self.names if await self._tell_apart([e for e in entries if e.ref]) else None
+
     async def _read(self, upto: int) -> bool:
         """Read the entries up to ``upto`` and tell them apart (False: the name index
         misses one of them)."""
         if self._total is not None and len(self.entries) >= min(upto, self._total):
             return True
         total, more = await self.phonebook.window(len(self.entries), upto - len(self.entries))
-        keys = {name_key(entry.name) for entry in more} - self._named
+        if not more and len(self.entries) < total:  # read between a sync's commits
+            raise Stale
+        if not await self._tell_apart(more):
+            return False
+        self.entries += more
+        self._total = total
+        return True
+
+    async def _tell_apart(self, entries: list[Entry]) -> bool:
+        """Find everyone of the names of ``entries`` not seen yet and tell them apart
+        (False: the name index misses one of ``entries``)."""
+        if self._whole:
+            return True
+        keys = {name_key(entry.name) for entry in entries} - self._named
         same: dict[str, list[Entry]] = defaultdict(list)
         for entry in await self.phonebook.namesakes(keys) if keys else ():
             if (key := name_key(entry.name)) in keys:
                 same[key].append(entry)
-        if self.phonebook.version() != self.version or not more and len(self.entries) < total:
+        if self.phonebook.version() != self.version:
             raise Stale
         told = {entry.ref for group in same.values() for entry in group}
-        if any(entry.ref not in told for entry in more if name_key(entry.name) in keys):
+        if any(entry.ref not in told for entry in entries if name_key(entry.name) in keys):
             return False
         await asyncio.to_thread(self.names.add, [entry for group in same.values() for entry in group])
         self._named |= keys
-        self.entries += more
-        self._total = total
         return True

@@ -5,7 +5,8 @@ changed.
 Made whole, that is tens of seconds at 200k entries (read in batches on the phonebook's
 worker, told apart and laid out on threads), in the background: a page asked for before
 then comes from :class:`FirstPages`, which reads only as far as that page, and is the same
-page. Whole directories (Yealink, Grandstream) and searches wait for the whole.
+page; a search's entries are told apart the same way. Whole directories (Yealink,
+Grandstream) wait for the whole.
 """
 
 from __future__ import annotations
@@ -58,6 +59,21 @@ class Listing:
             except Stale:
                 continue
         return len((await self.current())[0])
+
+    async def told_apart(self, entries: list[Entry]) -> Distinct:
+        """Who of ``entries`` (a search's) is told apart how: from the whole once read, else
+        found by their names alone (a search before then does not wait for the whole)."""
+        if self._whole():
+            return self._names
+        for _ in range(TRIES):
+            try:
+                names = await self._first_pages().told_apart(entries)
+            except Stale:
+                continue
+            if names is not None:
+                return names
+            break
+        return (await self.current())[1]
 
     async def page(self, key: Hashable, start: int, costs: Costs, rows: int,
                    budget: int | None = None) -> tuple[Page, Distinct]:

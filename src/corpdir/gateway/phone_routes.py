@@ -88,9 +88,11 @@ def phone_routes(gw: Gateway) -> list[Route]:
                        q: str = "") -> AsyncIterator[bytes]:
         """A whole directory (or a search's result), written a batch at a time on a thread:
         a caller-ID lookup is not kept waiting behind 200k entries."""
-        entries, names = await gw.listing.current()
         if q:
             entries = await search(q)
+            names = await gw.listing.told_apart(entries)
+        else:
+            entries, names = await gw.listing.current()
         yield head.encode()
         for i in range(0, len(entries), 2000):
             batch = entries[i:i + 2000]
@@ -147,8 +149,8 @@ def phone_routes(gw: Gateway) -> list[Route]:
         q, start = request.query_params.get("q", "").strip(), max(0, _int(request, "start", 0))
         if not q:
             return await gw.listing.page(key, start, cost, rows, budget)
-        names = (await gw.listing.current())[1]
         found = await search(q)
+        names = await gw.listing.told_apart(found)
         return page_at(found, await asyncio.to_thread(layout, found, cost(names), rows, budget), start), names
 
     async def cisco_directory(request: Request) -> Response:
