@@ -43,8 +43,11 @@ class FirstPages:
 
     async def total(self) -> int:
         async with self._lock:
-            await self._read(1)
-            assert self._total is not None
+            if self._total is None:
+                total = (await self.phonebook.window(0, 0))[0]
+                if self.phonebook.version() != self.version:
+                    raise Stale
+                self._total = total
             return self._total
 
     async def page(self, key: Hashable, start: int, costs: Costs, rows: int,
