@@ -1,7 +1,7 @@
 """The pages of a directory a phone asks for before the whole of it is read.
 
 Reading, telling apart and laying out 200k entries takes tens of seconds, and a desk phone
-gives up on a page after a few (a Cisco after about five): the first page after a start
+gives up on a page after a few (a Cisco IP phone among the first): the first page after a start
 must not wait for the last entry. Here the directory is read from its first entry, a few
 pages' worth at a time, only as far as the pages asked for lie; who shares a name with an
 entry read is found through the cache's name index (:meth:`Phonebook.namesakes`), so each

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, Hashable
+from typing import Any, Awaitable, Callable, Hashable, TypeVar
 
 from corpdir.gateway.first_pages import FirstPages, Stale
 from corpdir.gateway.names import Distinct
@@ -22,6 +22,7 @@ from corpdir.service.phonebook import Entry, Phonebook
 
 log = logging.getLogger("corpdir.gateway")
 TRIES = 3  # first pages read again when the cache changed meanwhile, before waiting for the whole
+T = TypeVar("T")
 
 
 class Listing:
@@ -53,27 +54,16 @@ class Listing:
         """How many entries the directory has."""
         if self._whole():
             return len(self._entries)
-        for _ in range(TRIES):
-            try:
-                return await self._first_pages().total()
-            except Stale:
-                continue
-        return len((await self.current())[0])
+        found = await self._ask_first(lambda first: first.total())
+        return found if found is not None else len((await self.current())[0])
 
     async def told_apart(self, entries: list[Entry]) -> Distinct:
         """Who of ``entries`` (a search's) is told apart how: from the whole once read, else
         found by their names alone (a search before then does not wait for the whole)."""
         if self._whole():
             return self._names
-        for _ in range(TRIES):
-            try:
-                names = await self._first_pages().told_apart(entries)
-            except Stale:
-                continue
-            if names is not None:
-                return names
-            break
-        return (await self.current())[1]
+        names = await self._ask_first(lambda first: first.told_apart(entries))
+        return names if names is not None else (await self.current())[1]
 
     async def page(self, key: Hashable, start: int, costs: Costs, rows: int,
                    budget: int | None = None) -> tuple[Page, Distinct]:
@@ -82,22 +72,17 @@ class Listing:
         first pages (the whole layout is then made in the background)."""
         if self._whole() and key in self._layouts:
             return page_at(self._entries, self._layouts[key], start), self._names
-        for _ in range(TRIES):
-            try:
-                found = await self._first_pages().page(key, start, costs, rows, budget)
-            except Stale:
-                continue
-            if found is not None:
-                self._lay_out(key, costs, rows, budget)
-                return found
-            break
+        found = await self._ask_first(lambda first: first.page(key, start, costs, rows, budget))
+        if found is not None:
+            self._lay_out(key, costs, rows, budget)
+            return found
         entries, names = await self.current()  # the name index cannot tell them apart: the whole must
         if key not in self._layouts:
             self._layouts[key] = await asyncio.to_thread(layout, entries, costs(names), rows, budget)
         return page_at(entries, self._layouts[key], start), names
 
     def warm(self) -> None:
-        """Read the reading order and the first entry now, in the background."""
+        """Read the reading order (the total, and where the first pages start) now, in the background."""
         self._warming = asyncio.create_task(self.total())
         self._warming.add_done_callback(_logged)
 
@@ -111,6 +96,16 @@ class Listing:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _ask_first(self, ask: Callable[[FirstPages], Awaitable[T | None]]) -> T | None:
+        """``ask`` this state's first pages, again if the cache changed meanwhile (None:
+        only the whole can answer)."""
+        for _ in range(TRIES):
+            try:
+                return await ask(self._first_pages())
+            except Stale:
+                continue
+        return None
 
     def _first_pages(self) -> FirstPages:
         """This state's first pages: read as far as asked, or laid out over the whole once it is read."""
