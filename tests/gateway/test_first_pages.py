@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from corpdir.cache.fields import CODES
-from corpdir.gateway.first_pages import FirstPages
+from corpdir.gateway.first_pages import FirstPages, Stale
 from corpdir.service.backend import backend_of
 from .test_paging import _walk, people_of_one_name
 
@@ -110,6 +110,23 @@ def test_names_the_cache_index_misses_wait_for_the_whole(gateway):
         conn.execute("DELETE FROM contact_terms WHERE field = ?", (name,))
     first = gateway.get(f"{gateway.base}/cisco/directory.xml").content.decode()
     assert "山田 太郎 (総務部 › 3課)" in first and "山田 太郎 (営業部 › 3課, 03-5555-0700)" in first
+
+
+def test_while_a_sync_commits_faster_than_first_pages_are_read_the_state_before_it_answers(gateway, monkeypatch):
+    url = f"{gateway.base}/cisco/directory.xml"
+    before = gateway.get(url).content
+    gateway.call(gateway.app.gateway.listing.settled())  # the whole laid out
+    people_of_one_name(gateway, "FC", kana="あ やまだ たろう")  # a sync: on the first page once read
+    held = HeldWhole(gateway, monkeypatch)
+
+    async def interrupted(*args: Any, **kwargs: Any) -> Any:
+        held.events.append("first pages")
+        raise Stale  # every read of them met another commit
+
+    monkeypatch.setattr(FirstPages, "page", interrupted)
+    assert gateway.get(url).content == before and "whole read" not in held.events
+    held.release()
+    assert "山田 太郎 (総務部 › 3課)" in gateway.get(url).content.decode()
 
 
 async def _event() -> asyncio.Event:

@@ -5,8 +5,9 @@ changed.
 Made whole, that is tens of seconds at 200k entries (read in batches on the phonebook's
 worker, told apart and laid out on threads), in the background: a page asked for before
 then comes from :class:`FirstPages`, which reads only as far as that page, and is the same
-page; a search's entries are told apart the same way. Whole directories (Yealink,
-Grandstream) wait for the whole.
+page; a search's entries are told apart the same way. While a sync commits faster than the
+first pages can be read, a page comes from the state before it, whole, as it did before the
+sync. Whole directories (Yealink, Grandstream) wait for the whole.
 """
 
 from __future__ import annotations
@@ -55,7 +56,9 @@ class Listing:
         if self._whole():
             return len(self._entries)
         found = await self._ask_first(lambda first: first.total())
-        return found if found is not None else len((await self.current())[0])
+        if found is None and self._version is None:
+            return len((await self.current())[0])
+        return found if found is not None else len(self._entries)  # as the page: the state before a sync
 
     async def told_apart(self, entries: list[Entry]) -> Distinct:
         """Who of ``entries`` (a search's) is told apart how: from the whole once read, else
@@ -73,9 +76,10 @@ class Listing:
         if self._whole() and key in self._layouts:
             return page_at(self._entries, self._layouts[key], start), self._names
         found = await self._ask_first(lambda first: first.page(key, start, costs, rows, budget))
-        if found is not None:
+        if found is not None or key in self._layouts:
             self._lay_out(key, costs, rows, budget)
-            return found
+            # a sync that commits faster than the first pages are read: the state before it, whole
+            return found or (page_at(self._entries, self._layouts[key], start), self._names)
         entries, names = await self.current()  # the name index cannot tell them apart: the whole must
         if key not in self._layouts:
             self._layouts[key] = await asyncio.to_thread(layout, entries, costs(names), rows, budget)
