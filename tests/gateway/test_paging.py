@@ -81,16 +81,22 @@ def test_cisco_search_beyond_32_pages_with_next(gateway):
     _round_trips(gateway, pages, "URL")
 
 
-def test_people_of_one_name_in_divisions_of_one_name_are_told_apart(gateway):
+def people_of_one_name(gateway, code: str = "SAME", kana: str = "やまだ たろう") -> None:
+    """Three 山田 太郎 (read ``kana``) with numbers 03-5555-0700..02: one in 総務部 › 3課, two
+    in 営業部 › 3課; ``code`` keeps their divisions' codes apart from others'."""
     client = backend_of(gateway.admin).client
-    parents = [gateway.call(client.create_division(divisionCode=f"SAME{i}", divisionName=name))
+    parents = [gateway.call(client.create_division(divisionCode=f"{code}{i}", divisionName=name))
                for i, name in enumerate(("営業部", "総務部"))]
-    third = [gateway.call(client.create_division(divisionCode=f"SAME3{i}", divisionName="3課",
+    third = [gateway.call(client.create_division(divisionCode=f"{code}3{i}", divisionName="3課",
                                                  parentDivisionId=p.divisionId)) for i, p in enumerate(parents)]
     for i, division in enumerate((*third, third[0])):
-        gateway.call(client.create_user(loginId=f"yamada{i}", fullname="山田 太郎", fullnameKana="やまだ たろう",
+        gateway.call(client.create_user(loginId=f"{code.lower()}-yamada{i}", fullname="山田 太郎", fullnameKana=kana,
                                         phoneNum=f"03-5555-07{i:02d}", divisionIds=[division.divisionId]))
     gateway.call(gateway.service.sync.run())
+
+
+def test_people_of_one_name_in_divisions_of_one_name_are_told_apart(gateway):
+    people_of_one_name(gateway)
     yealink = ET.fromstring(gateway.get(f"{gateway.base}/yealink/directory.xml", params={"q": "やまだ たろう"}).content)
     names = [e.findtext("Name") for e in yealink.findall("DirectoryEntry") if e.findtext("Name").startswith("山田 太郎")]
     assert len(names) == 3 and len(set(names)) == 3, names  # three people, three different lines

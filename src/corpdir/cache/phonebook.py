@@ -15,6 +15,8 @@ from typing import Any, Iterator
 
 from corpdir.cache import bulk_unpack, numbers
 from corpdir.cache.blobs import Codec
+from corpdir.cache.fields import CODES
+from corpdir.cache.indexing import encode_lines
 from corpdir.sqlite import chunks, marks
 
 # Everyone with a number, in phone-book order (the reading in gojūon order, corpdir.cache.reading):
@@ -62,7 +64,21 @@ def number_keys(conn: sqlite3.Connection) -> list[str]:
 
 def reading_order(conn: sqlite3.Connection) -> list[tuple[str, int]]:
     """(kind, id) of every phonebook entry, in reading order."""
-    return [(kind, rid) for kind, rid in conn.execute(_ORDER)]
+    return conn.execute(_ORDER).fetchall()
+
+
+# The first line of a record's ``terms`` is its whole name's when it has one (indexing).
+_NAME_MARKS = tuple(encode_lines([("", CODES["fullname"], fts)]) for fts in (True, False))
+
+
+def named(conn: sqlite3.Connection, kind: str, term: str) -> list[int]:
+    """Ids of the records of one kind whose search terms hold ``term`` (a name folded as
+    :func:`corpdir.cache.folding.fold` folds it; any field), or with "" of those with no
+    name: the candidates for the holders of one name, found without reading every record."""
+    if term:
+        return [rid for (rid,) in conn.execute(f"SELECT id FROM {kind}_terms WHERE term = ?", (term,))]
+    table = "users" if kind == "user" else "contacts"
+    return [rid for (rid,) in conn.execute(f"SELECT id FROM {table} WHERE substr(terms, 1, 1) NOT IN (?, ?)", _NAME_MARKS)]
 
 
 def records(conn: sqlite3.Connection, kind: str, ids: list[int], codec: Codec | None = None) -> dict[int, dict[str, Any]]:

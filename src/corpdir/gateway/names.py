@@ -11,7 +11,7 @@ also get their first number. Built once per state of the cache, read per row.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from typing import Iterable
 
 from corpdir.service.phonebook import Entry
@@ -23,22 +23,35 @@ def where(entry: Entry) -> tuple[str, ...]:
     return (*entry.division, entry.company) if entry.company else entry.division
 
 
+def name_key(name: str) -> str:
+    """What two entries share when they share a name (spacing aside)."""
+    return " ".join(name.split())
+
+
 class Distinct:
     def __init__(self, entries: Iterable[Entry]) -> None:
-        by_name: dict[str, list[Entry]] = defaultdict(list)
-        for entry in entries:
-            by_name[" ".join(entry.name.split())].append(entry)
         self._depth: dict[str, int] = {}  # ref -> path parts to show, for names held by more than one entry
         self._number: set[str] = set()  # refs that need their first number besides
+        self.add(entries)
+
+    def add(self, entries: Iterable[Entry]) -> None:
+        """Tell apart the holders of the names of ``entries``, which hold every entry of the
+        directory with those names (a name given in two calls would be told apart twice, each
+        time among only some of its holders)."""
+        by_name: dict[str, list[Entry]] = defaultdict(list)
+        for entry in entries:
+            by_name[name_key(entry.name)].append(entry)
         for same in by_name.values():
             if len(same) > 1:
                 self._separate(same)
 
     def _separate(self, same: list[Entry]) -> None:
-        for entry in same:
-            mine = where(entry)
-            others = [where(o) for o in same if o is not entry]
-            depth = next((d for d in range(1, len(mine) + 1) if all(o[-d:] != mine[-d:] for o in others)), None)
+        places = [where(entry) for entry in same]
+        # how many hold each tail: a tail held once is this entry's alone (comparing every
+        # holder with every other is quadratic: seconds for a name held by hundreds)
+        held = Counter(place[-d:] for place in places for d in range(1, len(place) + 1))
+        for entry, mine in zip(same, places):
+            depth = next((d for d in range(1, len(mine) + 1) if held[mine[-d:]] == 1), None)
             if depth is None:
                 depth = max(1, len(mine))
                 self._number.add(entry.ref)

@@ -6,19 +6,23 @@ state of the cache and each limit, so every page's Prev leads to exactly the pag
 Next led here: a page laid out backwards from where it ends starts one entry off whenever
 the entries before it have more numbers than those after. A start that is not a page's
 (typed by hand, or from before a sync) shows the page holding that entry.
+
+A :class:`Layout` goes as far as it is given entries: the pages it has laid out are those
+of the whole directory, since where a page starts depends only on the entries before it
+(what :mod:`corpdir.gateway.listing` serves the first pages from before the whole is read).
 """
 
 from __future__ import annotations
 
-import asyncio
 from bisect import bisect_right
 from dataclasses import dataclass
-from typing import Callable, Hashable
+from typing import Callable, Sequence
 
 from corpdir.gateway.names import Distinct
-from corpdir.service.phonebook import Entry, Phonebook
+from corpdir.service.phonebook import Entry
 
 Cost = Callable[[Entry], tuple[int, int]]  # (rows, bytes) an entry takes on a page
+Costs = Callable[[Distinct], Cost]  # a limit's cost, given who is told apart how
 
 
 @dataclass
@@ -30,55 +34,51 @@ class Page:
     total: int
 
 
-def layout(entries: list[Entry], cost: Cost, rows: int, budget: int | None = None) -> list[int]:
-    """The index each page starts at: as many entries as fit ``rows`` rows and ``budget``
-    bytes (at least one a page, so an entry too large alone still has its page)."""
-    starts, used_rows, used_bytes = [0] if entries else [], 0, 0
-    for i, entry in enumerate(entries):
-        n, size = cost(entry)
-        n = max(1, n)
-        if i > starts[-1] and (used_rows + n > rows or (budget is not None and used_bytes + size > budget)):
-            starts.append(i)
-            used_rows = used_bytes = 0
-        used_rows, used_bytes = used_rows + n, used_bytes + size
-    return starts
+class Layout:
+    """Where pages start, laid out forward as far as entries are given: as many entries a
+    page as fit ``rows`` rows and ``budget`` bytes (at least one, so an entry too large alone
+    still has its page)."""
+
+    def __init__(self, cost: Cost, rows: int, budget: int | None = None) -> None:
+        self.cost, self.rows, self.budget = cost, rows, budget
+        self.starts: list[int] = []
+        self.laid = 0  # entries laid out so far
+        self._rows = self._bytes = 0  # taken on the last page so far
+
+    def extend(self, entries: Sequence[Entry], upto: int | None = None) -> None:
+        """Lay out ``entries[self.laid:upto]``."""
+        starts, rows, budget = self.starts, self.rows, self.budget
+        upto = len(entries) if upto is None else min(upto, len(entries))
+        for i in range(self.laid, upto):
+            n, size = self.cost(entries[i])
+            n = max(1, n)
+            if not starts or (self._rows + n > rows or (budget is not None and self._bytes + size > budget)):
+                starts.append(i)
+                self._rows = self._bytes = 0
+            self._rows, self._bytes = self._rows + n, self._bytes + size
+        self.laid = max(self.laid, upto)
+
+    def page(self, entries: Sequence[Entry], start: int, total: int) -> Page | None:
+        """The page holding entry ``start`` of ``total``, or None while where it ends is not laid out yet."""
+        if self.laid < total and not (self.starts and self.starts[-1] > start):
+            return None
+        return page_at(entries, self.starts, start, total)
 
 
-def page_at(entries: list[Entry], starts: list[int], start: int) -> Page:
-    """The page holding entry ``start``, with its neighbours' starts."""
+def layout(entries: Sequence[Entry], cost: Cost, rows: int, budget: int | None = None) -> list[int]:
+    """The index each page of ``entries`` starts at (:class:`Layout`)."""
+    laid = Layout(cost, rows, budget)
+    laid.extend(entries)
+    return laid.starts
+
+
+def page_at(entries: Sequence[Entry], starts: list[int], start: int, total: int | None = None) -> Page:
+    """The page holding entry ``start``, with its neighbours' starts (``total``: how many
+    entries in all, when ``entries`` are only those read so far)."""
+    total = len(entries) if total is None else total
     if not starts:
         return Page([], 0, None, None, 0)
     k = max(0, bisect_right(starts, max(0, start)) - 1)
     end = starts[k + 1] if k + 1 < len(starts) else len(entries)
-    return Page(entries[starts[k]:end], starts[k], starts[k + 1] if k + 1 < len(starts) else None,
-                starts[k - 1] if k > 0 else None, len(entries))
-
-
-class Listing:
-    """Every entry in reading order, who shares a name with whom (:class:`Distinct`), and
-    each limit's page layout, made again only when the cache changed."""
-
-    def __init__(self, phonebook: Phonebook) -> None:
-        self.phonebook = phonebook
-        self._version: int | None = None
-        self._entries: list[Entry] = []
-        self._names = Distinct(())
-        self._layouts: dict[Hashable, list[int]] = {}
-        self._lock = asyncio.Lock()
-
-    async def current(self) -> tuple[list[Entry], Distinct]:
-        async with self._lock:
-            version = self.phonebook.version()
-            if version != self._version:
-                entries = (await self.phonebook.window())[1]
-                self._names = await asyncio.to_thread(Distinct, entries)
-                self._entries, self._version, self._layouts = entries, version, {}
-            return self._entries, self._names
-
-    async def page(self, key: Hashable, start: int, cost: Cost, rows: int, budget: int | None = None) -> Page:
-        """The page at ``start`` under the limit named ``key`` (its cost, rows and budget)."""
-        entries, _ = await self.current()
-        starts = self._layouts.get(key)
-        if starts is None:
-            starts = self._layouts[key] = await asyncio.to_thread(layout, entries, cost, rows, budget)
-        return page_at(entries, starts, start)
+    return Page(list(entries[starts[k]:end]), starts[k], starts[k + 1] if k + 1 < len(starts) else None,
+                starts[k - 1] if k > 0 else None, total)

@@ -20,7 +20,7 @@ from starlette.routing import Route
 
 from corpdir.gateway import charsets
 from corpdir.gateway.names import Distinct
-from corpdir.gateway.pages import Cost, Page, layout, page_at
+from corpdir.gateway.pages import Costs, Page, layout, page_at
 from corpdir.gateway.phones import cisco, grandstream, snom, yealink
 from corpdir.phone import digits, for_display, number_forms
 from corpdir.service.phonebook import Entry
@@ -88,9 +88,11 @@ def phone_routes(gw: Gateway) -> list[Route]:
                        q: str = "") -> AsyncIterator[bytes]:
         """A whole directory (or a search's result), written a batch at a time on a thread:
         a caller-ID lookup is not kept waiting behind 200k entries."""
-        entries, names = await gw.listing.current()
         if q:
             entries = await search(q)
+            names = await gw.listing.told_apart(entries)
+        else:
+            entries, names = await gw.listing.current()
         yield head.encode()
         for i in range(0, len(entries), 2000):
             batch = entries[i:i + 2000]
@@ -141,14 +143,14 @@ def phone_routes(gw: Gateway) -> list[Route]:
 
         return url_for
 
-    async def paged(request: Request, key: tuple[Any, ...], cost: Callable[[Distinct], Cost], rows: int,
+    async def paged(request: Request, key: tuple[Any, ...], cost: Costs, rows: int,
                     budget: int | None = None) -> tuple[Page, Distinct]:
         """The page at ``?start=`` of the directory, or of the search ``?q=``, laid out once."""
         q, start = request.query_params.get("q", "").strip(), max(0, _int(request, "start", 0))
-        entries, names = await gw.listing.current()
         if not q:
-            return await gw.listing.page(key, start, cost(names), rows, budget), names
+            return await gw.listing.page(key, start, cost, rows, budget)
         found = await search(q)
+        names = await gw.listing.told_apart(found)
         return page_at(found, await asyncio.to_thread(layout, found, cost(names), rows, budget), start), names
 
     async def cisco_directory(request: Request) -> Response:
@@ -159,7 +161,7 @@ def phone_routes(gw: Gateway) -> list[Route]:
         keep = {"q": request.query_params.get("q", "").strip(),
                 "bytes": str(page_bytes) if page_bytes != gw.settings.cisco_page_bytes else ""}
         url_for = pager(request, "/cisco/directory.xml", "/cisco/search.xml", **keep)
-        total = len((await gw.listing.current())[0])
+        total = await gw.listing.total()
         budget = page_bytes - cisco.overhead(TITLE, url_for, total)
         current, names = await paged(request, ("cisco", ascii, budget), lambda n: cisco.cost(ascii, n),
                                      cisco.MAX_ENTRIES, budget)

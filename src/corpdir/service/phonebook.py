@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Generic, Iterabl
 from corpdir.cache import bulk_unpack, number_changes, numbers
 from corpdir.cache import phonebook as reads
 from corpdir.cache.blobs import Codec
+from corpdir.cache.folding import fold
 from corpdir.cache.number_changes import Marks
 from corpdir.client.ratelimit import reserved
 from corpdir.division_path import division_path
@@ -161,6 +162,7 @@ class Phonebook:
         # the worker's, on its own connection: a listing's every page and search answers need them
         self._order_now = _UntilCommit(self._bulk, reads.reading_order)
         self._divisions_now = _UntilCommit(self._bulk, _Divisions.read)
+        self._listed_now = _UntilCommit(self._bulk, lambda _: frozenset(self._order_now()))
 
     def close(self) -> None:
         self._worker.shutdown(wait=True)
@@ -213,6 +215,22 @@ class Phonebook:
     async def window(self, offset: int = 0, limit: int | None = None) -> tuple[int, list[Entry]]:
         """(how many entries in all, the entries from ``offset``), in reading order."""
         return await self._run(self._window, offset, limit)
+
+    async def namesakes(self, names: Iterable[str]) -> list[Entry]:
+        """Entries of :meth:`window` whose name is one of ``names`` or folds as one does (the
+        search index's whole-name term; "": those with no name): with everyone who holds a
+        name at hand, the first pages of a directory tell them apart before the rest is read."""
+        terms = {fold(name) for name in names}
+
+        def build() -> list[Entry]:
+            listed, divisions = self._listed_now(), self._divisions_now()
+            found = []
+            for kind in ("user", "contact"):
+                ids = sorted({rid for term in terms for rid in reads.named(self._bulk, kind, term) if (kind, rid) in listed})
+                found += [_entry(kind, data, divisions) for data in reads.records(self._bulk, kind, ids, self._bulk_codec).values()]
+            return found
+
+        return await self._run(build)
 
     async def batches(self, size: int = 2000) -> AsyncIterator[list[Entry]]:
         """Every entry in reading order, ``size`` at a time (a whole directory, streamed)."""
