@@ -12,16 +12,15 @@ into the spec's characters, and every function here applies it first.
 
 from __future__ import annotations
 
-import sys
-from collections import namedtuple
 from functools import lru_cache
 
-from corpdir import phone_pattern
+from corpdir.phone_rules import cached_region_rules, compiled_region
 
 TYPE_CHECKING = False  # not typing's (~14 M instructions of a lookup): docs/performance.md, "`corpdir lookup`"
 if TYPE_CHECKING:
-    import re
     from typing import Any
+
+    from corpdir.phone_rules import RegionRules
 
 DEFAULT_REGION = "JP"
 # No `re` on the path every number takes (~26 M instructions of a `corpdir lookup` whose
@@ -80,93 +79,6 @@ def digits(number: str) -> str:
     return "".join(filter(_ASCII_DIGITS.__contains__, text))
 
 
-class RegionRules(namedtuple("RegionRules", ("country_code", "international_prefix", "national_prefix", "trunk",
-                                             "lengths", "pattern", "shortest"), defaults=(0,))):
-    """What phonenumbers' metadata says about writing numbers in one region: plain data,
-    so a cache can keep it and `corpdir lookup` need not import phonenumbers at all.
-
-    country_code: str; international_prefix: plain digits ('010' in JP), else None;
-    national_prefix: phonenumbers' national_prefix_for_parsing (a regex) or None; trunk:
-    the plain national prefix ('0' in JP) or None; lengths: the possible national-number
-    lengths; pattern: the general national-number pattern (a regex) or None; shortest:
-    plain digits shorter than this cannot be a number here (0: no such rule). (A named
-    tuple, not typing.NamedTuple: typing is not imported on the lookup path.)"""
-
-    __slots__ = ()
-
-    def as_dict(self) -> dict[str, Any]:
-        return self._asdict()
-
-
-class _Region:
-    """A region's rules and their regexes, each compiled on first use: an extension needs
-    neither and '+81 ...' no national prefix (a compile costs `corpdir lookup` ~0.2 ms)."""
-
-    __slots__ = ("_regexes", "rules")
-
-    def __init__(self, rules: RegionRules) -> None:
-        self.rules = rules
-        self._regexes: dict[str, re.Pattern[str] | phone_pattern.Pattern | None] = {}
-
-    def regex(self, name: str) -> re.Pattern[str] | phone_pattern.Pattern | None:
-        """The rules' ``national_prefix`` or ``pattern`` compiled (None: the region has none):
-        by phone_pattern where `re` is not imported (a lookup), else by `re` (~30x faster)."""
-        if name not in self._regexes:
-            source = getattr(self.rules, name)
-            compiled = phone_pattern.compile(source) if source and "re" not in sys.modules else None
-            if source and compiled is None:
-                import re
-
-                compiled = re.compile(source)
-            self._regexes[name] = compiled
-        return self._regexes[name]
-
-
-_REGIONS: dict[str, _Region | None] = {}
-
-
-def region_rules(region: str) -> RegionRules | None:
-    """The rules of ``region`` from phonenumbers' metadata (imports phonenumbers)."""
-    from phonenumbers import PhoneMetadata
-
-    meta = PhoneMetadata.metadata_for_region(region)
-    if meta is None:
-        return None
-    intl = meta.international_prefix if meta.international_prefix and meta.international_prefix.isdigit() else None
-    lengths = tuple(meta.general_desc.possible_length or ())
-    # A digit string shorter than every possible number of the region (an extension such as
-    # '605701') fails phonenumbers' possibility check, so its key is its digits. Only where
-    # that reasoning holds: plain international prefix, no local-only lengths, and the
-    # region is its country code's main region.
-    from phonenumbers import region_code_for_country_code
-
-    plain = (intl is not None and lengths and not meta.general_desc.possible_length_local_only
-             and region_code_for_country_code(meta.country_code) == region)
-    return RegionRules(str(meta.country_code), intl, meta.national_prefix_for_parsing or meta.national_prefix,
-                       meta.national_prefix, lengths, meta.general_desc.national_number_pattern,
-                       min(lengths) if plain else 0)
-
-
-def use_region_rules(region: str, rules: dict[str, Any]) -> None:
-    """Prime the fast path with rules kept elsewhere (the cache), without phonenumbers."""
-    data = dict(rules)
-    data["lengths"] = tuple(data.get("lengths") or ())
-    _REGIONS[region] = _Region(RegionRules(**data))
-
-
-def _region(region: str) -> _Region | None:
-    if region not in _REGIONS:
-        rules = region_rules(region)
-        _REGIONS[region] = _Region(rules) if rules else None
-    return _REGIONS[region]
-
-
-def cached_region_rules(region: str) -> RegionRules | None:
-    """The rules of ``region``, looked up once per process (or primed by :func:`use_region_rules`)."""
-    found = _region(region)
-    return found.rules if found else None
-
-
 def _too_short(text: str, rules: RegionRules) -> bool:
     return (rules.shortest > 0 and text.isascii() and text.isdigit() and len(text) < rules.shortest
             and not (rules.international_prefix and text.startswith(rules.international_prefix)))
@@ -178,7 +90,7 @@ def _fast_e164(text: str, region: str) -> str | None:
     None means "not an everyday case": the caller then asks phonenumbers.parse."""
     if not _plain(text):
         return None
-    compiled = _region(region)
+    compiled = compiled_region(region)
     if compiled is None:
         return None
     rules = compiled.rules
@@ -211,7 +123,7 @@ def e164(number: str, region: str = DEFAULT_REGION) -> str | None:
     text = fold_number(number).strip()
     if len(digits(text)) < 5:  # extensions and short codes are not E.164 numbers
         return None
-    compiled = _region(region)
+    compiled = compiled_region(region)
     if compiled is not None and _too_short(text, compiled.rules):
         return None
     fast = _fast_e164(text, region)
@@ -245,11 +157,24 @@ def for_display(number: str | None, region: str = DEFAULT_REGION) -> str:
     ('0312345678', '+81312345678' and '+81-3-1234-5678' -> '03-1234-5678'; a foreign one
     internationally, '+1 650-253-0000'); an extension or anything unreadable stays as it
     came. Forms and exports keep the stored form (docs/desk.md). Cached: a list paints
-    its visible rows' numbers on every frame."""
+    its visible rows' numbers on every frame.
+
+    A number of the region's own that the fast path reads is written by the region's
+    formats (kept in the cache, :mod:`corpdir.phone_rules`), as phonenumbers writes it:
+    importing phonenumbers costs ~10 ms, which the TUI's first frame need not pay.
+    phonenumbers writes the rest (foreign numbers, the odd spellings)."""
+    number = number or ""
+    if len(digits(number)) < 5:
+        return number
+    fast = _fast_e164(fold_number(number).strip(), region)
+    if fast is not None:
+        compiled = compiled_region(region)
+        shown = compiled.national(fast[1 + len(compiled.rules.country_code):]) if compiled is not None else None
+        if shown is not None:
+            return shown
     import phonenumbers
 
-    number = number or ""
-    parsed = _possible(fold_number(number), region) if len(digits(number)) >= 5 else None
+    parsed = _possible(fold_number(number), region)
     if parsed is None:
         return number
     same_country = parsed.country_code == phonenumbers.country_code_for_region(region)
@@ -274,7 +199,7 @@ _MAX_GROUP = 6  # spaces inside one number: at most '+81 3 1234 5678'-like group
 
 def _starts_number(token: str, region: str) -> bool:
     """A token that can begin a number written with spaces: '+81', '(03)', '090' (trunk)."""
-    compiled = _region(region)
+    compiled = compiled_region(region)
     trunk = compiled.rules.trunk if compiled is not None else None
     return token[0] in "+(" or bool(trunk and token.startswith(trunk))
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from phonenumbers import PhoneMetadata
 from phonenumbers.data import _AVAILABLE_REGION_CODES
 
-from corpdir import phone, phone_pattern
+from corpdir import phone, phone_pattern, phone_rules
 from corpdir.phone import _plain, _uri_number, digits, number_forms
 from corpdir.service.identify import dialable
 
@@ -93,17 +93,17 @@ def test_number_forms_by_the_fast_path_are_those_re_gives(text):
     phone_pattern (as a lookup process does, `re` not imported) against the same rules
     compiled by `re` (as every other process does): every form gets the same key."""
     rules = phone.cached_region_rules("JP")
-    saved = dict(phone._REGIONS)
+    saved = dict(phone_rules._REGIONS)
     readings = []
     try:
         for compile_ in (phone_pattern.compile, re.compile):
-            region = phone._Region(rules)
+            region = phone_rules.CompiledRegion(rules)
             region._regexes.update({name: compile_(getattr(rules, name)) for name in ("national_prefix", "pattern")})
-            phone._REGIONS["JP"] = region
+            phone_rules._REGIONS["JP"] = region
             phone.e164.cache_clear()
             readings.append([(f, phone.match_key(f)) for f in number_forms(text)])
     finally:
-        phone._REGIONS.clear()
-        phone._REGIONS.update(saved)
+        phone_rules._REGIONS.clear()
+        phone_rules._REGIONS.update(saved)
         phone.e164.cache_clear()
     assert isinstance(region._regexes["pattern"], re.Pattern) and readings[0] == readings[1]

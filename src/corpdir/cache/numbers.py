@@ -20,7 +20,8 @@ from corpdir.cache.blobs import Codec
 from corpdir.cache.lean import loads, sqlite3
 from corpdir.cache.division_paths import path_pairs
 from corpdir.cache.fields import FIELDS
-from corpdir.phone import DEFAULT_REGION, RegionRules, match_key, region_rules, use_region_rules
+from corpdir.phone import DEFAULT_REGION, match_key
+from corpdir.phone_rules import RegionRules, region_rules, use_region_rules
 
 TYPE_CHECKING = False  # not typing's (~14 M instructions of a lookup): docs/performance.md, "`corpdir lookup`"
 if TYPE_CHECKING:
@@ -68,16 +69,21 @@ def synced_age(conn: sqlite3.Connection | None, now: float | None = None) -> flo
 def remember_region_rules(conn: sqlite3.Connection, region: str) -> None:
     """Keep the region's number rules in the cache (from phonenumbers, once; again when
     the cache's rules lack one this corpdir knows, e.g. ``shortest``: without it every
-    extension `corpdir lookup` is asked would import phonenumbers, ~20 ms)."""
+    extension `corpdir lookup` is asked would import phonenumbers, ~20 ms), and let the
+    phone fast path use them (the TUI's first frame formats its numbers by them)."""
     key = f"phone_rules:{region}"
     row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-    if row is None or not set(RegionRules._fields) <= set(loads(row[0])):
+    kept = loads(row[0]) if row is not None else {}
+    if not set(RegionRules._fields) <= set(kept):
         rules = region_rules(region)
-        if rules is not None:
-            import json
+        if rules is None:
+            return
+        import json
 
-            with conn:
-                conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, json.dumps(rules.as_dict())))
+        kept = rules.as_dict()
+        with conn:
+            conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, json.dumps(kept)))
+    use_region_rules(region, kept)
 
 
 def prime_region_rules(conn: sqlite3.Connection, region: str) -> None:

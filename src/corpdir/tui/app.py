@@ -32,11 +32,11 @@ from corpdir.tui.screens.detail_screen import DetailScreen
 from corpdir.tui.screens.list_screen import ListScreen
 from corpdir.tui.textual_compat import GatedApp, styled_with_app
 from corpdir.tui.themes import DEFAULT_THEME, load_themes
-from corpdir.tui.widgets.ring_card import RingCard
 
 if TYPE_CHECKING:
     from corpdir.config import CallsConfig, MessagesConfig, UiConfig, WhereaboutsConfig
     from corpdir.service.directory import DirectoryService
+    from corpdir.tui.widgets.ring_card import RingCard
 
 _START_FROZEN = False  # see CorpdirApp._first_rows_shown
 
@@ -160,8 +160,8 @@ class CorpdirApp(GatedApp):
             self._sync_checked = True
             self.run_worker(self.start_sync_if_stale(), group="sync-check", exit_on_error=False)
 
-    @on(RingCard.Chosen)
-    def _ring_chosen(self, message: RingCard.Chosen) -> None:
+    def on_ring_card_chosen(self, message: RingCard.Chosen) -> None:
+        """By its handler's name, not ``@on``: the pop-up's modules wait for the first call."""
         self.desk_phone.choose(message)
 
     @work(thread=True, group="keymap", exit_on_error=False)

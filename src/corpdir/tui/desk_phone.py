@@ -11,29 +11,26 @@ sets their whereabouts (:mod:`corpdir.service.whereabouts`).
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
-from corpdir.calls.dialers import DialFailed, dial_string, tel_uri
-from corpdir.calls.messages.courier import MessageCourier
-from corpdir.calls.messages.slips import SlipBook, new_slip, record_note, slips_path
-from corpdir.calls.recorder import NOTE_MAX, queue_path
-from corpdir.config.messages import MessagesConfig, WhereaboutsConfig
-from corpdir.calls.session import CallControlFailed, CallSession, Ring
-from corpdir.paths import data_dir
-from corpdir.service.calls import CallDesk
-from corpdir.service.people_at_hand import PeopleAtHand, PersonRef, ref_of
-from corpdir.service.whereabouts import Whereabouts, whereabouts_path
-from corpdir.text import printable
 from corpdir.calls.transfer import ANNOUNCED, BLIND
+from corpdir.config.messages import MessagesConfig, WhereaboutsConfig
+from corpdir.paths import data_dir
+from corpdir.service.people_at_hand import PeopleAtHand, PersonRef, ref_of
+from corpdir.text import printable
 from corpdir.tui.busy_lamps import BusyLamps
-from corpdir.tui.widgets.ring_card import RingCard
-from corpdir.tui.widgets.ring_stack import RingStack
-from corpdir.tui.widgets.status_bar import StatusBar
 
 if TYPE_CHECKING:
     from textual.screen import Screen
 
+    from corpdir.calls.messages.courier import MessageCourier
+    from corpdir.calls.session import CallSession, Ring
+    from corpdir.service.calls import CallDesk
+    from corpdir.service.whereabouts import Whereabouts
     from corpdir.tui.screens.message_slip import SlipDraft
+    from corpdir.tui.widgets.ring_card import RingCard
+    from corpdir.tui.widgets.ring_stack import RingStack
 
     from corpdir.config import CallsConfig
     from corpdir.tui.app import CorpdirApp
@@ -43,24 +40,54 @@ class DeskPhone:
     def __init__(self, app: CorpdirApp, settings: CallsConfig | None, messages: MessagesConfig | None = None,
                  whereabouts: WhereaboutsConfig | None = None) -> None:
         """``settings`` None: no feeds, no ring socket, no dialer (the pop-up never shows),
-        but favourites, recent people and the tel: fallback still work. A kiosk records nothing."""
+        but favourites, recent people and the tel: fallback still work. A kiosk records nothing.
+
+        The call session, the message courier and the whereabouts are built on first use
+        (:meth:`start`, after the first rows, or a key that needs them): their modules cost
+        ~20 ms of the app's start (docs/performance.md, "TUI start"). Nothing rings before
+        :meth:`start`: the feeds and the ring socket are opened there."""
         self.app = app
-        self.desk = CallDesk(app.service)  # the Calls screen's too: calls to return, who a call was
-        cache = app.service.settings.profile().cache_path()
-        self.session = CallSession(self.desk, settings, self, queue=None if app.read_only else queue_path(cache, data_dir()))
-        self.people = PeopleAtHand(app.state, cache.stem)
+        self.settings = settings
+        self._cache = app.service.settings.profile().cache_path()
+        self.people = PeopleAtHand(app.state, self._cache.stem)
         self.messages = messages or MessagesConfig()
-        self.courier = MessageCourier(SlipBook(slips_path(cache, data_dir()), on_change=self._slips_changed), self.messages)
         self.places = whereabouts or WhereaboutsConfig()
-        self.whereabouts = Whereabouts(app.service.people, whereabouts_path(cache, data_dir()), send_every=self.places.send_every)
         self.actions: dict[str, Callable[[Ring], None]] = {  # RingCard.KEYS' actions
             "open": self._open, "call_back": self._call_back, "copy": self._copy,
-            "take_message": self._take_message, "save_contact": self._save_contact, "dismiss": self.session.dismiss,
-            "dismiss_all": self.session.dismiss_all,
+            "take_message": self._take_message, "save_contact": self._save_contact,
+            "dismiss": lambda ring: self.session.dismiss(ring), "dismiss_all": lambda ring: self.session.dismiss_all(ring),
             "answer": self._answer, "hang_up": self._hang_up,
             "transfer": lambda ring: self._put_through(ring, BLIND), "announce": lambda ring: self._put_through(ring, ANNOUNCED),
         }
         self.lamps = BusyLamps(app, settings)  # [calls.presence]: the desk view's and the transfer picker's lamps
+
+    @cached_property
+    def desk(self) -> CallDesk:
+        """The Calls screen's too: calls to return, who a call was."""
+        from corpdir.service.calls import CallDesk
+
+        return CallDesk(self.app.service)
+
+    @cached_property
+    def session(self) -> CallSession:
+        from corpdir.calls.recorder import queue_path
+        from corpdir.calls.session import CallSession
+
+        return CallSession(self.desk, self.settings, self, queue=None if self.app.read_only else queue_path(self._cache, data_dir()))
+
+    @cached_property
+    def courier(self) -> MessageCourier:
+        from corpdir.calls.messages.courier import MessageCourier
+        from corpdir.calls.messages.slips import SlipBook, slips_path
+
+        return MessageCourier(SlipBook(slips_path(self._cache, data_dir()), on_change=self._slips_changed), self.messages)
+
+    @cached_property
+    def whereabouts(self) -> Whereabouts:
+        from corpdir.service.whereabouts import Whereabouts, whereabouts_path
+
+        return Whereabouts(self.app.service.people, whereabouts_path(self._cache, data_dir()),
+                           send_every=self.places.send_every)
 
     async def start(self) -> None:
         if not self.app.read_only:
@@ -73,18 +100,24 @@ class DeskPhone:
         await self.session.start()
 
     async def stop(self) -> None:
-        await self.courier.stop()
+        """What was started: an app closed before its first rows built no session."""
+        if "courier" in self.__dict__:
+            await self.courier.stop()
         await self.lamps.stop()
-        await self.session.stop()
+        if "session" in self.__dict__:
+            await self.session.stop()
 
     def status_text(self) -> str:
-        return self.session.status_text()
+        """The feeds' state ('' until :meth:`start` builds the session and opens them)."""
+        return self.session.status_text() if "session" in self.__dict__ else ""
 
     # -- what the session tells (SessionObserver) ------------------------------------------------
     def rings_changed(self, rings: tuple[Ring, ...]) -> None:
         self.show()
 
     def feeds_changed(self) -> None:
+        from corpdir.tui.widgets.status_bar import StatusBar
+
         for bar in self.app.screen.query(StatusBar):
             bar.refresh_text()
 
@@ -92,6 +125,8 @@ class DeskPhone:
     def _stack(self, screen: Screen | None = None) -> RingStack:
         """The screen's stack; every screen gets its own (empty, hidden) when it is first
         shown, so a ring fills cards that already exist."""
+        from corpdir.tui.widgets.ring_stack import RingStack
+
         screen = screen or self.app.screen
         found = screen.query(RingStack)
         if found:
@@ -111,6 +146,8 @@ class DeskPhone:
         self.app.call_later(self.show)
 
     def focus_first(self) -> None:
+        from corpdir.tui.widgets.ring_stack import RingStack
+
         stack = self.app.screen.query(RingStack)
         card = stack.first().first_card() if stack else None
         if card is None:
@@ -132,6 +169,8 @@ class DeskPhone:
 
     async def _control(self, done: Awaitable[None], what: str) -> None:
         """On the phone; the card changes when the phone says it did (its feed's event)."""
+        from corpdir.calls.session import CallControlFailed
+
         try:
             await done
         except CallControlFailed as exc:
@@ -168,6 +207,9 @@ class DeskPhone:
 
     async def _send_slip(self, draft: SlipDraft, ring: Ring | None) -> None:
         """Kept, e-mailed, and (for a call of the desk's) noted on the call record."""
+        from corpdir.calls.messages.slips import new_slip, record_note
+        from corpdir.calls.recorder import NOTE_MAX
+
         who = draft.recipient
         slip = await self.courier.take(new_slip(
             for_name=who.fullname or "", for_email=who.email1 or "", for_login=who.loginId or "",
@@ -243,6 +285,8 @@ class DeskPhone:
     # -- dialing ---------------------------------------------------------------------------------
     def dial(self, number: str) -> None:
         """Through the configured dialer; with none, a tel: link to click and the number copied."""
+        from corpdir.calls.dialers import tel_uri
+
         if not number:
             self.app.notify("No number to call", severity="warning", timeout=3)
             return
@@ -254,6 +298,8 @@ class DeskPhone:
 
     async def _dial(self, number: str) -> None:
         """Told as dialled (the digits the phone gets: '０３－１２３４' is '031234')."""
+        from corpdir.calls.dialers import DialFailed, dial_string
+
         try:
             dialled = await self.session.dial(number)
         except DialFailed as exc:
