@@ -179,3 +179,16 @@ async def test_a_fallback_folder_of_another_user_is_refused_on_both_sides(servic
     assert done.returncode == 1 and "belongs to another user" in done.stderr
     assert "another user" in await ring_feed_refusal(service, monkeypatch, tmp_path, caplog)
     assert stat.S_IMODE(folder.stat().st_mode) == 0o777 and not list(folder.iterdir())
+
+
+def test_without_xdg_runtime_dir_every_call_gives_the_same_private_folder(monkeypatch, tmp_path):
+    """platformdirs warns of its fallback once a process: the second TUI of a process (or
+    `ring` after a listener) must still find the same folder, not the shared one."""
+    import tempfile
+
+    from corpdir.calls.ring_socket import runtime_dir
+
+    monkeypatch.delenv("CORPDIR_RUNTIME_DIR", raising=False)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
+    assert {runtime_dir() for _ in range(3)} == {tmp_path / f"corpdir-{os.getuid()}"}

@@ -29,18 +29,23 @@ def runtime_dir() -> Path:
     """``$CORPDIR_RUNTIME_DIR``, else platformdirs' user runtime dir (/run/user/UID/corpdir).
     Where the system has none (no XDG_RUNTIME_DIR: an SSH login without systemd-logind, a
     container), platformdirs warns on stderr and falls back to a shared /tmp/runtime-UID;
-    corpdir then uses its own private temp folder (:func:`_temp_dir`), silently."""
+    corpdir then uses its own private temp folder (:func:`_temp_dir`), silently. The
+    warning comes once a process, so the fallback is also recognised by its answer not
+    lying under $XDG_RUNTIME_DIR: every call gives the same folder."""
     override = os.environ.get("CORPDIR_RUNTIME_DIR")
     if override:
         return Path(override)
+    xdg = os.environ.get("XDG_RUNTIME_DIR", "")
+    if not os.path.isabs(xdg):
+        return _temp_dir()
     import warnings
 
     import platformdirs
 
     with warnings.catch_warnings(record=True) as fell_back:
         warnings.simplefilter("always", platformdirs.RuntimeDirWarning)
-        folder = platformdirs.user_runtime_dir("corpdir")
-    return _temp_dir() if fell_back else Path(folder)
+        folder = Path(platformdirs.user_runtime_dir("corpdir"))
+    return _temp_dir() if fell_back or not folder.is_relative_to(xdg) else folder
 
 
 def _temp_dir() -> Path:
