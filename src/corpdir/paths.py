@@ -269,8 +269,8 @@ def lookup_settings() -> dict[str, Any]:
     """:data:`LOOKUP_SETTINGS` as configured (:func:`service_values`), else their defaults.
 
     A value of the wrong type (``base_url = 12``, ``stale_after = "15m"``, ``service = 3``)
-    is left to the full settings to describe: they raise :class:`SettingsError` naming the
-    table, key and rule, as every other command does, rather than a traceback here."""
+    is left to the section's full reading to describe: it raises :class:`SettingsError`
+    naming the table, key and rule, as every other command does, rather than a traceback here."""
     table = read_config().get("service", {})
     try:
         values = {**LOOKUP_SETTINGS, **service_values(LOOKUP_SETTINGS, table)}
@@ -278,9 +278,9 @@ def lookup_settings() -> dict[str, Any]:
             raise TypeError(table)
         values["stale_after"] = float(values["stale_after"])
     except (AttributeError, TypeError, ValueError):
-        from corpdir.config import load_settings
+        from corpdir.config import load_service_settings
 
-        load_settings()
+        load_service_settings()
         raise
     return values
 

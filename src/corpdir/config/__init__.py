@@ -15,7 +15,7 @@ configuration: they live in :mod:`corpdir.state`, never rewritten into the user'
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -37,12 +37,14 @@ from corpdir.config.service import ConnectionConfig, ServiceConfig, service_env_
 from corpdir.config.sources import merged, sections_from_environment
 from corpdir.config.ssh import SshConfig
 from corpdir.config.ui import UiConfig, dotted
+from corpdir.config.unknown import known_at, suggestion, warn_unknown
 from corpdir.paths import SettingsError, config_path, given, read_config, service_values, warn_if_readable_by_others
 
 __all__ = [
     "ActionUrlFeedConfig", "AmiDialerConfig", "AmiFeedConfig", "BaresipDialerConfig", "BaresipFeedConfig", "CallsConfig",
     "ConnectionConfig", "Destination", "DialerConfig", "FeedConfig", "GatewayConfig", "HistoryFeedConfig", "MessagesConfig", "PhoneUriDialerConfig",
-    "ServiceConfig", "Settings", "SettingsError", "SshConfig", "UiConfig", "WhereaboutsConfig", "load_settings", "service_env_names",
+    "ServiceConfig", "Settings", "SettingsError", "SshConfig", "UiConfig", "WhereaboutsConfig", "load_service_settings",
+    "load_settings", "service_env_names",
 ]
 
 # The sections read from ``CORPDIR_<SECTION>_<KEY>`` (corpdir.config.sources), with their
@@ -84,14 +86,35 @@ def load_settings(**flags: dict[str, Any]) -> Settings:
     rule; `corpdir` prints it and exits with status 2."""
     given_flags = {section: {k: v for k, v in values.items() if given(v) is not None} for section, values in flags.items()}
     warn_if_readable_by_others(config_path())
-    tables = read_config()
-    if wrong := [name for name in Settings.model_fields if not isinstance(tables.get(name, {}), dict)]:
-        raise SettingsError("\n".join(f"[{name}]: must be a table, not {tables[name]!r}" for name in wrong))
+    tables = _tables(Settings.model_fields)
+    warn_unknown(config_path(), tables, {name: field.annotation for name, field in Settings.model_fields.items()})
     file_values: dict[str, Any] = {name: tables[name] for name in ENV_SECTIONS if name in tables}
     if "keymap" in tables:
         file_values["keymap"] = dotted(tables["keymap"])
     service = service_values(ServiceConfig.model_fields, tables.get("service", {}))
-    values = merged(given_flags, sections_from_environment(ENV_SECTIONS), {"service": service}, file_values)
+    return _validated(merged(given_flags, sections_from_environment(ENV_SECTIONS), {"service": service}, file_values))
+
+
+def load_service_settings(base_url: str | None = None) -> ServiceConfig:
+    """The ``[service]`` section alone (``base_url``: the ``--base-url`` flag), read and
+    checked as :func:`load_settings` does, the other sections neither read nor checked: for
+    `corpdir lookup`, whose caller ID must not stop while the gateway's port is mistyped
+    (docs/configuration.md, "`corpdir lookup`: the fast reader")."""
+    tables = _tables(("service",))
+    service = service_values(ServiceConfig.model_fields, tables.get("service", {}))
+    return _validated(merged({"service": {"base_url": given(base_url)} if given(base_url) else {}},
+                             {"service": service})).service
+
+
+def _tables(sections: Iterable[str]) -> dict[str, Any]:
+    """The config file's tables, with :class:`SettingsError` when one of ``sections`` is a value."""
+    tables = read_config()
+    if wrong := [name for name in sections if not isinstance(tables.get(name, {}), dict)]:
+        raise SettingsError("\n".join(f"[{name}]: must be a table, not {tables[name]!r}" for name in wrong))
+    return tables
+
+
+def _validated(values: dict[str, Any]) -> Settings:
     try:
         return Settings.model_validate(values)
     except ValidationError as exc:
@@ -102,4 +125,7 @@ def _described(error: Any) -> str:
     """``[calls] feeds[0].baresip.port: Input should be ...`` for one validation error."""
     section, *where = error["loc"] or ("settings",)
     path = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in where).lstrip(".")
-    return f"[{section}] {path}: {error['msg']}" if path else f"[{section}]: {error['msg']}"
+    message = error["msg"]
+    if error["type"] == "extra_forbidden":  # "Extra inputs are not permitted": say which keys are
+        message = f"no such setting ({suggestion(str(error['loc'][-1]), known_at(Settings, error['loc'][:-1]))})"
+    return f"[{section}] {path}: {message}" if path else f"[{section}]: {message}"
