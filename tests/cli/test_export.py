@@ -110,6 +110,32 @@ async def test_a_failed_export_leaves_no_file_behind(tmp_path):
     assert list(tmp_path.iterdir()) == []  # neither the file nor a part of it
 
 
+@pytest.mark.parametrize("fmt", ["csv", "vcard"])
+async def test_a_service_that_fails_at_once_leaves_standard_output_empty(fmt):
+    """No CSV header before the failure: a script would take it for an empty directory."""
+    server = make_server(demo_tenant(250))
+    service = make_service(server, transport=PageWatch(server, fail_at=1))
+    try:
+        out, err = io.StringIO(), io.StringIO()
+        assert await run_export(service, args("users", "--format", fmt), out, err) == 2
+    finally:
+        await service.close()
+    assert out.getvalue() == "" and "nothing was exported" in err.getvalue()
+
+
+async def test_a_failure_after_the_first_page_says_the_output_is_incomplete():
+    server = make_server(demo_tenant(250))  # 3 pages of 100: the second fails
+    service = make_service(server, transport=PageWatch(server, fail_at=2))
+    try:
+        out, err = io.StringIO(), io.StringIO()
+        assert await run_export(service, args("users"), out, err) == 2
+    finally:
+        await service.close()
+    assert len(list(csv.DictReader(io.StringIO(out.getvalue())))) == 100
+    assert "the output is incomplete: it holds the first 100 users only" in err.getvalue()
+    assert "nothing was exported" not in err.getvalue()
+
+
 @pytest.mark.parametrize("value, cell", [
     ("=HYPERLINK(\"http://evil.example\",\"x\")", "'=HYPERLINK(\"http://evil.example\",\"x\")"),
     ("+cmd|' /C calc'!A0", "'+cmd|' /C calc'!A0"),

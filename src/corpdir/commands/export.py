@@ -107,18 +107,44 @@ async def run_export(service: Any, args: argparse.Namespace, out: TextIO, err: T
     try:
         found = await records(service, args.kind, filters(args), limit=args.limit, source=args.source)
         if not args.output:
-            writer = await export_writer(service, args.kind, args.format, out, terminal=_is_terminal(out))
-            async for batch in found.batches:
-                writer.write(batch)
-            return 0
+            return await _to_stream(service, found, args, out, err)
         written = await _to_file(service, found, args, err)
     except CorpdirError as exc:
         print(printable(f"{explain(exc)}\nnothing was exported", keep_newlines=True), file=err)
         return 2
     except OSError as exc:
+        if not args.output and isinstance(exc, BrokenPipeError):  # `| head`: corpdir.cli stops quietly
+            raise
         print(printable(f"cannot write {args.output}: {exc.strerror or exc}: nothing was exported"), file=err)
         return 2
     print(printable(f"{written} {args.kind} written to {args.output} (from the {found.source})"), file=err)
+    return 0
+
+
+async def _to_stream(service: Any, found: Any, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """The records on ``out``, the first batch read before anything is written: a service
+    that cannot be reached or refuses leaves the output empty, not a CSV header a script
+    would take for an empty directory. A failure after that cannot take back what was
+    written: it is said to be incomplete, with status 2."""
+    from corpdir.service.errors import CorpdirError
+    from corpdir.service.export import export_writer
+    from corpdir.service.messages import explain
+    from corpdir.text import printable
+
+    batches = aiter(found.batches)
+    first = await anext(batches, None)
+    writer = await export_writer(service, args.kind, args.format, out, terminal=_is_terminal(out))
+    try:
+        if first:
+            writer.write(first)
+        async for batch in batches:
+            writer.write(batch)
+    except CorpdirError as exc:
+        if not writer.count:
+            raise
+        print(printable(f"{explain(exc)}\nthe output is incomplete: it holds the first {writer.count} {args.kind} only",
+                        keep_newlines=True), file=err)
+        return 2
     return 0
 
 
