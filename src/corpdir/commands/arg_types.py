@@ -32,3 +32,13 @@ def record_id(text: str) -> int:
     """A division ID or folder number as the spec stores them (a signed 64-bit integer):
     a longer one ended in an OverflowError from SQLite."""
     return whole_number(text, 0, 2**63 - 1)
+
+
+def caller_number(text: str) -> str:
+    """The caller's number for `corpdir ring`: an empty or blank one (a script's unset
+    variable) popped up "Number withheld" as if the caller had hidden it; a withheld call
+    is rung as the phone system names it (``anonymous``)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("is empty: give the caller's number as the phone system sends it "
+                                         "('anonymous' for a withheld caller)")
+    return text
