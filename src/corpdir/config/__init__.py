@@ -110,8 +110,16 @@ def _tables(sections: Iterable[str]) -> dict[str, Any]:
     """The config file's tables, with :class:`SettingsError` when one of ``sections`` is a value."""
     tables = read_config()
     if wrong := [name for name in sections if not isinstance(tables.get(name, {}), dict)]:
-        raise SettingsError("\n".join(f"[{name}]: must be a table, not {tables[name]!r}" for name in wrong))
+        raise SettingsError("\n".join(f"[{name}]: must be a table, not {_what(tables[name], name)}" for name in wrong))
     return tables
+
+
+def _what(value: Any, name: str) -> str:
+    """What a value written where a table belongs is, without the value itself when it is
+    text or a list (``service = "KEY"``, ``[[service]]`` holding ``api_key``: no key is echoed)."""
+    if isinstance(value, list):
+        return f"a list of tables (write [{name}], not [[{name}]])" if all(isinstance(v, dict) for v in value) else "a list"
+    return repr(value) if isinstance(value, (bool, int, float)) else "text" if isinstance(value, str) else type(value).__name__
 
 
 def _validated(values: dict[str, Any]) -> Settings:

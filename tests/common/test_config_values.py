@@ -1,0 +1,43 @@
+"""Values a new user writes that looked accepted and were not: a lower-case region (every
+number without +81 was "not found"), a table written as a list or as text (its value,
+perhaps the API key, was echoed in the error)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from corpdir.config import SettingsError, load_settings
+from corpdir.paths import lookup_settings
+
+
+def test_a_lower_case_region_is_the_country_for_both_readers(write_config):
+    write_config('[service]\nregion = "us"\n')
+    assert load_settings().service.region == lookup_settings()["region"] == "US"
+
+
+@pytest.mark.parametrize("region", ["Japan", "81", "日本"])
+def test_a_region_that_is_no_country_code_is_named_by_every_reader(write_config, region):
+    write_config(f'[service]\nregion = "{region}"\n')
+    rule = f"[service] region: Value error, {region!r} is not a two-letter country code (ISO 3166-1, e.g. JP or US)"
+    with pytest.raises(SettingsError) as caught:
+        load_settings()
+    assert str(caught.value) == rule
+    done = subprocess.run([sys.executable, "-m", "corpdir.cli", "lookup", "--offline", "03-1234-5678"],
+                          capture_output=True, text=True, env=os.environ.copy(), stdin=subprocess.DEVNULL, timeout=120)
+    assert done.returncode == 2 and rule in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize(("config", "said"), [
+    ('[[service]]\napi_key = "sekrit-key"\n', "[service]: must be a table, not a list of tables (write [service], not [[service]])"),
+    ('service = "sekrit-key"\n', "[service]: must be a table, not text"),
+    ('gateway = ["sekrit-key"]\n', "[gateway]: must be a table, not a list"),
+])
+def test_a_table_written_as_a_value_is_described_without_echoing_it(write_config, config, said):
+    write_config(config)
+    with pytest.raises(SettingsError) as caught:
+        load_settings()
+    assert str(caught.value) == said and "sekrit" not in str(caught.value)
