@@ -41,3 +41,19 @@ def test_a_table_written_as_a_value_is_described_without_echoing_it(write_config
     with pytest.raises(SettingsError) as caught:
         load_settings()
     assert str(caught.value) == said and "sekrit" not in str(caught.value)
+
+
+@pytest.mark.parametrize("url", ["not a url", "pbx.example:8765", "ftp://pbx.example/"])
+def test_a_gateway_public_url_phones_cannot_reach_is_a_mistake(write_config, url):
+    """It went into every link and template the gateway serves, and `--check` fetched from it."""
+    write_config(f'[gateway]\npublic_url = "{url}"\n')
+    with pytest.raises(SettingsError) as caught:
+        load_settings()
+    assert f"[gateway] public_url: Value error, {url!r} is not a URL phones can reach" in str(caught.value)
+
+
+def test_a_gateway_public_url_that_is_blank_says_nothing(write_config):
+    write_config('[gateway]\npublic_url = " "\n')
+    assert load_settings().gateway.public_url is None
+    write_config('[gateway]\npublic_url = "https://pbx.example/t/abc/"\n')
+    assert load_settings().gateway.public_url == "https://pbx.example/t/abc/"
