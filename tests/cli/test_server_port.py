@@ -1,5 +1,5 @@
 """`corpdir server` on a port another program holds says so, before any 'Serving' line; `corpdir gateway`
-on one, or on an address that is not this machine's, says so too."""
+on one, or on an address that is not this machine's, says so too, and `corpdir web`."""
 
 from __future__ import annotations
 
@@ -37,3 +37,16 @@ def test_the_gateway_on_a_taken_port_or_a_foreign_address_says_so_with_status_2(
     assert f"corpdir gateway: cannot listen on 127.0.0.1:{port}: the port is taken" in taken.stderr, taken.stderr
     assert "corpdir gateway: cannot listen on 192.0.2.1:0: not an address of this machine" in foreign.stderr, foreign.stderr
     assert "Traceback" not in taken.stderr + foreign.stderr
+
+
+def test_the_browser_server_on_a_taken_port_says_so_with_status_2():
+    holder = socket.create_server(("127.0.0.1", 0))
+    port = holder.getsockname()[1]
+    try:
+        result = subprocess.run([sys.executable, "-m", "corpdir.cli", "web", "--port", str(port)],
+                                capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    finally:
+        holder.close()
+    assert result.returncode == 2, result.stderr
+    assert f"corpdir web: cannot listen on 127.0.0.1:{port}: the port is taken" in result.stderr
+    assert "Traceback" not in result.stderr
