@@ -118,6 +118,9 @@ def main(argv: list[str] | None = None) -> int:
         module = import_module(f"corpdir.commands.{(args.command or 'tui').replace('-', '_')}")
     try:
         return int(module.run(args) or 0)
+    except KeyboardInterrupt:  # Ctrl+C: what was being written is already removed (an export's file)
+        print(f"corpdir{' ' + args.command if args.command else ''}: interrupted", file=sys.stderr)
+        return 130  # 128 + SIGINT: what a shell reports for a tool Ctrl+C ended
     except BrokenPipeError:  # `| head` has read enough: stop quietly, as other Unix tools do
         _silence_stdout()
         return 141  # 128 + SIGPIPE: what a shell reports for a tool that a closed pipe ended
