@@ -26,7 +26,7 @@ EXIT_STATUS: dict[str, str] = {
               "--offline, a bad command line); 3 a number was withheld and every other was found; 141 the reader (head) closed the "
               "pipe early",
     "sync": "0 the cache is up to date; 2 the service failed or refused (the next sync resumes)",
-    "server": "0 stopped; 2 the port is taken or the settings are bad",
+    "server": "0 stopped; 2 the port is taken, the --data folder cannot be used, or the settings are bad",
     "ssh-server": "0 stopped; 2 the port is taken, or a key or setting is bad",
     "web": "0 stopped; 2 the port is taken or the settings are bad",
     "bulk": "0 sent (or, with --check, every row valid); 1 rows with problems, nothing sent; "

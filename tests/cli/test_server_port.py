@@ -1,5 +1,6 @@
 """`corpdir server` on a port another program holds says so, before any 'Serving' line; `corpdir gateway`
-on one, or on an address that is not this machine's, says so too, and `corpdir web`."""
+on one, or on an address that is not this machine's, says so too, and `corpdir web`; a
+server whose --data it cannot use says so."""
 
 from __future__ import annotations
 
@@ -50,3 +51,14 @@ def test_the_browser_server_on_a_taken_port_says_so_with_status_2():
     assert result.returncode == 2, result.stderr
     assert f"corpdir web: cannot listen on 127.0.0.1:{port}: the port is taken" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_the_server_with_a_data_folder_it_cannot_use_says_so_with_status_2(tmp_path):
+    """--data naming a file printed a NotADirectoryError traceback and exited 1."""
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("x", encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "corpdir.cli", "server", "--data", str(a_file), "--port", "0"],
+                            capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert result.returncode == 2, result.stderr
+    assert f"corpdir server: cannot keep the directory in {a_file}: Not a directory" in result.stderr
+    assert "Traceback" not in result.stderr and "Serving" not in result.stdout

@@ -86,7 +86,15 @@ def run(args: argparse.Namespace) -> int:
         rate_limit=RateLimitSettings(enabled=not args.no_rate_limit, spots_window=not args.no_rate_limit), allowed_networks=list(args.allow),
         public_url=f"http://{args.host}:{args.port}",
     )
-    app = create_app(settings)
+    try:
+        app = create_app(settings)
+    except OSError as exc:  # --data names a file, or a folder that cannot be made
+        import sys
+
+        sock.close()
+        print(f"corpdir server: cannot keep the directory in {args.data}: {exc.strerror or exc} "
+              f"({exc.filename}); give a folder this user may write with --data", file=sys.stderr)
+        return 2
     base = f"http://{args.host}:{args.port}"
     print(f"corpdir reference service, variant {settings.variant}, data: {settings.database}")
     if app.state.bootstrap_key:
