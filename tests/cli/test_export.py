@@ -123,6 +123,30 @@ async def test_a_service_that_fails_at_once_leaves_standard_output_empty(fmt):
     assert out.getvalue() == "" and "nothing was exported" in err.getvalue()
 
 
+async def test_from_a_cache_never_synced_is_said_not_an_empty_file(server):
+    service = make_service(server)
+    try:
+        out, err = io.StringIO(), io.StringIO()
+        assert await run_export(service, args("users", "--from", "cache"), out, err) == 2
+    finally:
+        await service.close()
+    assert out.getvalue() == ""
+    assert "holds no users yet: run `corpdir sync` first (or leave out --from cache); nothing was exported" in err.getvalue()
+
+
+def test_ldif_of_a_service_never_synced_is_said_and_writes_no_file(tmp_path):
+    """It wrote the base entry alone and said "1 entries written", status 0."""
+    import subprocess
+    import sys
+
+    target = tmp_path / "phonebook.ldif"
+    done = subprocess.run([sys.executable, "-m", "corpdir.cli", "export", "--format", "ldif", "-o", str(target),
+                           "--base-url", "http://127.0.0.1:9/v1"], capture_output=True, text=True, timeout=120,
+                          stdin=subprocess.DEVNULL)
+    assert done.returncode == 2 and not target.exists()
+    assert "holds no users or contacts yet: run `corpdir sync` first; nothing was exported" in done.stderr, done.stderr
+
+
 async def test_a_failure_after_the_first_page_says_the_output_is_incomplete():
     server = make_server(demo_tenant(250))  # 3 pages of 100: the second fails
     service = make_service(server, transport=PageWatch(server, fail_at=2))

@@ -104,6 +104,8 @@ async def run_export(service: Any, args: argparse.Namespace, out: TextIO, err: T
         print(f"{flags}: the cache cannot apply this filter (it applies one --division, --sub, --directory, "
               "one --folder); leave out --from cache: nothing was exported", file=err)
         return 2
+    if args.source == "cache" and await unsynced(service, (args.kind,), err):
+        return 2
     try:
         found = await records(service, args.kind, filters(args), limit=args.limit, source=args.source)
         if not args.output:
@@ -148,6 +150,22 @@ async def _to_stream(service: Any, found: Any, args: argparse.Namespace, out: Te
     return 0
 
 
+async def unsynced(service: Any, kinds: tuple[str, ...], err: TextIO) -> bool:
+    """The cache was never synced and holds none of ``kinds`` (a --base-url with no cache
+    yet): said, so that an export of it is not an empty file that "succeeded". The demo's
+    shipped people count as held."""
+    from corpdir.service.backend import backend_of
+
+    backend = backend_of(service)
+    counts = {"users": backend.store.count_users, "contacts": backend.store.count_contacts}
+    for kind in kinds:
+        if await backend.cache.run(counts[kind]) or await service.sync.age(kind) is not None:
+            return False
+    print(f"the cache of {service.label()} holds no {' or '.join(kinds)} yet: run `corpdir sync` first"
+          f"{'' if len(kinds) > 1 else ' (or leave out --from cache)'}; nothing was exported", file=err)
+    return True
+
+
 def _is_terminal(stream: TextIO) -> bool:
     isatty = getattr(stream, "isatty", None)
     return bool(isatty and isatty())
@@ -186,7 +204,11 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "ldif":
         from corpdir.gateway.ldap.export import run_ldif
 
-        return run_with_service(args.base_url, lambda service: run_ldif(service, args, sys.stdout, sys.stderr))
+        async def ldif(service: Any) -> int:
+            kinds = (args.kind,) if args.kind else ("users", "contacts")
+            return 2 if await unsynced(service, kinds, sys.stderr) else await run_ldif(service, args, sys.stdout, sys.stderr)
+
+        return run_with_service(args.base_url, ldif)
     if args.kind is None:
         print("corpdir export: say what to export (users or contacts); only --format ldif exports both", file=sys.stderr)
         return 2
