@@ -306,10 +306,16 @@ def api_key_from(api_key: str | None, api_key_file: str | Path | None) -> str | 
     try:
         return read_key_file(api_key_file)
     except (OSError, UnicodeDecodeError) as exc:
-        import logging
+        if str(api_key_file) not in _unreadable_key_files:  # once: the settings ask for the key several times
+            _unreadable_key_files.add(str(api_key_file))
+            import logging
 
-        logging.getLogger("corpdir.client").warning("cannot read the API key file %s: %s", api_key_file, type(exc).__name__)
+            logging.getLogger("corpdir.client").warning("cannot read the API key file %s: %s", api_key_file,
+                                                        type(exc).__name__)
         return None
+
+
+_unreadable_key_files: set[str] = set()
 
 
 def profile_for(base_url: str | None, api_key: str | None, api_key_file: str | Path | None = None) -> Profile:

@@ -58,3 +58,13 @@ def test_a_gateway_public_url_that_is_blank_says_nothing(write_config):
     assert load_settings().gateway.public_url is None
     write_config('[gateway]\npublic_url = "https://pbx.example/t/abc/"\n')
     assert load_settings().gateway.public_url == "https://pbx.example/t/abc/"
+
+
+def test_an_unreadable_key_file_is_named_once(write_config, tmp_path):
+    """The settings ask for the key several times: a sync named the missing file three times."""
+    missing = tmp_path / "api-key"
+    write_config(f'[service]\nbase_url = "http://127.0.0.1:9/v1"\napi_key_file = "{missing}"\n')
+    done = subprocess.run([sys.executable, "-m", "corpdir.cli", "sync", "--quiet"], capture_output=True, text=True,
+                          env=os.environ.copy(), stdin=subprocess.DEVNULL, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.count(f"cannot read the API key file {missing}: FileNotFoundError") == 1, done.stderr
