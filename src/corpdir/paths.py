@@ -277,6 +277,8 @@ def lookup_settings() -> dict[str, Any]:
         if any(not isinstance(value, str) for name, value in values.items() if name != "stale_after" and value is not None):
             raise TypeError(table)
         values["stale_after"] = float(values["stale_after"])
+        if values["stale_after"] < 0:  # ServiceConfig's rule, said by it
+            raise ValueError(values["stale_after"])
         region = values["region"]
         if not (len(region) == 2 and region.isascii() and region.isalpha()):  # ServiceConfig's rule, said by it
             raise ValueError(region)

@@ -68,3 +68,25 @@ def test_an_unreadable_key_file_is_named_once(write_config, tmp_path):
                           env=os.environ.copy(), stdin=subprocess.DEVNULL, timeout=120)
     assert done.returncode == 2
     assert done.stderr.count(f"cannot read the API key file {missing}: FileNotFoundError") == 1, done.stderr
+
+
+@pytest.mark.parametrize(("config", "said"), [
+    ("[service]\ndemo_size = 5\n", "[service] demo_size: Input should be greater than or equal to 10"),
+    ("[service]\nstale_after = -5\n", "[service] stale_after: Input should be greater than or equal to 0"),
+])
+def test_a_demo_too_small_or_a_negative_staleness_is_a_mistake(write_config, config, said):
+    """demo_size = 5 ended in the demo generator's traceback; stale_after = -5 called every cache stale."""
+    assert mistake(write_config, config) == said
+
+
+def test_lookups_fast_reader_refuses_a_negative_staleness_as_the_settings_do(write_config):
+    write_config("[service]\nstale_after = -5\n")
+    with pytest.raises(SettingsError, match=r"\[service\] stale_after: Input should be greater than or equal to 0"):
+        lookup_settings()
+
+
+def test_the_smallest_demo_is_the_generators():
+    from corpdir.config import ServiceConfig
+    from corpdir.server import DEMO_MIN_SIZE
+
+    assert [m.ge for m in ServiceConfig.model_fields["demo_size"].metadata if hasattr(m, "ge")] == [DEMO_MIN_SIZE]

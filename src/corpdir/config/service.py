@@ -85,8 +85,10 @@ class ServiceConfig(ConnectionConfig):
         if not (len(value) == 2 and value.isascii() and value.isalpha()):
             raise ValueError(f"{value!r} is not a two-letter country code (ISO 3166-1, e.g. JP or US)")
         return value.upper()
-    stale_after: float = Field(default=15 * 60, description="seconds after which cached data is refreshed first")
-    demo_size: int = 500
+    stale_after: float = Field(default=15 * 60, ge=0, description="seconds after which cached data is refreshed first")
+    # the demo generator's smallest tenant (corpdir.server.DEMO_MIN_SIZE; a test holds the two
+    # together): a smaller one ended in its ValueError's traceback
+    demo_size: int = Field(default=500, ge=10)
     demo_seed: int = 1
 
     @property
