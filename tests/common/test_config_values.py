@@ -90,3 +90,12 @@ def test_the_smallest_demo_is_the_generators():
     from corpdir.server import DEMO_MIN_SIZE
 
     assert [m.ge for m in ServiceConfig.model_fields["demo_size"].metadata if hasattr(m, "ge")] == [DEMO_MIN_SIZE]
+
+
+def test_a_table_written_as_a_value_is_said_with_every_other_mistake(write_config):
+    """It hid the rest: the user fixed it, started again, and met the next one."""
+    assert mistake(write_config, 'keymap = 3\n[gateway]\nport = 99999\n[ui]\nphotos = "maybe"\n').splitlines() == [
+        "[keymap]: must be a table, not 3",
+        "[ui] photos: Input should be a valid boolean, unable to interpret input",
+        "[gateway] port: Input should be less than or equal to 65535",
+    ]

@@ -86,13 +86,14 @@ def load_settings(**flags: dict[str, Any]) -> Settings:
     rule; `corpdir` prints it and exits with status 2."""
     given_flags = {section: {k: v for k, v in values.items() if given(v) is not None} for section, values in flags.items()}
     warn_if_readable_by_others(config_path())
-    tables = _tables(Settings.model_fields)
+    tables, wrong = _tables(Settings.model_fields)
     warn_unknown(config_path(), tables, {name: field.annotation for name, field in Settings.model_fields.items()})
     file_values: dict[str, Any] = {name: tables[name] for name in ENV_SECTIONS if name in tables}
     if "keymap" in tables:
         file_values["keymap"] = dotted(tables["keymap"])
     service = service_values(ServiceConfig.model_fields, tables.get("service", {}))
-    return _validated(merged(given_flags, sections_from_environment(ENV_SECTIONS), {"service": service}, file_values))
+    return _validated(merged(given_flags, sections_from_environment(ENV_SECTIONS), {"service": service}, file_values),
+                      wrong)
 
 
 def load_service_settings(base_url: str | None = None) -> ServiceConfig:
@@ -100,18 +101,19 @@ def load_service_settings(base_url: str | None = None) -> ServiceConfig:
     checked as :func:`load_settings` does, the other sections neither read nor checked: for
     `corpdir lookup`, whose caller ID must not stop while the gateway's port is mistyped
     (docs/configuration.md, "`corpdir lookup`: the fast reader")."""
-    tables = _tables(("service",))
+    tables, wrong = _tables(("service",))
     service = service_values(ServiceConfig.model_fields, tables.get("service", {}))
     return _validated(merged({"service": {"base_url": given(base_url)} if given(base_url) else {}},
-                             {"service": service})).service
+                             {"service": service}), wrong).service
 
 
-def _tables(sections: Iterable[str]) -> dict[str, Any]:
-    """The config file's tables, with :class:`SettingsError` when one of ``sections`` is a value."""
+def _tables(sections: Iterable[str]) -> tuple[dict[str, Any], list[str]]:
+    """The config file's tables, without those of ``sections`` written as a value, and the
+    mistakes naming those (said with the others' mistakes, all at once)."""
     tables = read_config()
-    if wrong := [name for name in sections if not isinstance(tables.get(name, {}), dict)]:
-        raise SettingsError("\n".join(f"[{name}]: must be a table, not {_what(tables[name], name)}" for name in wrong))
-    return tables
+    wrong = [name for name in sections if not isinstance(tables.get(name, {}), dict)]
+    said = [f"[{name}]: must be a table, not {_what(tables.pop(name), name)}" for name in wrong]
+    return tables, said
 
 
 def _what(value: Any, name: str) -> str:
@@ -122,11 +124,16 @@ def _what(value: Any, name: str) -> str:
     return repr(value) if isinstance(value, (bool, int, float)) else "text" if isinstance(value, str) else type(value).__name__
 
 
-def _validated(values: dict[str, Any]) -> Settings:
+def _validated(values: dict[str, Any], mistakes: list[str]) -> Settings:
+    """``values`` checked; :class:`SettingsError` naming each of ``mistakes`` (found before)
+    and each rule broken."""
     try:
-        return Settings.model_validate(values)
+        settings = Settings.model_validate(values)
     except ValidationError as exc:
-        raise SettingsError("\n".join(_described(error) for error in exc.errors())) from None
+        mistakes = mistakes + [_described(error) for error in exc.errors()]
+    if mistakes:
+        raise SettingsError("\n".join(mistakes)) from None
+    return settings
 
 
 def _described(error: Any) -> str:
