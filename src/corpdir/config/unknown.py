@@ -11,7 +11,6 @@ the same suggestion (:func:`suggestion`). ``[keymap]`` is the app's to check.
 
 from __future__ import annotations
 
-import difflib
 import logging
 import re
 from pathlib import Path
@@ -24,7 +23,10 @@ _said: set[str] = set()  # each warning once a process: a command may load the s
 
 def suggestion(name: str, known: Iterable[str], shown: str = "{}") -> str:
     """``did you mean base_url?`` for the nearest of ``known``, else the names it could be
-    (each written as ``shown``: ``[{}]`` for a table)."""
+    (each written as ``shown``: ``[{}]`` for a table). difflib is imported here: most
+    starts have no typo to suggest for."""
+    import difflib
+
     known = sorted(known)
     close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
     if close:
