@@ -205,8 +205,8 @@ def run(args: argparse.Namespace) -> int:
             kinds = (args.kind,) if args.kind else ("users", "contacts")
             return 2 if await unsynced(service, kinds, sys.stderr) else await run_ldif(service, args, sys.stdout, sys.stderr)
 
-        return run_with_service(args.base_url, ldif)
+        return run_with_service(args.base_url, ldif, "export")
     if args.kind is None:
         print("corpdir export: say what to export (users or contacts); only --format ldif exports both", file=sys.stderr)
         return 2
-    return run_with_service(args.base_url, lambda service: run_export(service, args, sys.stdout, sys.stderr))
+    return run_with_service(args.base_url, lambda service: run_export(service, args, sys.stdout, sys.stderr), "export")
