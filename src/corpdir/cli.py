@@ -25,7 +25,8 @@ EXIT_STATUS: dict[str, str] = {
     "lookup": "0 every number found; 1 some not found; 2 an error (not a number, the service failed, no cache with "
               "--offline, a bad command line); 3 a number was withheld and every other was found; 141 the reader (head) closed the "
               "pipe early",
-    "sync": "0 the cache is up to date; 2 the service failed or refused (the next sync resumes)",
+    "sync": "0 the cache is up to date; 2 the service failed or refused (the next sync resumes), or the cache cannot be "
+            "opened",
     "server": "0 stopped; 2 the port is taken, the --data folder cannot be used, or the settings are bad",
     "ssh-server": "0 stopped; 2 the port is taken, or a key or setting is bad",
     "web": "0 stopped; 2 the port is taken or the settings are bad",

@@ -123,6 +123,16 @@ async def test_a_service_that_fails_at_once_leaves_standard_output_empty(fmt):
     assert out.getvalue() == "" and "nothing was exported" in err.getvalue()
 
 
+@pytest.mark.parametrize("flag", ["--login-id", "--employee-num", "--email", "--search", "--phone", "--name", "--company"])
+def test_an_empty_filter_is_a_usage_error_not_everyone(flag, capsys):
+    """`--login-id "$ID"` with $ID unset filtered nothing: the export held every person."""
+    with pytest.raises(SystemExit) as exited:
+        args("users", f"{flag}= ")
+    said = capsys.readouterr().err
+    assert exited.value.code == 2 and f"argument {flag}: is empty: an empty filter would select every record" in said
+    assert args("users", "--search", "山田 太郎").search == ["山田", "太郎"]
+
+
 async def test_from_a_cache_never_synced_is_said_not_an_empty_file(server):
     service = make_service(server)
     try:

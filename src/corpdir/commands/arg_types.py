@@ -42,3 +42,17 @@ def caller_number(text: str) -> str:
         raise argparse.ArgumentTypeError("is empty: give the caller's number as the phone system sends it "
                                          "('anonymous' for a withheld caller)")
     return text
+
+
+def filter_text(text: str) -> str:
+    """A filter's value: an empty one (a script's unset variable, ``--login-id "$ID"``)
+    filtered nothing, and the export held everyone instead of the one record asked for."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("is empty: an empty filter would select every record (leave the flag out "
+                                         "for all)")
+    return text
+
+
+def filter_words(text: str) -> list[str]:
+    """``--search``'s words (:func:`filter_text`'s rule: blank is refused, not "everyone")."""
+    return filter_text(text).split()

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
-from corpdir.commands.arg_types import at_least_one, record_id
+from corpdir.commands.arg_types import at_least_one, filter_text, filter_words, record_id
 from corpdir.commands.service_run import add_base_url
 
 HELP = "export users or contacts (with filters) as CSV or vCard 4.0, or the phonebook as LDIF"
@@ -22,21 +22,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--encoding", choices=("utf-8-sig", "utf-8"),
                         help="CSV files: utf-8-sig (the default: UTF-8 with a byte order mark, which Excel on Japanese "
                              "Windows needs to read the names) or utf-8 (no mark); vCard and LDIF are always UTF-8")
-    parser.add_argument("--search", type=str.split, action="extend", default=[],
+    parser.add_argument("--search", type=filter_words, action="extend", default=[],
                         help="free words (name, kana, number ...); repeat it or quote several words")
     parser.add_argument("--division", type=record_id, action="append", default=[], help="users: a division ID (repeatable)")
     parser.add_argument("--sub", action="store_true", help="users: include sub-divisions")
     parser.add_argument("--type", dest="userType", choices=("REGULAR_USER", "REGISTRATION_ONLY_USER", "FACILITY"),
                         help="users: one user type")
-    parser.add_argument("--employee-num", dest="employeeNum", help="users: an employee number")
+    parser.add_argument("--employee-num", dest="employeeNum", type=filter_text, help="users: an employee number")
     parser.add_argument("--phone", dest="phoneNum", type=_phone,
                         help="a phone number (however written: '（０３）５８９９ー５７２５' too)")
-    parser.add_argument("--email", help="users: email1; contacts: e-mail")
-    parser.add_argument("--login-id", dest="loginId", help="users: a login ID")
+    parser.add_argument("--email", type=filter_text, help="users: email1; contacts: e-mail")
+    parser.add_argument("--login-id", dest="loginId", type=filter_text, help="users: a login ID")
     parser.add_argument("--directory", choices=("SHARED", "PERSONAL"), help="contacts: one directory")
     parser.add_argument("--folder", type=record_id, action="append", default=[], help="contacts: a folder number (repeatable)")
-    parser.add_argument("--name", dest="fullname", help="contacts: part of the name")
-    parser.add_argument("--company", dest="companyName", help="contacts: part of the company name")
+    parser.add_argument("--name", dest="fullname", type=filter_text, help="contacts: part of the name")
+    parser.add_argument("--company", dest="companyName", type=filter_text, help="contacts: part of the company name")
     add_base_url(parser)
     parser.add_argument("--limit", type=at_least_one, default=100_000, help="at most this many records (1 or more)")
     parser.add_argument("--from", dest="source", choices=("cache", "service"),
@@ -50,7 +50,7 @@ def _phone(text: str) -> str:
     parentheses was refused before it was sent ("phoneNum: may contain only digits")."""
     from corpdir.phone import phone_field_text
 
-    return phone_field_text(text)
+    return phone_field_text(filter_text(text))
 
 
 USER_ONLY = {"division": "--division", "sub": "--sub", "userType": "--type", "employeeNum": "--employee-num",
