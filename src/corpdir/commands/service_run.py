@@ -28,22 +28,24 @@ def open_service(settings: ServiceConfig, command: str) -> DirectoryService | No
     """The service, or None once it is said why its local files cannot be opened (a cache
     or data folder that is a file, or cannot be made; a cache file that is not SQLite): a
     traceback before."""
-    import sqlite3
     import sys
 
     from corpdir.service.directory import DirectoryService
+    from corpdir.sqlite import damaged
 
     try:
         return DirectoryService.open(settings)
-    except sqlite3.DatabaseError as exc:  # not SQLite (a crash, a disk that filled up, another file in its place)
-        print(f"corpdir {command}: the cache {settings.profile().cache_path()} cannot be read ({exc}): remove it, "
-              "and `corpdir sync` makes it again", file=sys.stderr)
-        return None
     except OSError as exc:
         why = "a file is where a folder should be" if isinstance(exc, (FileExistsError, NotADirectoryError)) else \
             exc.strerror or str(exc)
         print(f"corpdir {command}: cannot open the local cache or data: {why} ({exc.filename}); "
               "CORPDIR_CACHE_DIR and CORPDIR_DATA_DIR move them", file=sys.stderr)
+        return None
+    except Exception as exc:
+        if not damaged(exc):
+            raise
+        print(f"corpdir {command}: the cache {settings.profile().cache_path()} cannot be read ({exc}): remove it, "
+              "and `corpdir sync` makes it again", file=sys.stderr)
         return None
 
 
