@@ -23,15 +23,18 @@ COMMANDS = ("lookup", "sync", "server", "ssh-server", "web", "bulk", "export", "
 EXIT_STATUS: dict[str, str] = {
     "": "0 the TUI was quit; 2 a bad command line or settings",
     "lookup": "0 every number found; 1 some not found; 2 an error (not a number, the service failed, no cache with "
-              "--offline, a bad command line); 3 a number was withheld and every other was found",
-    "sync": "0 the cache is up to date; 2 the service failed or refused (the next sync resumes)",
-    "server": "0 stopped; 2 the port is taken or the settings are bad",
+              "--offline, a bad command line); 3 a number was withheld and every other was found; 141 the reader (head) closed the "
+              "pipe early",
+    "sync": "0 the cache is up to date; 2 the service failed or refused (the next sync resumes), or the cache cannot be "
+            "opened",
+    "server": "0 stopped; 2 the port is taken, the --data folder cannot be used, or the settings are bad",
     "ssh-server": "0 stopped; 2 the port is taken, or a key or setting is bad",
     "web": "0 stopped; 2 the port is taken or the settings are bad",
     "bulk": "0 sent (or, with --check, every row valid); 1 rows with problems, nothing sent; "
             "2 the service failed or refused, or the file cannot be read; 3 spots: the 5-minute window is not over; "
             "4 sent, but the service did not register or accept every row",
-    "export": "0 written; 2 the service failed, the file cannot be written, or a bad filter",
+    "export": "0 written; 2 the service failed (on standard output: nothing written, or the output said to be "
+              "incomplete), the file cannot be written, or a bad filter; 141 the reader (head) closed the pipe early",
     "gateway": "0 stopped; 2 the port is taken or the settings are bad",
     "ldap-sync": "0 the LDAP tree matches the cache; 2 the LDAP server or the cache failed",
     "ring": "0 rang at least one running TUI; 1 no TUI of this user takes rings (none runs, or none is a desk)",
@@ -116,6 +119,12 @@ def main(argv: list[str] | None = None) -> int:
         module = import_module(f"corpdir.commands.{(args.command or 'tui').replace('-', '_')}")
     try:
         return int(module.run(args) or 0)
+    except KeyboardInterrupt:  # Ctrl+C: what was being written is already removed (an export's file)
+        print(f"corpdir{' ' + args.command if args.command else ''}: interrupted", file=sys.stderr)
+        return 130  # 128 + SIGINT: what a shell reports for a tool Ctrl+C ended
+    except BrokenPipeError:  # `| head` has read enough: stop quietly, as other Unix tools do
+        _silence_stdout()
+        return 141  # 128 + SIGPIPE: what a shell reports for a tool that a closed pipe ended
     except ValueError as exc:  # corpdir.paths is imported here, not at the top: `corpdir lookup` starts without it
         from corpdir.paths import SettingsError, config_path
 
@@ -123,6 +132,20 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"corpdir: the configuration is not usable ({config_path()}, CORPDIR_*):\n{exc}", file=sys.stderr)
         return 2
+
+
+def _silence_stdout() -> None:
+    """Standard output's file descriptor pointed at /dev/null: what it still buffers would
+    otherwise fail again (a second traceback) when the interpreter flushes it on exit."""
+    import os
+
+    try:
+        fileno = sys.stdout.fileno()
+    except (OSError, ValueError):  # not a file (a test's capture): nothing is flushed at exit
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fileno)
+    os.close(devnull)
 
 
 def run() -> None:

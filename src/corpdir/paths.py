@@ -269,18 +269,24 @@ def lookup_settings() -> dict[str, Any]:
     """:data:`LOOKUP_SETTINGS` as configured (:func:`service_values`), else their defaults.
 
     A value of the wrong type (``base_url = 12``, ``stale_after = "15m"``, ``service = 3``)
-    is left to the full settings to describe: they raise :class:`SettingsError` naming the
-    table, key and rule, as every other command does, rather than a traceback here."""
+    is left to the section's full reading to describe: it raises :class:`SettingsError`
+    naming the table, key and rule, as every other command does, rather than a traceback here."""
     table = read_config().get("service", {})
     try:
         values = {**LOOKUP_SETTINGS, **service_values(LOOKUP_SETTINGS, table)}
         if any(not isinstance(value, str) for name, value in values.items() if name != "stale_after" and value is not None):
             raise TypeError(table)
         values["stale_after"] = float(values["stale_after"])
+        if values["stale_after"] < 0:  # ServiceConfig's rule, said by it
+            raise ValueError(values["stale_after"])
+        region = values["region"]
+        if not (len(region) == 2 and region.isascii() and region.isalpha()):  # ServiceConfig's rule, said by it
+            raise ValueError(region)
+        values["region"] = region.upper()
     except (AttributeError, TypeError, ValueError):
-        from corpdir.config import load_settings
+        from corpdir.config import load_service_settings
 
-        load_settings()
+        load_service_settings()
         raise
     return values
 
@@ -302,10 +308,16 @@ def api_key_from(api_key: str | None, api_key_file: str | Path | None) -> str | 
     try:
         return read_key_file(api_key_file)
     except (OSError, UnicodeDecodeError) as exc:
-        import logging
+        if str(api_key_file) not in _unreadable_key_files:  # once: the settings ask for the key several times
+            _unreadable_key_files.add(str(api_key_file))
+            import logging
 
-        logging.getLogger("corpdir.client").warning("cannot read the API key file %s: %s", api_key_file, type(exc).__name__)
+            logging.getLogger("corpdir.client").warning("cannot read the API key file %s: %s", api_key_file,
+                                                        type(exc).__name__)
         return None
+
+
+_unreadable_key_files: set[str] = set()
 
 
 def profile_for(base_url: str | None, api_key: str | None, api_key_file: str | Path | None = None) -> Profile:

@@ -21,6 +21,14 @@ if TYPE_CHECKING:
 CHUNK = 500  # values per ``IN (...)``: well under SQLite's bound-parameter limit
 
 
+def damaged(exc: BaseException) -> bool:
+    """``exc`` says a database file is not SQLite (a crash, a disk that filled up, another
+    file in its place): for a command, which may not import sqlite3, to say so and what to do."""
+    import sqlite3
+
+    return isinstance(exc, sqlite3.DatabaseError)
+
+
 def chunks(values: Sequence[T]) -> Iterator[Sequence[T]]:
     """``values`` in slices of at most :data:`CHUNK`, one ``IN (...)`` query each."""
     for start in range(0, len(values), CHUNK):

@@ -49,3 +49,13 @@ def test_every_exit_status_is_in_help_and_readme(command):
     assert shown.returncode == 0
     assert " ".join(("exit status: " + EXIT_STATUS[command]).split()) in " ".join(shown.stdout.split())
     assert f"| `corpdir{' ' + command if command else ''}` | {EXIT_STATUS[command]} |" in README.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("number", ["", "  "])
+def test_ring_with_an_empty_number_is_a_usage_error_not_a_withheld_call(number, capsys):
+    """A script's unset variable (`corpdir ring "$CALLER"`) popped up "Number withheld"."""
+    with pytest.raises(SystemExit) as exited:
+        parse_args(["ring", number])
+    said = capsys.readouterr().err
+    assert exited.value.code == 2 and "argument number: is empty" in said and "'anonymous'" in said
+    assert parse_args(["ring", "anonymous"]).number == "anonymous"  # a withheld caller, as a phone system names it

@@ -37,3 +37,24 @@ def test_a_config_file_that_is_not_utf8_is_named(command):
     done = corpdir(*command)
     assert done.returncode == 2
     assert f"{path}: not UTF-8 text" in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_lookup_keeps_answering_with_a_mistake_outside_the_service_section(write_config, server):
+    """Caller ID reads [service] alone: a mistyped gateway port, a feed with a missing login,
+    a mistyped mail key stop `corpdir gateway` and the TUI, not the name on a ringing phone,
+    whether the cache or the service answers (docs/configuration.md)."""
+    import json
+
+    import lookup_helpers
+    from service_fixtures import demo_tenant
+
+    write_config('[gateway]\nport = -1\n[[calls.feeds]]\nname = "p"\nkind = "ami"\n[messages]\nsmtp_hots = "x"\n')
+    lookup_helpers.fill_cache(server.base_url, [{"userId": 9001, "fullname": "山田 太郎", "phoneNum": "03-1234-5678"}])
+    someone = next(u for u in demo_tenant().users if u.get("phoneNum", "").startswith("03-"))
+    done = lookup_helpers.lookup("03-1234-5678", someone["phoneNum"], "--json", base_url=server.base_url)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    cached, asked = map(json.loads, done.stdout.splitlines())
+    assert (cached["who"], cached["source"]) == ("山田 太郎", "cache")
+    assert (asked["who"], asked["source"]) == (someone["fullname"], "service")
+    sync = corpdir("sync", "--quiet")  # every other command still stops on them
+    assert sync.returncode == 2 and "[gateway] port:" in sync.stderr and "smtp_hots" in sync.stderr

@@ -1,6 +1,6 @@
 """The embedded demo on a fresh install: its data directory (the tenant's database, with
 personal data and password hashes) is made 0700, so no lookup warns about it (a real
-process, HOME and the XDG directories fresh)."""
+process, HOME and the XDG directories fresh); a cache folder that cannot be made is named."""
 
 from __future__ import annotations
 
@@ -21,3 +21,30 @@ def test_a_fresh_demo_data_directory_is_private_and_lookups_do_not_warn(tmp_path
     for run in runs:
         assert run.returncode in (0, 1), run.stderr
         assert "readable by others" not in run.stderr and "Traceback" not in run.stderr
+
+
+def test_a_cache_folder_that_is_a_file_is_named_with_status_2(tmp_path):
+    """A mistyped CORPDIR_CACHE_DIR (a file) ended sync and export in mkdir's traceback."""
+    a_file = tmp_path / "cache"
+    a_file.write_text("x", encoding="utf-8")
+    env = {**os.environ, "CORPDIR_CACHE_DIR": str(a_file), "CORPDIR_BASE_URL": "http://127.0.0.1:9/v1"}
+    for command in (["sync", "--quiet"], ["export", "users"]):
+        done = subprocess.run([sys.executable, "-m", "corpdir.cli", *command], env=env, capture_output=True, text=True,
+                              timeout=120, stdin=subprocess.DEVNULL)
+        assert done.returncode == 2 and done.stdout == "", done.stderr
+        assert (f"corpdir {command[0]}: cannot open the local cache or data: a file is where a folder should be "
+                f"({a_file}); CORPDIR_CACHE_DIR and CORPDIR_DATA_DIR move them") in done.stderr, done.stderr
+
+
+def test_a_damaged_cache_file_is_named_with_what_to_do():
+    """A cache file that is not SQLite (a crash, a full disk) ended sync in sqlite3's traceback."""
+    from corpdir.paths import Profile
+
+    cache = Profile("http://127.0.0.1:9/v1", "k").cache_path()
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    cache.write_text("not a database, not at all" * 100, encoding="utf-8")
+    env = {**os.environ, "CORPDIR_BASE_URL": "http://127.0.0.1:9/v1", "CORPDIR_API_KEY": "k"}
+    done = subprocess.run([sys.executable, "-m", "corpdir.cli", "sync", "--quiet"], env=env, capture_output=True,
+                          text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert f"corpdir sync: the cache {cache} cannot be read (file is not a database): remove it" in done.stderr

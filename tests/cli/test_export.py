@@ -110,6 +110,66 @@ async def test_a_failed_export_leaves_no_file_behind(tmp_path):
     assert list(tmp_path.iterdir()) == []  # neither the file nor a part of it
 
 
+@pytest.mark.parametrize("fmt", ["csv", "vcard"])
+async def test_a_service_that_fails_at_once_leaves_standard_output_empty(fmt):
+    """No CSV header before the failure: a script would take it for an empty directory."""
+    server = make_server(demo_tenant(250))
+    service = make_service(server, transport=PageWatch(server, fail_at=1))
+    try:
+        out, err = io.StringIO(), io.StringIO()
+        assert await run_export(service, args("users", "--format", fmt), out, err) == 2
+    finally:
+        await service.close()
+    assert out.getvalue() == "" and "nothing was exported" in err.getvalue()
+
+
+@pytest.mark.parametrize("flag", ["--login-id", "--employee-num", "--email", "--search", "--phone", "--name", "--company"])
+def test_an_empty_filter_is_a_usage_error_not_everyone(flag, capsys):
+    """`--login-id "$ID"` with $ID unset filtered nothing: the export held every person."""
+    with pytest.raises(SystemExit) as exited:
+        args("users", f"{flag}= ")
+    said = capsys.readouterr().err
+    assert exited.value.code == 2 and f"argument {flag}: is empty: an empty filter would select every record" in said
+    assert args("users", "--search", "山田 太郎").search == ["山田", "太郎"]
+
+
+async def test_from_a_cache_never_synced_is_said_not_an_empty_file(server):
+    service = make_service(server)
+    try:
+        out, err = io.StringIO(), io.StringIO()
+        assert await run_export(service, args("users", "--from", "cache"), out, err) == 2
+    finally:
+        await service.close()
+    assert out.getvalue() == ""
+    assert "holds no users yet: run `corpdir sync` first (or leave out --from cache); nothing was exported" in err.getvalue()
+
+
+def test_ldif_of_a_service_never_synced_is_said_and_writes_no_file(tmp_path):
+    """It wrote the base entry alone and said "1 entries written", status 0."""
+    import subprocess
+    import sys
+
+    target = tmp_path / "phonebook.ldif"
+    done = subprocess.run([sys.executable, "-m", "corpdir.cli", "export", "--format", "ldif", "-o", str(target),
+                           "--base-url", "http://127.0.0.1:9/v1"], capture_output=True, text=True, timeout=120,
+                          stdin=subprocess.DEVNULL)
+    assert done.returncode == 2 and not target.exists()
+    assert "holds no users or contacts yet: run `corpdir sync` first; nothing was exported" in done.stderr, done.stderr
+
+
+async def test_a_failure_after_the_first_page_says_the_output_is_incomplete():
+    server = make_server(demo_tenant(250))  # 3 pages of 100: the second fails
+    service = make_service(server, transport=PageWatch(server, fail_at=2))
+    try:
+        out, err = io.StringIO(), io.StringIO()
+        assert await run_export(service, args("users"), out, err) == 2
+    finally:
+        await service.close()
+    assert len(list(csv.DictReader(io.StringIO(out.getvalue())))) == 100
+    assert "the output is incomplete: it holds the first 100 users only" in err.getvalue()
+    assert "nothing was exported" not in err.getvalue()
+
+
 @pytest.mark.parametrize("value, cell", [
     ("=HYPERLINK(\"http://evil.example\",\"x\")", "'=HYPERLINK(\"http://evil.example\",\"x\")"),
     ("+cmd|' /C calc'!A0", "'+cmd|' /C calc'!A0"),

@@ -16,6 +16,7 @@ from corpdir.cli import parse_args
     (["server", "--port", "99999"], "argument --port: '99999' is not a whole number from 0 to 65535"),
     (["server", "--port", "-1"], "argument --port: '-1' is not a whole number from 0 to 65535"),
     (["web", "--port", "70000"], "argument --port: '70000' is not a whole number from 0 to 65535"),
+    (["web", "--max-sessions", "0"], "argument --max-sessions: '0' is not a whole number of 1 or more"),
     (["server", "--demo", "--size", "5"], "argument --size: '5' is not a whole number of 10 or more"),
     (["export", "users", "--limit", "-1"], "argument --limit: '-1' is not a whole number of 1 or more"),
     (["export", "users", "--division", "99999999999999999999999"], "argument --division: '99999999999999999999999' is not"),

@@ -32,3 +32,27 @@ def record_id(text: str) -> int:
     """A division ID or folder number as the spec stores them (a signed 64-bit integer):
     a longer one ended in an OverflowError from SQLite."""
     return whole_number(text, 0, 2**63 - 1)
+
+
+def caller_number(text: str) -> str:
+    """The caller's number for `corpdir ring`: an empty or blank one (a script's unset
+    variable) popped up "Number withheld" as if the caller had hidden it; a withheld call
+    is rung as the phone system names it (``anonymous``)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("is empty: give the caller's number as the phone system sends it "
+                                         "('anonymous' for a withheld caller)")
+    return text
+
+
+def filter_text(text: str) -> str:
+    """A filter's value: an empty one (a script's unset variable, ``--login-id "$ID"``)
+    filtered nothing, and the export held everyone instead of the one record asked for."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("is empty: an empty filter would select every record (leave the flag out "
+                                         "for all)")
+    return text
+
+
+def filter_words(text: str) -> list[str]:
+    """``--search``'s words (:func:`filter_text`'s rule: blank is refused, not "everyone")."""
+    return filter_text(text).split()

@@ -96,4 +96,4 @@ def run(args: argparse.Namespace) -> int:
     from corpdir.commands.service_run import run_with_service
 
     return run_with_service(args.base_url, lambda service: run_bulk(service, args.kind, args.file, sys.stdout, sys.stderr,
-                                                                    check=args.check))
+                                                                    check=args.check), "bulk")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from corpdir.commands.arg_types import whole_number
 from corpdir.commands.service_run import add_base_url
@@ -103,9 +104,28 @@ def worker_count_flag(text: str) -> int:
 def run(args: argparse.Namespace) -> int:
     if getattr(args, "check", None) is not None:
         return check(args)
+    import sys
+
+    from corpdir.commands.server import why_not_listening
     from corpdir.gateway.server import main
 
-    return main(args)
+    try:
+        return main(args)
+    except OSError as exc:  # the port taken, a host not this machine's: said plainly, not a traceback
+        if (why := why_not_listening(exc)) is None:
+            raise
+        from corpdir.config import load_settings
+
+        gateway = load_settings(gateway=_flags(args)).gateway
+        print(f"corpdir gateway: cannot listen on {gateway.host}:{gateway.port}: {why}", file=sys.stderr)
+        return 2
+
+
+def _flags(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``[gateway]`` settings given on the command line."""
+    from corpdir.gateway.server import FLAGS
+
+    return {k: v for k in FLAGS if (v := getattr(args, k, None)) is not None}
 
 
 def check(args: argparse.Namespace) -> int:
@@ -114,9 +134,9 @@ def check(args: argparse.Namespace) -> int:
 
     from corpdir.config import load_settings
     from corpdir.gateway.check import check as fetch_each
-    from corpdir.gateway.server import FLAGS, stored_token
+    from corpdir.gateway.server import stored_token
 
-    settings = load_settings(gateway={k: v for k in FLAGS if (v := getattr(args, k, None)) is not None}).gateway
+    settings = load_settings(gateway=_flags(args)).gateway
     if settings.token is None and settings.user is None:
         settings = settings.model_copy(update={"token": SecretStr(stored_token())})
     return 0 if fetch_each(settings, args.check, print) else 1

@@ -42,10 +42,10 @@ def run(args: argparse.Namespace) -> int:
     import sys
     from pathlib import Path
 
+    from corpdir.commands.service_run import open_service
     from corpdir.config import load_settings
     from corpdir.gateway.ldap.entries import directory
     from corpdir.gateway.ldap.sync import LdapError, apply
-    from corpdir.service.directory import DirectoryService
     from corpdir.service.phonebook import Phonebook
 
     password = os.environ.get("CORPDIR_LDAP_PASSWORD")
@@ -60,7 +60,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
     async def main() -> int:
-        service = DirectoryService.open(load_settings(service={"base_url": args.base_url}).service)
+        service = open_service(load_settings(service={"base_url": args.base_url}).service, "ldap-sync")
+        if service is None:
+            return 2
         try:
             if args.sync:
                 await service.sync.run()

@@ -110,6 +110,8 @@ def main(args: argparse.Namespace, out: TextIO | None = None, inp: TextIO | None
         finally:
             lookup.close()
     except (OSError, ValueError) as exc:
+        if isinstance(exc, BrokenPipeError):  # `| head` has read enough: corpdir.cli stops quietly
+            raise
         print(f"corpdir lookup: {exc}", file=sys.stderr)
         return EXIT_ERROR
     return exit_status(answers)

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import argparse
 
+from corpdir.commands.arg_types import caller_number
+
 HELP = "pop up a call in this user's running desk TUI(s): those with a [calls] feed or ring_socket = true"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("number", help="the caller's number, as the phone system gives it")
+    parser.add_argument("number", type=caller_number,
+                        help="the caller's number, as the phone system gives it ('anonymous': a withheld caller)")
     parser.add_argument("--name", default="", help="the name the phone system sent (shown when the directory does not know the number)")
     parser.add_argument("--line", default="", help="the line or extension it rings on")
     parser.add_argument("--state", choices=("ringing", "answered", "ended"), default="ringing",

@@ -47,16 +47,30 @@ def _network(text: str) -> str:
 def _listen(host: str, port: int) -> socket.socket | None:
     """The listening socket, taken before anything is printed or created (a new directory's
     API key is shown once): a taken port is said plainly, not after a 'Serving' line."""
-    import errno
     import sys
 
     try:
         return socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET)
     except OSError as exc:
-        why = ("the port is taken (another program listens there); choose another with --port"
-               if exc.errno == errno.EADDRINUSE else exc.strerror or str(exc))
-        print(f"corpdir server: cannot listen on {host}:{port}: {why}", file=sys.stderr)
+        print(f"corpdir server: cannot listen on {host}:{port}: {why_not_listening(exc) or exc.strerror or exc}",
+              file=sys.stderr)
         return None
+
+
+def why_not_listening(exc: OSError) -> str | None:
+    """Why binding a listening socket failed, as a user can act on it (also `corpdir gateway`'s);
+    None for an OSError that is no failure to listen."""
+    import errno
+
+    if exc.errno == errno.EACCES:
+        return "permission denied (a port below 1024 needs root); choose one of 1024 or more with --port"
+    if exc.errno == errno.EADDRINUSE:
+        return "the port is taken (another program listens there); choose another with --port"
+    if isinstance(exc, socket.gaierror):
+        return f"no such host ({exc.strerror}); give an address of this machine with --host"
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return "not an address of this machine; give one of its own with --host (0.0.0.0: every one)"
+    return None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -72,7 +86,15 @@ def run(args: argparse.Namespace) -> int:
         rate_limit=RateLimitSettings(enabled=not args.no_rate_limit, spots_window=not args.no_rate_limit), allowed_networks=list(args.allow),
         public_url=f"http://{args.host}:{args.port}",
     )
-    app = create_app(settings)
+    try:
+        app = create_app(settings)
+    except OSError as exc:  # --data names a file, or a folder that cannot be made
+        import sys
+
+        sock.close()
+        print(f"corpdir server: cannot keep the directory in {args.data}: {exc.strerror or exc} "
+              f"({exc.filename}); give a folder this user may write with --data", file=sys.stderr)
+        return 2
     base = f"http://{args.host}:{args.port}"
     print(f"corpdir reference service, variant {settings.variant}, data: {settings.database}")
     if app.state.bootstrap_key:

@@ -11,7 +11,7 @@ from rich.table import Table
 
 from corpdir.service.errors import CorpdirError
 from corpdir.config import load_settings
-from corpdir.service.directory import DirectoryService
+from corpdir.commands.service_run import open_service
 
 
 def summary_table(summary) -> Table:  # noqa: ANN001 - SyncSummary
@@ -28,8 +28,9 @@ def summary_table(summary) -> Table:  # noqa: ANN001 - SyncSummary
 
 async def main(args: argparse.Namespace) -> int:
     console = Console(stderr=True)
-    settings = load_settings(service={"base_url": args.base_url}).service
-    service = DirectoryService.open(settings)
+    service = open_service(load_settings(service={"base_url": args.base_url}).service, "sync")
+    if service is None:
+        return 2
     columns = [SpinnerColumn(), TextColumn("{task.description:<16}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn()]
     try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from corpdir.commands.arg_types import port
+from corpdir.commands.arg_types import at_least_one, port
 
 HELP = "serve the TUI to a browser (textual-serve; no authentication: 127.0.0.1 unless --host)"
 
@@ -20,7 +20,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=port, default=8000, help="port (default 8000)")
     parser.add_argument("--public-url", help="the URL the browser uses, when behind a proxy (default http://HOST:PORT)")
     parser.add_argument("--allow-writes", action="store_true", help="serve the full app, not the read-only kiosk")
-    parser.add_argument("--max-sessions", type=int, default=8, metavar="N",
+    parser.add_argument("--max-sessions", type=at_least_one, default=8, metavar="N",
                         help="at most N browser sessions (app processes) at once; one more is refused (default 8)")
 
 
@@ -37,13 +37,18 @@ def run(args: argparse.Namespace) -> int:
 
     from corpdir.commands.web_guard import GuardedServer
 
-    if args.max_sessions < 1:
-        print("corpdir web: --max-sessions must be at least 1", file=sys.stderr)
-        return 2
     if args.host not in ("127.0.0.1", "localhost", "::1"):
         print(f"corpdir web: listening on {args.host} without authentication; put an authenticating proxy in front.",
               file=sys.stderr)
     server = GuardedServer(app_command(args.allow_writes), host=args.host, port=args.port,
                            public_url=args.public_url, max_sessions=args.max_sessions)
-    server.serve()
+    try:
+        server.serve()
+    except OSError as exc:  # the port taken, a host not this machine's: said plainly, not a traceback
+        from corpdir.commands.server import why_not_listening
+
+        if (why := why_not_listening(exc)) is None:
+            raise
+        print(f"corpdir web: cannot listen on {args.host}:{args.port}: {why}", file=sys.stderr)
+        return 2
     return 0

@@ -15,7 +15,7 @@ configuration: they live in :mod:`corpdir.state`, never rewritten into the user'
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -37,12 +37,14 @@ from corpdir.config.service import ConnectionConfig, ServiceConfig, service_env_
 from corpdir.config.sources import merged, sections_from_environment
 from corpdir.config.ssh import SshConfig
 from corpdir.config.ui import UiConfig, dotted
+from corpdir.config.unknown import known_at, suggestion, warn_unknown
 from corpdir.paths import SettingsError, config_path, given, read_config, service_values, warn_if_readable_by_others
 
 __all__ = [
     "ActionUrlFeedConfig", "AmiDialerConfig", "AmiFeedConfig", "BaresipDialerConfig", "BaresipFeedConfig", "CallsConfig",
     "ConnectionConfig", "Destination", "DialerConfig", "FeedConfig", "GatewayConfig", "HistoryFeedConfig", "MessagesConfig", "PhoneUriDialerConfig",
-    "ServiceConfig", "Settings", "SettingsError", "SshConfig", "UiConfig", "WhereaboutsConfig", "load_settings", "service_env_names",
+    "ServiceConfig", "Settings", "SettingsError", "SshConfig", "UiConfig", "WhereaboutsConfig", "load_service_settings",
+    "load_settings", "service_env_names",
 ]
 
 # The sections read from ``CORPDIR_<SECTION>_<KEY>`` (corpdir.config.sources), with their
@@ -84,22 +86,61 @@ def load_settings(**flags: dict[str, Any]) -> Settings:
     rule; `corpdir` prints it and exits with status 2."""
     given_flags = {section: {k: v for k, v in values.items() if given(v) is not None} for section, values in flags.items()}
     warn_if_readable_by_others(config_path())
-    tables = read_config()
-    if wrong := [name for name in Settings.model_fields if not isinstance(tables.get(name, {}), dict)]:
-        raise SettingsError("\n".join(f"[{name}]: must be a table, not {tables[name]!r}" for name in wrong))
+    tables, wrong = _tables(Settings.model_fields)
+    warn_unknown(config_path(), tables, {name: field.annotation for name, field in Settings.model_fields.items()})
     file_values: dict[str, Any] = {name: tables[name] for name in ENV_SECTIONS if name in tables}
     if "keymap" in tables:
         file_values["keymap"] = dotted(tables["keymap"])
     service = service_values(ServiceConfig.model_fields, tables.get("service", {}))
-    values = merged(given_flags, sections_from_environment(ENV_SECTIONS), {"service": service}, file_values)
+    return _validated(merged(given_flags, sections_from_environment(ENV_SECTIONS), {"service": service}, file_values),
+                      wrong)
+
+
+def load_service_settings(base_url: str | None = None) -> ServiceConfig:
+    """The ``[service]`` section alone (``base_url``: the ``--base-url`` flag), read and
+    checked as :func:`load_settings` does, the other sections neither read nor checked: for
+    `corpdir lookup`, whose caller ID must not stop while the gateway's port is mistyped
+    (docs/configuration.md, "`corpdir lookup`: the fast reader")."""
+    tables, wrong = _tables(("service",))
+    service = service_values(ServiceConfig.model_fields, tables.get("service", {}))
+    return _validated(merged({"service": {"base_url": given(base_url)} if given(base_url) else {}},
+                             {"service": service}), wrong).service
+
+
+def _tables(sections: Iterable[str]) -> tuple[dict[str, Any], list[str]]:
+    """The config file's tables, without those of ``sections`` written as a value, and the
+    mistakes naming those (said with the others' mistakes, all at once)."""
+    tables = read_config()
+    wrong = [name for name in sections if not isinstance(tables.get(name, {}), dict)]
+    said = [f"[{name}]: must be a table, not {_what(tables.pop(name), name)}" for name in wrong]
+    return tables, said
+
+
+def _what(value: Any, name: str) -> str:
+    """What a value written where a table belongs is, without the value itself when it is
+    text or a list (``service = "KEY"``, ``[[service]]`` holding ``api_key``: no key is echoed)."""
+    if isinstance(value, list):
+        return f"a list of tables (write [{name}], not [[{name}]])" if all(isinstance(v, dict) for v in value) else "a list"
+    return repr(value) if isinstance(value, (bool, int, float)) else "text" if isinstance(value, str) else type(value).__name__
+
+
+def _validated(values: dict[str, Any], mistakes: list[str]) -> Settings:
+    """``values`` checked; :class:`SettingsError` naming each of ``mistakes`` (found before)
+    and each rule broken."""
     try:
-        return Settings.model_validate(values)
+        settings = Settings.model_validate(values)
     except ValidationError as exc:
-        raise SettingsError("\n".join(_described(error) for error in exc.errors())) from None
+        mistakes = mistakes + [_described(error) for error in exc.errors()]
+    if mistakes:
+        raise SettingsError("\n".join(mistakes)) from None
+    return settings
 
 
 def _described(error: Any) -> str:
     """``[calls] feeds[0].baresip.port: Input should be ...`` for one validation error."""
     section, *where = error["loc"] or ("settings",)
     path = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in where).lstrip(".")
-    return f"[{section}] {path}: {error['msg']}" if path else f"[{section}]: {error['msg']}"
+    message = error["msg"]
+    if error["type"] == "extra_forbidden":  # "Extra inputs are not permitted": say which keys are
+        message = f"no such setting ({suggestion(str(error['loc'][-1]), known_at(Settings, error['loc'][:-1]))})"
+    return f"[{section}] {path}: {message}" if path else f"[{section}]: {message}"

@@ -36,6 +36,19 @@ class GatewayConfig(BaseModel):
                 raise ValueError(f"allow: {network!r} is not an address or network ({exc})") from None
         return value
 
+    @field_validator("public_url")
+    @classmethod
+    def _url(cls, value: str | None) -> str | None:
+        """Checked at the start: a URL phones cannot reach went into every link and template."""
+        from urllib.parse import urlsplit
+
+        if value is None or not value.strip():  # blank: as each request came
+            return None
+        parts = urlsplit(value.strip())
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"{value!r} is not a URL phones can reach (http://HOST:PORT or https://HOST/...)")
+        return value.strip()
+
     @field_validator("strip_prefixes")
     @classmethod
     def _digits(cls, value: list[str]) -> list[str]:

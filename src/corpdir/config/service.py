@@ -20,7 +20,7 @@ import logging
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
 from corpdir.paths import Profile, api_key_from, given, profile_for
 
@@ -76,8 +76,19 @@ class ServiceConfig(ConnectionConfig):
 
     base_url: str | None = None  # None: the embedded reference server on the demo tenant
     region: str = Field(default="JP", description="default region for phone numbers without a country code")
-    stale_after: float = Field(default=15 * 60, description="seconds after which cached data is refreshed first")
-    demo_size: int = 500
+
+    @field_validator("region")
+    @classmethod
+    def _country_code(cls, value: str) -> str:
+        """``jp`` is JP: phonenumbers knows only upper case, and a lower-case region made every
+        number written without +81 "not found", without a word."""
+        if not (len(value) == 2 and value.isascii() and value.isalpha()):
+            raise ValueError(f"{value!r} is not a two-letter country code (ISO 3166-1, e.g. JP or US)")
+        return value.upper()
+    stale_after: float = Field(default=15 * 60, ge=0, description="seconds after which cached data is refreshed first")
+    # the demo generator's smallest tenant (corpdir.server.DEMO_MIN_SIZE; a test holds the two
+    # together): a smaller one ended in its ValueError's traceback
+    demo_size: int = Field(default=500, ge=10)
     demo_seed: int = 1
 
     @property

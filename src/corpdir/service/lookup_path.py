@@ -28,9 +28,9 @@ def _settings_light(base_url: str | None) -> tuple[Profile, str, float]:
     values = lookup_settings()
     profile = resolve_profile(base_url, values)
     if profile is None:  # the key is in the keyring: only the full settings can read it
-        from corpdir.config import load_settings
+        from corpdir.config import load_service_settings
 
-        profile = load_settings(service={"base_url": base_url}).service.profile()
+        profile = load_service_settings(base_url).profile()
     return profile, values["region"], values["stale_after"]
 
 
@@ -66,10 +66,10 @@ class LookupPath:
 
     def _facade(self) -> Any:
         if self._service is None:
-            from corpdir.config import load_settings
+            from corpdir.config import load_service_settings
             from corpdir.service.directory import DirectoryService
 
-            self._service = DirectoryService.open(load_settings(service={"base_url": self.base_url}).service)
+            self._service = DirectoryService.open(load_service_settings(self.base_url))
         return self._service
 
     def __call__(self, queries: list[str]) -> list[Identity]:

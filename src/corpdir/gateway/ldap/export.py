@@ -152,13 +152,9 @@ async def run_ldif(service: Any, args: argparse.Namespace, out: TextIO, err: Tex
               file=err)
     phonebook = Phonebook(service, one_pass=True)
     try:
-        if not args.output:
-            try:
-                await write_ldif(phonebook, args.base_dn, kinds, out, service.settings)
-                out.flush()
-            except BrokenPipeError:  # `| head` has read enough: stop quietly, as other Unix tools do
-                _silence(out)
-                return 141  # 128 + SIGPIPE: what a shell reports for a tool that a closed pipe ended
+        if not args.output:  # a closed pipe (`| head`) raises BrokenPipeError: corpdir.cli stops quietly
+            await write_ldif(phonebook, args.base_dn, kinds, out, service.settings)
+            out.flush()
             return 0
         path = Path(args.output).expanduser()
         try:
@@ -176,15 +172,3 @@ async def run_ldif(service: Any, args: argparse.Namespace, out: TextIO, err: Tex
         phonebook.close()
     print(printable(f"{count} entries written to {args.output} (LDIF, from the cache)"), file=err)
     return 0
-
-
-def _silence(out: TextIO) -> None:
-    """Point ``out``'s file descriptor at /dev/null: what it still buffers would otherwise
-    fail again (a second traceback) when the interpreter flushes it on exit."""
-    try:
-        fileno = out.fileno()
-    except (OSError, ValueError):  # not a file (a test's capture): nothing is flushed at exit
-        return
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, fileno)
-    os.close(devnull)
