@@ -62,6 +62,7 @@ async def test_doctor_shows_the_queue_the_refused_records_and_the_log(monkeypatc
 
 def test_the_log_is_private_rotated_and_keeps_the_key_out(tmp_path):
     path = tmp_path / "logs" / "profile.log"
+    level = logging.getLogger("corpdir").level  # open_log lowers it to INFO: later tests log DEBUG
     handler = open_log(path, ("sk-secret-key-123",))
     log = logging.getLogger("corpdir.calls")
     try:
@@ -78,4 +79,5 @@ def test_the_log_is_private_rotated_and_keeps_the_key_out(tmp_path):
         assert stat.S_IMODE(path.stat().st_mode) == 0o600
     finally:
         logging.getLogger("corpdir").removeHandler(handler)
+        logging.getLogger("corpdir").setLevel(level)
         handler.close()
