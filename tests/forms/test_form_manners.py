@@ -69,3 +69,26 @@ async def test_the_division_editor_shows_paths_without_a_gutter(admin, recorder,
         expected = [paths[d.divisionId] for d in user.divisions]
         assert await wait_for(pilot, lambda: divisions.render().plain.split("\n") == [*expected, "+ add a division"])
 
+
+
+async def test_keys_that_arrive_together_reach_the_fields_in_order(admin, recorder, app_for):
+    """A name and Tab and a kana typed before the form has answered the first keys (an IME
+    commits a whole word at once; a busy form validates as the user types): the kana goes
+    to the field after the name, not onto the end of the name."""
+    from textual import events
+
+    app = app_for(admin)
+    async with app.run_test(size=(100, 40)) as pilot:
+        user, form = await edit_regular_user(pilot, app)
+        name = form.widget("fullname")
+        assert app.focused is name
+        chain = form.focus_chain
+        second = chain[chain.index(name) + 1]
+        assert isinstance(second, Input)
+        start = second.value
+        for key, char in [("x", "x"), ("tab", "\t"), ("y", "y")]:  # one read from the terminal
+            app._driver.send_message(events.Key(key, char))
+        assert await wait_for(pilot, lambda: second.value != start)
+        assert name.value == user.fullname + "x"
+        assert second.value == start + "y"
+        assert app.focused is second

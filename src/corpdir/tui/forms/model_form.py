@@ -58,6 +58,11 @@ class ModelForm(FormMessages, FormPickers, ModalScreen[Any]):
         Binding("ctrl+s", "save", "Save", priority=True, id="form.save"),
         Binding("escape", "leave", "Cancel", id="form.cancel"),
         Binding("ctrl+o", "browse", "Browse", id="form.browse"),
+        # Tab moves on before the keys after it reach a field. Textual's own Tab is a screen
+        # binding, run only once the key has bubbled up from the field; the characters
+        # typed next (an IME's committed word, a quick typist) reached the field first.
+        Binding("tab", "app.focus_next", "Next field", show=False, priority=True, system=True),
+        Binding("shift+tab", "app.focus_previous", "Previous field", show=False, priority=True, system=True),
     ]
 
     def __init__(self, spec: FormSpec, record: BaseModel | Mapping[str, Any] | None,
