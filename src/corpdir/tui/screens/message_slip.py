@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from rich.cells import cell_len
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -23,9 +25,10 @@ from textual.widgets.option_list import Option
 from corpdir.calls.messages.slips import Outcome
 from corpdir.text import printable
 from corpdir.tui.screens.help_keys import keys_of
-from corpdir.tui.text import literal
+from corpdir.tui.text import clip, literal
 
 MATCHES_SHOWN = 4
+MATCH_INDENT = 9  # the matches sit under the field, right of the labels (message_slip.tcss)
 TEXT_MAX = 500  # the mail's text; the call record's note gets a short form (50 characters)
 
 
@@ -96,11 +99,21 @@ class MessageSlipForm(ModalScreen[SlipDraft | None]):
         found = (await self.service.search.users(query, limit=MATCHES_SHOWN, first=MATCHES_SHOWN))[1] if query else []
         self._matches = found
         matches.clear_options()
-        matches.add_options([Option(literal(f"{u.fullname or ''}  {u.fullnameKana or ''}  {u.email1 or 'no e-mail'}"))
-                             for u in found])
+        width = self.query_one("#slip", Vertical).content_region.width - MATCH_INDENT - 2  # the list's padding
+        matches.add_options([Option(self._match_line(u, width)) for u in found])
         matches.display = bool(found)
         if found:
             matches.highlighted = 0
+
+    def _match_line(self, user: Any, width: int) -> Text:
+        """One line a match: name, reading, extension and division, the path shortened from
+        the left to the room left ('…第三営業部 › 1課'). Two people of one name (田中 陽子
+        twice) are told apart by where they sit, as the caller names them; a line that
+        wrapped showed fewer matches in the four lines the list has."""
+        head = "  ".join(printable(v) for v in (user.fullname, user.fullnameKana, user.extensionNum) if v)
+        room = width - cell_len(head) - 2
+        where = printable(self.service.divisions.path(user.divisions[0], room)) if user.divisions and room >= 8 else ""
+        return Text(clip(f"{head}  {where}" if where else head, width), no_wrap=True, overflow="ellipsis")
 
     @on(Input.Submitted, "#slip-for")
     def _for_chosen_by_enter(self) -> None:
