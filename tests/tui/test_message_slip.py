@@ -7,6 +7,7 @@ from collections import Counter
 from rich.cells import cell_len
 from textual.widgets import OptionList
 
+from corpdir.calls.messages.slips import Outcome
 from corpdir.service.backend import backend_of
 from corpdir.tui.screens.message_slip import MATCHES_SHOWN, MessageSlipForm
 from tui_helpers import screen_text, wait_for
@@ -37,3 +38,26 @@ async def test_each_match_names_the_extension_and_division_on_one_line(service, 
         assert matches.option_count <= MATCHES_SHOWN
         assert matches.region.height == matches.option_count
         assert all(cell_len(line) <= matches.content_region.width for line in lines)
+
+
+async def test_the_arrow_keys_choose_what_the_caller_wants(service, make_app):
+    """→ on "please call back" chooses "called": the slip records what is highlighted, with
+    no Enter or Space needed (Textual's radio set only moved its highlight)."""
+    store = backend_of(service).store
+    person = store.users(store.user_ids()[:1])[0]
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        drafts = []
+        await app.push_screen(MessageSlipForm(service, recipient=person, caller_name="青木", caller_number="0312345678"),
+                              drafts.append)
+        outcomes = app.screen.query_one("#slip-outcome")
+        outcomes.focus()
+        await pilot.press("right")
+        assert await wait_for(pilot, lambda: outcomes.pressed_button is not None
+                              and outcomes.pressed_button.name == Outcome.CALLED.value)
+        await pilot.press("right", "left")  # and back
+        assert outcomes.pressed_button.name == Outcome.CALLED.value
+        app.screen.query_one("#slip-text").focus()
+        await pilot.press(*"見積", "enter")
+        assert await wait_for(pilot, lambda: drafts)
+        assert drafts[0].outcome is Outcome.CALLED

@@ -41,6 +41,24 @@ class SlipDraft:
     text: str
 
 
+class Outcomes(RadioSet):
+    """The caller's wish (call back / called / will call again): the arrow keys choose, as
+    the radio buttons of a desk form do. Textual's RadioSet only moves its highlight until
+    Enter or Space, so a slip said "call back" under a highlighted "called"."""
+
+    def action_next_button(self) -> None:
+        super().action_next_button()
+        self._press_highlighted()
+
+    def action_previous_button(self) -> None:
+        super().action_previous_button()
+        self._press_highlighted()
+
+    def _press_highlighted(self) -> None:
+        for button in self.query("RadioButton.-selected").results(RadioButton):  # the highlight's class
+            button.value = True
+
+
 class MessageSlipForm(ModalScreen[SlipDraft | None]):
     CSS_PATH = "message_slip.tcss"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="slip.cancel"),
@@ -71,7 +89,7 @@ class MessageSlipForm(ModalScreen[SlipDraft | None]):
                 yield Static("Caller", classes="slip-label")
                 yield Input(printable(self._caller[0]), id="slip-caller-name", compact=True, placeholder="caller's name")
                 yield Input(printable(self._caller[1]), id="slip-caller-number", compact=True, placeholder="number")
-            with RadioSet(id="slip-outcome", compact=True):
+            with Outcomes(id="slip-outcome", compact=True):
                 for outcome in Outcome:
                     yield RadioButton(outcome.label, value=outcome is Outcome.CALL_BACK, name=outcome.value, compact=True)
             with Horizontal(classes="slip-row"):
