@@ -93,3 +93,30 @@ async def test_a_calls_full_screen_detail_calls_back_and_opens_the_caller(servic
         assert await wait_for(pilot, lambda: isinstance(app.screen, DetailScreen) and isinstance(app.screen.detail, UserDetail))
         assert await wait_for(pilot, lambda: user.fullname in screen_text(app))
         assert "Open person" not in screen_text(app)  # opened from the call, not from a list
+
+
+async def test_an_unknown_callers_full_screen_detail_saves_the_number_as_a_contact(service):
+    """O on a call from a number no one has says "S saves it as a new contact": S does so
+    on the full-screen detail too (it was a key of the list only, and did nothing here)."""
+    from datetime import datetime, timezone
+
+    from call_helpers import desk_app
+    from corpdir.tui.forms.model_form import ModelForm
+    from tui_helpers import screen_text
+
+    number = "0471234567"
+    await service.calls.create("incoming", {"fromNum": number, "answered": False,
+                                           "calledAt": datetime.now(timezone.utc).isoformat()})
+    notes = Notifications()
+    app = desk_app(service)
+    async with app.run_test(size=(80, 24), message_hook=notes) as pilot:
+        await pilot.press("f3")
+        assert await wait_for(pilot, listed(pilot, "#calls"))
+        assert await wait_for(pilot, lambda: app.screen.selected is not None and app.screen.selected.number == number)
+        await pilot.press("enter")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, DetailScreen))
+        await pilot.press("O")
+        assert await wait_for(pilot, lambda: notes.said("S saves it as a new contact"))
+        await pilot.press("S")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, ModelForm))
+        assert await wait_for(pilot, lambda: "047-123-4567" in screen_text(app) or number in screen_text(app))
