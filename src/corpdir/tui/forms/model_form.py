@@ -46,11 +46,12 @@ from corpdir.tui.forms.form_pickers import FormPickers
 from corpdir.tui.forms.form_spec import FormSpec, Values
 from corpdir.tui.text import literal
 from corpdir.tui.widgets.key_bar import KeyBar
+from corpdir.tui.wide_space import WideSpaceTyping
 
 VALIDATE_DELAY = 0.3  # seconds of quiet typing before the form checks itself
 
 
-class ModelForm(FormMessages, FormPickers, ModalScreen[Any]):
+class ModelForm(FormMessages, FormPickers, WideSpaceTyping, ModalScreen[Any]):
     """The form. ``save(body)`` is awaited on save; what it returns is the dismiss result."""
 
     CSS_PATH = "model_form.tcss"

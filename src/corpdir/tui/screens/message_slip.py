@@ -26,6 +26,7 @@ from corpdir.calls.messages.slips import Outcome
 from corpdir.text import printable
 from corpdir.tui.screens.help_keys import keys_of
 from corpdir.tui.text import clip, literal
+from corpdir.tui.wide_space import WideSpaceTyping
 
 MATCHES_SHOWN = 4
 MATCH_INDENT = 9  # the matches sit under the field, right of the labels (message_slip.tcss)
@@ -59,7 +60,7 @@ class Outcomes(RadioSet):
             button.value = True
 
 
-class MessageSlipForm(ModalScreen[SlipDraft | None]):
+class MessageSlipForm(WideSpaceTyping, ModalScreen[SlipDraft | None]):
     CSS_PATH = "message_slip.tcss"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="slip.cancel"),
                 Binding("ctrl+s", "send", "Send", id="slip.send", priority=True)]
