@@ -19,6 +19,15 @@ async def open_full_screen(pilot, app, key: str, list_id: str):
     return chosen
 
 
+async def open_call_full_screen(pilot, app, number: str) -> None:
+    """F3, the call from ``number`` highlighted, Enter: its details full screen (80x24)."""
+    await pilot.press("f3")
+    assert await wait_for(pilot, listed(pilot, "#calls"))
+    assert await wait_for(pilot, lambda: app.screen.selected is not None and app.screen.selected.number == number)
+    await pilot.press("enter")
+    assert await wait_for(pilot, lambda: isinstance(app.screen, DetailScreen))
+
+
 async def test_f5_c_and_e_on_a_persons_full_screen_detail(make_app):
     notes = Notifications()
     app = make_app()
@@ -81,11 +90,7 @@ async def test_a_calls_full_screen_detail_calls_back_and_opens_the_caller(servic
     notes = Notifications()
     app = desk_app(service)
     async with app.run_test(size=(80, 24), message_hook=notes) as pilot:
-        await pilot.press("f3")
-        assert await wait_for(pilot, listed(pilot, "#calls"))
-        assert await wait_for(pilot, lambda: app.screen.selected is not None and app.screen.selected.number == user.phoneNum)
-        await pilot.press("enter")
-        assert await wait_for(pilot, lambda: isinstance(app.screen, DetailScreen))
+        await open_call_full_screen(pilot, app, user.phoneNum)
         assert "Open person" in screen_text(app) and "Copy e-mail" not in screen_text(app)  # a call has no e-mail
         await pilot.press("c")
         assert await wait_for(pilot, lambda: notes.said(f"Copied number: {user.phoneNum}"))
@@ -110,11 +115,7 @@ async def test_an_unknown_callers_full_screen_detail_saves_the_number_as_a_conta
     notes = Notifications()
     app = desk_app(service)
     async with app.run_test(size=(80, 24), message_hook=notes) as pilot:
-        await pilot.press("f3")
-        assert await wait_for(pilot, listed(pilot, "#calls"))
-        assert await wait_for(pilot, lambda: app.screen.selected is not None and app.screen.selected.number == number)
-        await pilot.press("enter")
-        assert await wait_for(pilot, lambda: isinstance(app.screen, DetailScreen))
+        await open_call_full_screen(pilot, app, number)
         await pilot.press("O")
         assert await wait_for(pilot, lambda: notes.said("S saves it as a new contact"))
         await pilot.press("S")
