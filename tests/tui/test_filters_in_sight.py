@@ -72,3 +72,33 @@ async def test_contact_filters_are_named_and_esc_clears_them_all(make_app, servi
         assert await wait_for(pilot, lambda: contacts.row_count == everyone and not screen.browse.filters)
         assert screen.query_one("#filter-companyName", Input).value == ""
         assert await wait_for(pilot, lambda: not summary_line(screen) and "Filtered by" not in screen_text(app))
+
+
+@pytest.mark.parametrize("screen_key", ["f1", "f2"])
+async def test_the_focused_filter_field_is_marked_as_the_focused_search_box_is(make_app, screen_key):
+    """Tab through the filter bar: the field the keys go to has the search box's focus
+    colour, the others not (a compact field's own focus was a shade lighter only)."""
+    from textual.widgets._select import SelectCurrent
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press(screen_key)
+        rows = app.screen.query_one(VirtualList)
+        assert await wait_for(pilot, lambda: rows.row_count > 0)
+        await pilot.press("slash")
+        box = app.screen.query_one("#search", Input)
+        assert await wait_for(pilot, lambda: app.focused is box)
+        focused = box.styles.background
+        await pilot.press("escape", "f")
+        fields = list(app.screen.query("#filters Input, #filters Select"))
+        assert await wait_for(pilot, lambda: app.focused in fields)
+
+        def painted(field):
+            return (field.query_one(SelectCurrent) if isinstance(field, Select) else field).styles.background
+
+        for _ in fields:
+            assert painted(app.focused) == focused
+            assert all(painted(f) != focused for f in fields if f is not app.focused)
+            await pilot.press("tab")
+            if app.focused not in fields:
+                break
