@@ -102,3 +102,19 @@ async def test_the_focused_filter_field_is_marked_as_the_focused_search_box_is(m
             await pilot.press("tab")
             if app.focused not in fields:
                 break
+
+
+@pytest.mark.parametrize("typed", ["2024/1/5", "２０２４年１月５日", "2024-01-05"])
+async def test_a_contact_date_filter_takes_a_date_as_a_japanese_desk_writes_it(make_app, typed):
+    """2024/1/5 (not 2024/01/05), 2024年1月5日, full-width digits: the filter in force says
+    "updated from 2024-01-05", with no "is not a date" (only YYYY-MM-DD was taken)."""
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("f2")
+        screen = app.screen
+        contacts = screen.query_one("#contacts", VirtualList)
+        assert await wait_for(pilot, lambda: contacts.highlighted is not None)
+        await pilot.press("f")
+        screen.query_one("#filter-updatedFrom", Input).value = typed  # as an IME commits it
+        assert await wait_for(pilot, lambda: "updated from 2024-01-05" in summary_line(screen)), summary_line(screen)
+        assert "not a date" not in screen_text(app)
