@@ -54,16 +54,23 @@ async def test_directory_filters_are_named_and_esc_clears_them_all(make_app, ser
         assert f"Everyone · {everyone} people" in screen_text(app)
 
 
+async def contact_filters_open(pilot, app):
+    """F2 with its rows in, then f: the Contacts screen and its list, the filter bar open.
+    (Highlighted rows first: the filters' counts are compared with the whole list's.)"""
+    await pilot.press("f2")
+    screen = app.screen
+    contacts = screen.query_one("#contacts", VirtualList)
+    assert await wait_for(pilot, lambda: contacts.highlighted is not None)
+    await pilot.press("f")
+    return screen, contacts
+
+
 async def test_contact_filters_are_named_and_esc_clears_them_all(make_app, service):
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.press("f2")
-        screen = app.screen
-        contacts = screen.query_one("#contacts", VirtualList)
-        assert await wait_for(pilot, lambda: contacts.highlighted is not None)
+        screen, contacts = await contact_filters_open(pilot, app)
         everyone = contacts.row_count
         company = contacts.highlighted.companyName
-        await pilot.press("f")
         screen.query_one("#filter-companyName", Input).value = company  # as an IME commits it
         assert await wait_for(pilot, lambda: screen.browse.filters and 0 < contacts.row_count < everyone)
         assert await wait_for(pilot, lambda: f"Filtered by company {company}" in summary_line(screen)), summary_line(screen)
@@ -110,11 +117,7 @@ async def test_a_contact_date_filter_takes_a_date_as_a_japanese_desk_writes_it(m
     "updated from 2024-01-05", with no "is not a date" (only YYYY-MM-DD was taken)."""
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
-        await pilot.press("f2")
-        screen = app.screen
-        contacts = screen.query_one("#contacts", VirtualList)
-        assert await wait_for(pilot, lambda: contacts.highlighted is not None)
-        await pilot.press("f")
+        screen, _ = await contact_filters_open(pilot, app)
         screen.query_one("#filter-updatedFrom", Input).value = typed  # as an IME commits it
         assert await wait_for(pilot, lambda: "updated from 2024-01-05" in summary_line(screen)), summary_line(screen)
         assert "not a date" not in screen_text(app)
