@@ -69,3 +69,49 @@ async def test_the_division_editor_shows_paths_without_a_gutter(admin, recorder,
         expected = [paths[d.divisionId] for d in user.divisions]
         assert await wait_for(pilot, lambda: divisions.render().plain.split("\n") == [*expected, "+ add a division"])
 
+
+
+async def test_keys_that_arrive_together_reach_the_fields_in_order(admin, recorder, app_for):
+    """A name and Tab and a kana typed before the form has answered the first keys (an IME
+    commits a whole word at once; a busy form validates as the user types): the kana goes
+    to the field after the name, not onto the end of the name."""
+    from textual import events
+
+    app = app_for(admin)
+    async with app.run_test(size=(100, 40)) as pilot:
+        user, form = await edit_regular_user(pilot, app)
+        name = form.widget("fullname")
+        assert app.focused is name
+        chain = form.focus_chain
+        second = chain[chain.index(name) + 1]
+        assert isinstance(second, Input)
+        start = second.value
+        for key, char in [("x", "x"), ("tab", "\t"), ("y", "y")]:  # one read from the terminal
+            app._driver.send_message(events.Key(key, char))
+        assert await wait_for(pilot, lambda: second.value != start)
+        assert name.value == user.fullname + "x"
+        assert second.value == start + "y"
+        assert app.focused is second
+
+
+async def test_the_label_of_the_field_being_typed_in_lights_up_and_follows_the_focus(admin, recorder, app_for):
+    """At 80x24 a compact field's focus is a shade lighter and its cursor blinks: the
+    label says where the typing goes, and only that one (it moves with Tab)."""
+    from textual.widgets import Label
+
+    app = app_for(admin)
+    async with app.run_test(size=(80, 24)) as pilot:
+        _, form = await edit_regular_user(pilot, app)
+
+        def lit() -> list[str]:
+            return [str(label.render()) for label in form.query(".form-label").results(Label)
+                    if label.rich_style.bold]
+
+        def label_of_focused() -> str:
+            row = next(n for n in app.focused.ancestors_with_self if n.has_class("form-row"))
+            return str(row.query_one(Label).render())
+
+        assert await wait_for(pilot, lambda: lit() == [label_of_focused()])
+        first = label_of_focused()
+        await pilot.press("tab", "tab")
+        assert await wait_for(pilot, lambda: lit() == [label_of_focused()] and label_of_focused() != first)

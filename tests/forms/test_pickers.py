@@ -85,3 +85,32 @@ async def test_a_new_contact_goes_to_the_folder_chosen_by_name(reception, record
         assert body["folderId"] == {"directory": "PERSONAL", "folderNum": target.folderNum}
         stored = [c async for c in backend_of(reception).client.iter_contacts(directory="PERSONAL", folderNums=[target.folderNum])]
         assert "移動 先子" in [c.fullname for c in stored]
+
+
+async def test_the_picker_finds_a_reading_typed_in_hiragana_or_romaji(admin, recorder, app_for):
+    """A reading is typed in hiragana (えいぎょう) far more often than in katakana, the way
+    the readings are stored; or in romaji with the input method off (eigyou). Both find
+    what the katakana finds (hiragana found nothing)."""
+    import jaconv
+
+    app = app_for(admin)
+    async with app.run_test(size=(100, 40)) as pilot:
+        field = (await _new_user_form(pilot, app)).widget("divisionIds")
+        field.focus()
+        await pilot.press("enter")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, ChoicePicker))
+        picker = app.screen
+        every = len(picker.shown)
+        reading = next(c.more.split()[0] for c in picker.shown if c.more and c.more.split()[0].isalpha())
+        box = picker.query_one("#choice-filter")
+
+        async def shown_for(typed: str) -> list:
+            box.value = ""
+            await pilot.press(*typed)
+            assert await wait_for(pilot, lambda: box.value == typed and len(picker.shown) < every)
+            return list(picker.shown)
+
+        by_katakana = await shown_for(reading)
+        assert by_katakana
+        assert await shown_for(jaconv.kata2hira(reading)) == by_katakana
+        assert await shown_for(jaconv.kata2alphabet(reading)) == by_katakana

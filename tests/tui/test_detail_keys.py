@@ -19,6 +19,15 @@ async def open_full_screen(pilot, app, key: str, list_id: str):
     return chosen
 
 
+async def open_call_full_screen(pilot, app, number: str) -> None:
+    """F3, the call from ``number`` highlighted, Enter: its details full screen (80x24)."""
+    await pilot.press("f3")
+    assert await wait_for(pilot, listed(pilot, "#calls"))
+    assert await wait_for(pilot, lambda: app.screen.selected is not None and app.screen.selected.number == number)
+    await pilot.press("enter")
+    assert await wait_for(pilot, lambda: isinstance(app.screen, DetailScreen))
+
+
 async def test_f5_c_and_e_on_a_persons_full_screen_detail(make_app):
     notes = Notifications()
     app = make_app()
@@ -81,11 +90,7 @@ async def test_a_calls_full_screen_detail_calls_back_and_opens_the_caller(servic
     notes = Notifications()
     app = desk_app(service)
     async with app.run_test(size=(80, 24), message_hook=notes) as pilot:
-        await pilot.press("f3")
-        assert await wait_for(pilot, listed(pilot, "#calls"))
-        assert await wait_for(pilot, lambda: app.screen.selected is not None and app.screen.selected.number == user.phoneNum)
-        await pilot.press("enter")
-        assert await wait_for(pilot, lambda: isinstance(app.screen, DetailScreen))
+        await open_call_full_screen(pilot, app, user.phoneNum)
         assert "Open person" in screen_text(app) and "Copy e-mail" not in screen_text(app)  # a call has no e-mail
         await pilot.press("c")
         assert await wait_for(pilot, lambda: notes.said(f"Copied number: {user.phoneNum}"))
@@ -93,3 +98,26 @@ async def test_a_calls_full_screen_detail_calls_back_and_opens_the_caller(servic
         assert await wait_for(pilot, lambda: isinstance(app.screen, DetailScreen) and isinstance(app.screen.detail, UserDetail))
         assert await wait_for(pilot, lambda: user.fullname in screen_text(app))
         assert "Open person" not in screen_text(app)  # opened from the call, not from a list
+
+
+async def test_an_unknown_callers_full_screen_detail_saves_the_number_as_a_contact(service):
+    """O on a call from a number no one has says "S saves it as a new contact": S does so
+    on the full-screen detail too (it was a key of the list only, and did nothing here)."""
+    from datetime import datetime, timezone
+
+    from call_helpers import desk_app
+    from corpdir.tui.forms.model_form import ModelForm
+    from tui_helpers import screen_text
+
+    number = "0471234567"
+    await service.calls.create("incoming", {"fromNum": number, "answered": False,
+                                           "calledAt": datetime.now(timezone.utc).isoformat()})
+    notes = Notifications()
+    app = desk_app(service)
+    async with app.run_test(size=(80, 24), message_hook=notes) as pilot:
+        await open_call_full_screen(pilot, app, number)
+        await pilot.press("O")
+        assert await wait_for(pilot, lambda: notes.said("S saves it as a new contact"))
+        await pilot.press("S")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, ModelForm))
+        assert await wait_for(pilot, lambda: "047-123-4567" in screen_text(app) or number in screen_text(app))

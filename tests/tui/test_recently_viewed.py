@@ -97,3 +97,15 @@ def test_the_one_list_of_earlier_versions_goes_to_the_first_profile_that_asks():
     again = State()  # the move is written: the next run agrees
     assert again.recent_lookups("desk") == ["0311110000", "0322220000"] and again.recent_lookups("admin") == []
     assert "recent_lookups" not in json.loads(path.read_text()) and again.get("theme") == "corpdir-dark"
+
+
+async def test_f8_says_how_to_close_it_at_80x24_and_120x36(make_app):
+    """Its line of keys ends in "Esc close", not in a bare "Esc" cut at the frame."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await wait_for(pilot, listed(pilot, "#users"))
+        await pilot.press("f8")
+        assert await wait_for(pilot, lambda: app.screen.__class__.__name__ == "PeopleAtHandScreen")
+        for size in [(80, 24), (120, 36)]:
+            await pilot.resize_terminal(*size)
+            assert await wait_for(pilot, lambda: "* favourite Esc close" in screen_text(app)), size

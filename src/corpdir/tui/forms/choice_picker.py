@@ -19,9 +19,10 @@ from textual.widgets.option_list import Option
 from corpdir.tui.forms.choices import Choice
 from corpdir.tui.text import literal
 from corpdir.tui.widgets.key_bar import KeyBar
+from corpdir.tui.wide_space import WideSpaceTyping
 
 
-class ChoicePicker(ModalScreen[Choice | None]):
+class ChoicePicker(WideSpaceTyping, ModalScreen[Choice | None]):
     CSS_PATH = "choice_picker.tcss"
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="picker.cancel"),

@@ -13,6 +13,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import jaconv
+
 from corpdir.division_path import division_path
 
 if TYPE_CHECKING:
@@ -38,8 +40,15 @@ class Picker:
 
 
 def fold(text: str) -> str:
-    """Text as the filter compares it: full width folded (ＡＢ -> AB), case ignored."""
-    return unicodedata.normalize("NFKC", text).casefold()
+    """Text as the filter compares it: full width folded (ＡＢ -> AB, ｴｲｷﾞｮｳ -> エイギョウ),
+    hiragana as katakana (the readings are stored in katakana, typed in hiragana), case
+    ignored."""
+    return jaconv.hira2kata(unicodedata.normalize("NFKC", text)).casefold()
+
+
+def _forms(word: str) -> tuple[str, ...]:
+    """A typed word, and as kana when it is romaji (eigyou -> エイギョウ: the input method off)."""
+    return (word, jaconv.alphabet2kata(word)) if word.isascii() and word.isalpha() else (word,)
 
 
 @dataclass(frozen=True)
@@ -58,7 +67,7 @@ class Choice:
 
     def matches(self, typed: str) -> bool:
         """Every word typed is in the name, path or readings ('品質 1課' finds 品質保証部's 1課)."""
-        return all(word in self.words for word in fold(typed).split())
+        return all(any(form in self.words for form in _forms(word)) for word in fold(typed).split())
 
 
 async def load_choices(service: DirectoryService, picker: Picker) -> list[Choice]:

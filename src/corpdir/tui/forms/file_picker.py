@@ -17,6 +17,7 @@ from textual.widgets import DirectoryTree, Input, Static
 
 from corpdir.tui.text import literal
 from corpdir.tui.widgets.key_bar import KeyBar
+from corpdir.tui.wide_space import WideSpaceTyping
 
 
 class PathSuggester(Suggester):
@@ -49,7 +50,7 @@ class FilteredTree(DirectoryTree):
                                                                     or p.suffix.lower() in self.suffixes)]
 
 
-class FilePicker(ModalScreen[Path | None]):
+class FilePicker(WideSpaceTyping, ModalScreen[Path | None]):
     CSS_PATH = "file_picker.tcss"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="picker.cancel")]
 

@@ -24,7 +24,7 @@ import re
 from typing import Any, Awaitable, Callable, Mapping
 
 from pydantic import BaseModel
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -46,11 +46,12 @@ from corpdir.tui.forms.form_pickers import FormPickers
 from corpdir.tui.forms.form_spec import FormSpec, Values
 from corpdir.tui.text import literal
 from corpdir.tui.widgets.key_bar import KeyBar
+from corpdir.tui.wide_space import WideSpaceTyping
 
 VALIDATE_DELAY = 0.3  # seconds of quiet typing before the form checks itself
 
 
-class ModelForm(FormMessages, FormPickers, ModalScreen[Any]):
+class ModelForm(FormMessages, FormPickers, WideSpaceTyping, ModalScreen[Any]):
     """The form. ``save(body)`` is awaited on save; what it returns is the dismiss result."""
 
     CSS_PATH = "model_form.tcss"
@@ -58,6 +59,11 @@ class ModelForm(FormMessages, FormPickers, ModalScreen[Any]):
         Binding("ctrl+s", "save", "Save", priority=True, id="form.save"),
         Binding("escape", "leave", "Cancel", id="form.cancel"),
         Binding("ctrl+o", "browse", "Browse", id="form.browse"),
+        # Tab moves on before the keys after it reach a field. Textual's own Tab is a screen
+        # binding, run only once the key has bubbled up from the field; the characters
+        # typed next (an IME's committed word, a quick typist) reached the field first.
+        Binding("tab", "app.focus_next", "Next field", show=False, priority=True, system=True),
+        Binding("shift+tab", "app.focus_previous", "Previous field", show=False, priority=True, system=True),
     ]
 
     def __init__(self, spec: FormSpec, record: BaseModel | Mapping[str, Any] | None,
@@ -182,6 +188,17 @@ class ModelForm(FormMessages, FormPickers, ModalScreen[Any]):
             widget.cursor_position = len(widget.value)
         elif isinstance(widget, TextArea):
             widget.move_cursor(widget.document.end)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """The row being typed in is marked (its label lights up): at 80x24 a compact
+        field's focus is only a shade lighter, and the cursor blinks. A class, not
+        ``:focus-within``, which Textual left on the row the focus had left."""
+        for row in self.query(".form-row.-focused"):
+            row.remove_class("-focused")
+        for row in event.widget.ancestors_with_self:
+            if row.has_class("form-row"):
+                row.add_class("-focused")
+                break
 
     def _arm(self) -> None:
         self._ready = True

@@ -24,6 +24,7 @@ from corpdir.service.messages import explain, retry_after_text
 from corpdir.tui.forms.texts import literal_lines
 from corpdir.tui.text import literal
 from corpdir.tui.widgets.key_bar import KeyBar
+from corpdir.tui.wide_space import WideSpaceTyping
 
 if TYPE_CHECKING:
     from corpdir.tui.context import AppContext
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 KINDS = {"destinations": "Destinations of people", "spots": "Spots of location tags"}
 
 
-class BulkScreen(ModalScreen[None]):
+class BulkScreen(WideSpaceTyping, ModalScreen[None]):
     CSS_PATH = "bulk.tcss"
     BINDINGS = [
         Binding("ctrl+s", "send", "Send", priority=True, id="bulk.send"),

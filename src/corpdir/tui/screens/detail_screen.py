@@ -5,8 +5,8 @@ screen only frames it: header, the widget, footer.
 
 It keeps the record it shows as the chosen one (``selected``, as a list screen does), so
 the desk's keys work here as on the list: F5 and ``b`` call, ``c`` and ``e`` copy the
-number and the e-mail, ``*`` makes a favourite; ``O`` (a call's person) and ``p`` (a
-person's photo) run the list's own action.
+number and the e-mail, ``*`` makes a favourite; ``O`` (a call's person), ``S`` (a call's
+number saved as a contact) and ``p`` (a person's photo) run the list's own action.
 """
 
 from __future__ import annotations
@@ -33,6 +33,9 @@ class DetailScreen(Screen):
         # The list's keys that only look further (no write, so the record shown stays current):
         Binding("O", "forward('open_who')", "Open person", id="detail.open_who"),
         Binding("p", "forward('show_photo')", "Photo", show=False, id="detail.photo"),
+        # A write that leaves the record shown as it is: an unknown caller's number saved as a
+        # contact (O on such a call says "S saves it as a new contact").
+        Binding("S", "forward('save_contact')", "Save as contact", show=False, id="detail.save_contact"),
     ]
     CSS_PATH = "detail_screen.tcss"
 

@@ -17,12 +17,13 @@ from textual.widgets import Input, Select, Static
 from corpdir.service.export import SUFFIX, export_writer, file_encoding, finish, open_private, windows
 from corpdir.tui.text import literal
 from corpdir.tui.widgets.key_bar import KeyBar
+from corpdir.tui.wide_space import WideSpaceTyping
 
 if TYPE_CHECKING:
     from corpdir.service.directory import DirectoryService
 
 
-class ExportScreen(ModalScreen[Path | None]):
+class ExportScreen(WideSpaceTyping, ModalScreen[Path | None]):
     CSS_PATH = "export.tcss"
     BINDINGS = [Binding("escape", "close", "Close", id="export.close")]
 

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 from textual import on
 from textual.message import Message
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Input
@@ -28,6 +27,7 @@ from corpdir.tui.context import AppContext
 from corpdir.tui.chosen import copy_value, email_of, number_of
 from corpdir.tui.start_queue import open_queue, queue_emptied
 from corpdir.tui.widgets.searchable_list import SearchableList
+from corpdir.tui.wide_space import WideSpaceTyping
 
 if TYPE_CHECKING:
     from corpdir.tui.widgets.contact_filters import ContactFilters
@@ -43,7 +43,7 @@ def _text_field(widget: Widget | None) -> bool:
     return isinstance(widget, Input) or any(cls.__name__ == "TextArea" for cls in type(widget).__mro__)
 
 
-class ListScreen(Screen):
+class ListScreen(WideSpaceTyping):
     WRITES: ClassVar[frozenset[str]] = frozenset()  # actions that write: none on a read-only terminal
 
     class FirstRowsShown(Message):

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from rich.cells import cell_len
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -23,9 +25,11 @@ from textual.widgets.option_list import Option
 from corpdir.calls.messages.slips import Outcome
 from corpdir.text import printable
 from corpdir.tui.screens.help_keys import keys_of
-from corpdir.tui.text import literal
+from corpdir.tui.text import clip, literal
+from corpdir.tui.wide_space import WideSpaceTyping
 
 MATCHES_SHOWN = 4
+MATCH_INDENT = 9  # the matches sit under the field, right of the labels (message_slip.tcss)
 TEXT_MAX = 500  # the mail's text; the call record's note gets a short form (50 characters)
 
 
@@ -38,7 +42,25 @@ class SlipDraft:
     text: str
 
 
-class MessageSlipForm(ModalScreen[SlipDraft | None]):
+class Outcomes(RadioSet):
+    """The caller's wish (call back / called / will call again): the arrow keys choose, as
+    the radio buttons of a desk form do. Textual's RadioSet only moves its highlight until
+    Enter or Space, so a slip said "call back" under a highlighted "called"."""
+
+    def action_next_button(self) -> None:
+        super().action_next_button()
+        self._press_highlighted()
+
+    def action_previous_button(self) -> None:
+        super().action_previous_button()
+        self._press_highlighted()
+
+    def _press_highlighted(self) -> None:
+        for button in self.query("RadioButton.-selected").results(RadioButton):  # the highlight's class
+            button.value = True
+
+
+class MessageSlipForm(WideSpaceTyping, ModalScreen[SlipDraft | None]):
     CSS_PATH = "message_slip.tcss"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="slip.cancel"),
                 Binding("ctrl+s", "send", "Send", id="slip.send", priority=True)]
@@ -68,7 +90,7 @@ class MessageSlipForm(ModalScreen[SlipDraft | None]):
                 yield Static("Caller", classes="slip-label")
                 yield Input(printable(self._caller[0]), id="slip-caller-name", compact=True, placeholder="caller's name")
                 yield Input(printable(self._caller[1]), id="slip-caller-number", compact=True, placeholder="number")
-            with RadioSet(id="slip-outcome", compact=True):
+            with Outcomes(id="slip-outcome", compact=True):
                 for outcome in Outcome:
                     yield RadioButton(outcome.label, value=outcome is Outcome.CALL_BACK, name=outcome.value, compact=True)
             with Horizontal(classes="slip-row"):
@@ -96,11 +118,21 @@ class MessageSlipForm(ModalScreen[SlipDraft | None]):
         found = (await self.service.search.users(query, limit=MATCHES_SHOWN, first=MATCHES_SHOWN))[1] if query else []
         self._matches = found
         matches.clear_options()
-        matches.add_options([Option(literal(f"{u.fullname or ''}  {u.fullnameKana or ''}  {u.email1 or 'no e-mail'}"))
-                             for u in found])
+        width = self.query_one("#slip", Vertical).content_region.width - MATCH_INDENT - 2  # the list's padding
+        matches.add_options([Option(self._match_line(u, width)) for u in found])
         matches.display = bool(found)
         if found:
             matches.highlighted = 0
+
+    def _match_line(self, user: Any, width: int) -> Text:
+        """One line a match: name, reading, extension and division, the path shortened from
+        the left to the room left ('…第三営業部 › 1課'). Two people of one name (田中 陽子
+        twice) are told apart by where they sit, as the caller names them; a line that
+        wrapped showed fewer matches in the four lines the list has."""
+        head = "  ".join(printable(v) for v in (user.fullname, user.fullnameKana, user.extensionNum) if v)
+        room = width - cell_len(head) - 2
+        where = printable(self.service.divisions.path(user.divisions[0], room)) if user.divisions and room >= 8 else ""
+        return Text(clip(f"{head}  {where}" if where else head, width), no_wrap=True, overflow="ellipsis")
 
     @on(Input.Submitted, "#slip-for")
     def _for_chosen_by_enter(self) -> None:

@@ -43,7 +43,7 @@ class SlipsScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("Taken", "For", "From", "", "State")
+        table.add_columns("Taken", "For", "From", "Wants", "State")
         self.fill()
         table.focus()
 

@@ -23,6 +23,7 @@ from corpdir.calls.transfer import ANNOUNCED
 from corpdir.text import printable
 from corpdir.tui.busy_lamps import LampsChanged
 from corpdir.tui.screens.lamp_rows import where_of, LampRow, by_lamp, option, rows_of
+from corpdir.tui.wide_space import WideSpaceTyping
 
 if TYPE_CHECKING:
     from corpdir.tui.busy_lamps import BusyLamps
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 Target = tuple[str, str, "LampRow | None"]  # the number, who (for the notice), the person picked (None: typed)
 
 
-class TransferPicker(ModalScreen["Target | None"]):
+class TransferPicker(WideSpaceTyping, ModalScreen["Target | None"]):
     CSS_PATH = "transfer_picker.tcss"
     BINDINGS = [Binding("escape", "app.pop_screen", "Cancel", id="transfer.cancel"),
                 Binding("down", "to_list", "List", show=False, id="transfer.to_list")]

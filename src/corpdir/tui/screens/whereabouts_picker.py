@@ -16,13 +16,14 @@ from textual.widgets.option_list import Option
 
 from corpdir.text import printable
 from corpdir.tui.text import literal
+from corpdir.tui.wide_space import WideSpaceTyping
 
 if TYPE_CHECKING:
     from corpdir.config import Destination
     from corpdir.service.whereabouts import Whereabout
 
 
-class WhereaboutsPicker(ModalScreen["tuple[Destination, str] | None"]):
+class WhereaboutsPicker(WideSpaceTyping, ModalScreen["tuple[Destination, str] | None"]):
     CSS_PATH = "whereabouts_picker.tcss"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="whereabouts.cancel")]
 

@@ -4,6 +4,8 @@ error under the fields, and the bar reports it so that nothing is sent."""
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from datetime import date, datetime, time
 from typing import Any
 
@@ -24,10 +26,16 @@ CHOICE_FILTERS = (("ocrStatus", "OCR status", OcrStatus), ("ocrType", "OCR type"
                   ("ocrResult", "OCR result", OcrResult))
 
 
+_DAY = re.compile(r"(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*日?")
+
+
 def parse_day(text: str) -> date | None:
-    """A date as typed in the filter bar: YYYY-MM-DD (also YYYY/MM/DD); None if it is not one."""
+    """A date as typed in the filter bar: YYYY-MM-DD, and as a Japanese desk writes one
+    (2024/1/5, 2024年1月5日, full-width digits); None if it is not one."""
+    text = unicodedata.normalize("NFKC", text).strip()
+    found = _DAY.fullmatch(text)
     try:
-        return date.fromisoformat(text.strip().replace("/", "-"))
+        return date(*map(int, found.groups())) if found else date.fromisoformat(text)
     except ValueError:
         return None
 
@@ -94,7 +102,7 @@ class ContactFilters(Grid):
                 continue
             day = parse_day(value)
             if day is None:
-                errors.append(f"{label}: {value!r} is not a date (YYYY-MM-DD)")
+                errors.append(f"{label}: {value!r} is not a date (2024-01-05 or 2024/1/5)")
                 continue
             days[field] = day
             out.append((field, day_bound(day, end=field == "updatedTo")))
