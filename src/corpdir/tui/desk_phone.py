@@ -248,8 +248,9 @@ class DeskPhone:
             return
         if not person.loginId:
             demo = " (the embedded demo is the reception's key: docs/calls.md, Whereabouts)" if self.app.service.is_demo else ""
-            self.app.notify("Whereabouts are sent by loginId (U11), which this key may neither read nor send: it needs "
-                            f"user management{demo}", severity="warning", timeout=8)
+            self.app.notify("Whereabouts cannot be set with this key: it needs user-management rights (the service "
+                            f"names a person's whereabouts by login ID, which this key cannot see){demo}",
+                            severity="warning", timeout=8)
             return
 
         def chosen(choice: Any) -> None:
