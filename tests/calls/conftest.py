@@ -12,15 +12,13 @@ from tui.conftest import service  # noqa: F401 - the synced small demo tenant
 
 @pytest.fixture(autouse=True)
 def _runtime_dir(tmp_path, monkeypatch):
-    """The ring sockets in a folder of the test's; the temp dir (where `corpdir ring` looks
-    when that folder is not there yet) the test's too, never the user's /tmp/corpdir-UID,
-    where a TUI of the person running the tests would answer."""
-    import tempfile
-
+    """The ring sockets in a folder of the test's, made at once: `corpdir ring` looks in the
+    temp dir's /tmp/corpdir-UID when the runtime dir is not there, where a TUI of the person
+    running the tests would answer. (The temp dir itself stays short: the presence's RPC
+    reply socket lives there, and a socket's path has at most 107 bytes.)"""
     folder = tmp_path / "run"
+    folder.mkdir(mode=0o700)
     monkeypatch.setenv("CORPDIR_RUNTIME_DIR", str(folder))
-    monkeypatch.setenv("TMPDIR", str(tmp_path))
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     return folder
 
 
