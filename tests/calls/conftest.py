@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import shutil
 import socket
+import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -11,15 +14,15 @@ from tui.conftest import service  # noqa: F401 - the synced small demo tenant
 
 
 @pytest.fixture(autouse=True)
-def _runtime_dir(tmp_path, monkeypatch):
+def _runtime_dir(monkeypatch):
     """The ring sockets in a folder of the test's, made at once: `corpdir ring` looks in the
     temp dir's /tmp/corpdir-UID when the runtime dir is not there, where a TUI of the person
-    running the tests would answer. (The temp dir itself stays short: the presence's RPC
-    reply socket lives there, and a socket's path has at most 107 bytes.)"""
-    folder = tmp_path / "run"
-    folder.mkdir(mode=0o700)
+    running the tests would answer. A short folder under /tmp, not in tmp_path: a socket's
+    path has at most 107 bytes, and a runtime dir too long for one is not used."""
+    folder = Path(tempfile.mkdtemp(prefix="cdrun-", dir="/tmp"))
     monkeypatch.setenv("CORPDIR_RUNTIME_DIR", str(folder))
-    return folder
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def free_port(kind: int = socket.SOCK_STREAM) -> int:

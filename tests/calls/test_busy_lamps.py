@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from corpdir.calls.feeds.baresip import send_command
+from corpdir.calls.presence.kamailio import dialogs, registrations, rpc
 from corpdir.calls.presence.lamps import Lamp
 from corpdir.calls.presence.watch import Presence
 from corpdir.config.presence import KamailioPresenceConfig
@@ -40,6 +41,20 @@ def lamps_of(server: Kamailio, watcher: LampWatcher, max_watched: int = 50) -> P
     watcher.presence = Presence(config, watcher.changed)
     watcher.presence.start()
     return watcher.presence
+
+
+def test_kamailio_answers_the_rpc_when_the_temp_dir_is_too_long_for_a_socket(network, monkeypatch, tmp_path):
+    """The desk reads registrations and calls up over kamailio's JSON-RPC datagram socket,
+    with its answer sent to a socket of ours: a TMPDIR too long for sun_path (a login's, a
+    test runner's) must not leave the lamps unknown."""
+    import tempfile
+
+    server, _ = network
+    long = tmp_path / ("x" * 60) / ("y" * 60)
+    long.mkdir(parents=True)
+    monkeypatch.setattr(tempfile, "tempdir", str(long))
+    assert registrations(rpc(str(server.rpc_socket), "ul.dump")) == set()
+    assert dialogs(rpc(str(server.rpc_socket), "dlg.list")) == []
 
 
 async def test_the_lamps_follow_a_call_between_two_phones_and_an_unregister(network):

@@ -46,38 +46,68 @@ async def test_ring_with_no_tui_running_says_so():
     assert "no corpdir TUI" in done.stderr
 
 
-async def test_without_a_runtime_dir_the_sockets_live_in_a_private_temp_folder(service, demo_user, monkeypatch, tmp_path):
+@pytest.fixture
+def short_temp(monkeypatch):
+    """A temp dir of this test's own, short enough for a socket's path whatever pytest's
+    basetemp is (sun_path holds 107 bytes)."""
     import tempfile
 
+    folder = Path(tempfile.mkdtemp(prefix="cdr-", dir="/tmp"))
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.mark.parametrize("runtime_dir", ["/proc/corpdir-no-such-dir", "/tmp/" + "a-long-runtime-folder/" * 5],
+                         ids=["cannot-be-made", "too-long-for-a-socket"])
+async def test_without_a_usable_runtime_dir_the_sockets_live_in_a_private_temp_folder(
+        service, demo_user, monkeypatch, short_temp, runtime_dir):
     from corpdir.calls.ring_socket import ring as ring_all
 
-    monkeypatch.setenv("CORPDIR_RUNTIME_DIR", "/proc/corpdir-no-such-dir")  # cannot be made
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setenv("CORPDIR_RUNTIME_DIR", runtime_dir)
     app = desk_app(service)
     async with app.run_test(size=(120, 36)) as pilot:
         assert await feed_ready(pilot, "ring")
-        folder = tmp_path / f"corpdir-{os.getuid()}"
+        folder = short_temp / f"corpdir-{os.getuid()}"
         assert stat.S_IMODE(folder.stat().st_mode) == 0o700 and len(list(folder.glob("ring-*.sock"))) == 1
         assert (await asyncio.to_thread(ring_all, {"number": demo_user.phoneNum}))[0] == 1
         assert await wait_for(pilot, lambda: demo_user.fullname in card_text(pilot.app))
 
 
-def test_without_xdg_runtime_dir_ring_uses_the_private_temp_folder_and_says_nothing(monkeypatch, tmp_path):
+def test_a_temp_dir_too_long_for_a_socket_gives_a_folder_in_tmp_whose_sockets_fit(monkeypatch, tmp_path):
+    """A TMPDIR set by a login or a test runner can leave no room in sun_path for the ring
+    socket's name: binding there fails ("AF_UNIX path too long") and no ring would arrive."""
+    import tempfile
+
+    from corpdir.calls.ring_socket import SOCKET_NAME, runtime_dir
+    from corpdir.calls.unix_socket import fits
+
+    monkeypatch.delenv("CORPDIR_RUNTIME_DIR", raising=False)
+    monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
+    long = tmp_path / ("x" * 60) / ("y" * 60)
+    monkeypatch.setattr(tempfile, "tempdir", str(long))
+    assert not fits(f"{long}/corpdir-{os.getuid()}/ring-0123456789.sock")
+    folder = runtime_dir()
+    assert folder == Path("/tmp") / f"corpdir-{os.getuid()}"
+    assert fits(str(folder) + "x" * SOCKET_NAME)
+    monkeypatch.setattr(tempfile, "tempdir", "/tmp/short")
+    assert runtime_dir() == Path("/tmp/short") / f"corpdir-{os.getuid()}"
+
+
+def test_without_xdg_runtime_dir_ring_uses_the_private_temp_folder_and_says_nothing(monkeypatch, short_temp):
     """An SSH login without systemd-logind has no XDG_RUNTIME_DIR: platformdirs would warn on
     stderr and use a shared /tmp/runtime-UID; corpdir uses its own private folder, quietly."""
-    import tempfile
     import warnings
 
     from corpdir.calls.ring_socket import runtime_dir
 
     monkeypatch.delenv("CORPDIR_RUNTIME_DIR", raising=False)
     monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         folder = runtime_dir()
     if sys.platform.startswith("linux"):
-        assert folder == tmp_path / f"corpdir-{os.getuid()}"
+        assert folder == short_temp / f"corpdir-{os.getuid()}"
 
 
 TMUX = shutil.which("tmux")
@@ -113,32 +143,30 @@ async def test_ring_pops_a_tui_in_another_process_and_one_here(service, demo_use
             subprocess.run([*server, "kill-server"], capture_output=True)
 
 
-def _without_runtime_dir(tmp_path) -> dict[str, str]:
-    """An environment with no runtime dir: the ring sockets fall back to TMPDIR=tmp_path."""
+def _without_runtime_dir(short_temp) -> dict[str, str]:
+    """An environment with no runtime dir: the ring sockets fall back to TMPDIR=short_temp."""
     env = {k: v for k, v in os.environ.items() if k not in ("CORPDIR_RUNTIME_DIR", "XDG_RUNTIME_DIR")}
-    return {**env, "TMPDIR": str(tmp_path)}
+    return {**env, "TMPDIR": str(short_temp)}
 
 
 @pytest.fixture
-def squatted(tmp_path):
+def squatted(short_temp):
     """Another user's trap in the shared temp dir: ``corpdir-UID`` a symbolic link to a
     1777 folder where their listener waits for rings."""
-    shared = tmp_path / "shared"
+    shared = short_temp / "shared"
     shared.mkdir()
     shared.chmod(0o1777)
-    (tmp_path / f"corpdir-{os.getuid()}").symlink_to(shared)
+    (short_temp / f"corpdir-{os.getuid()}").symlink_to(shared)
     return shared
 
 
-async def ring_feed_refusal(service, monkeypatch, tmp_path, caplog) -> str:  # noqa: ANN001
-    """Why a TUI's ring feed, with no runtime dir and tmp_path as the temp dir, does not
+async def ring_feed_refusal(service, monkeypatch, short_temp, caplog) -> str:  # noqa: ANN001
+    """Why a TUI's ring feed, with no runtime dir and short_temp as the temp dir, does not
     listen: the line the call hub logs when the feed stops (and is retried)."""
     import logging
-    import tempfile
 
     caplog.set_level(logging.INFO, logger="corpdir.calls")
     monkeypatch.setenv("CORPDIR_RUNTIME_DIR", "/proc/corpdir-no-such-dir")  # cannot be made: the temp fallback
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     app = desk_app(service)
     async with app.run_test(size=(120, 36)) as pilot:
         def said() -> list[str]:
@@ -149,46 +177,43 @@ async def ring_feed_refusal(service, monkeypatch, tmp_path, caplog) -> str:  # n
 
 
 async def test_a_symlinked_fallback_folder_is_refused_by_the_tui_and_its_target_left_alone(service, squatted,
-                                                                                          monkeypatch, tmp_path, caplog):
-    assert "symbolic link" in await ring_feed_refusal(service, monkeypatch, tmp_path, caplog)
+                                                                                          monkeypatch, short_temp, caplog):
+    assert "symbolic link" in await ring_feed_refusal(service, monkeypatch, short_temp, caplog)
     assert stat.S_IMODE(squatted.stat().st_mode) == 0o1777 and not list(squatted.iterdir())
 
 
-async def test_corpdir_ring_sends_nothing_into_a_symlinked_folder(squatted, tmp_path):
+async def test_corpdir_ring_sends_nothing_into_a_symlinked_folder(squatted, short_temp):
     import socket
 
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:  # the other user's "TUI"
         listener.bind(str(squatted / "ring-1-trap.sock"))
         listener.listen()
         listener.setblocking(False)
-        done = await asyncio.to_thread(ring, "0312345678", "--name", "山田 太郎", env=_without_runtime_dir(tmp_path))
+        done = await asyncio.to_thread(ring, "0312345678", "--name", "山田 太郎", env=_without_runtime_dir(short_temp))
         with pytest.raises(BlockingIOError):
             listener.accept()  # nobody connected
     assert done.returncode == 1 and "symbolic link" in done.stderr
 
 
 @pytest.mark.skipif(os.getuid() != 0, reason="making a folder of another user needs root")
-async def test_a_fallback_folder_of_another_user_is_refused_on_both_sides(service, monkeypatch, tmp_path, caplog):
+async def test_a_fallback_folder_of_another_user_is_refused_on_both_sides(service, monkeypatch, short_temp, caplog):
     import pwd
 
-    folder = tmp_path / f"corpdir-{os.getuid()}"
+    folder = short_temp / f"corpdir-{os.getuid()}"
     folder.mkdir()
     folder.chmod(0o777)
     os.chown(folder, pwd.getpwnam("nobody").pw_uid, -1)
-    done = await asyncio.to_thread(ring, "0312345678", env=_without_runtime_dir(tmp_path))
+    done = await asyncio.to_thread(ring, "0312345678", env=_without_runtime_dir(short_temp))
     assert done.returncode == 1 and "belongs to another user" in done.stderr
-    assert "another user" in await ring_feed_refusal(service, monkeypatch, tmp_path, caplog)
+    assert "another user" in await ring_feed_refusal(service, monkeypatch, short_temp, caplog)
     assert stat.S_IMODE(folder.stat().st_mode) == 0o777 and not list(folder.iterdir())
 
 
-def test_without_xdg_runtime_dir_every_call_gives_the_same_private_folder(monkeypatch, tmp_path):
+def test_without_xdg_runtime_dir_every_call_gives_the_same_private_folder(monkeypatch, short_temp):
     """platformdirs warns of its fallback once a process: the second TUI of a process (or
     `ring` after a listener) must still find the same folder, not the shared one."""
-    import tempfile
-
     from corpdir.calls.ring_socket import runtime_dir
 
     monkeypatch.delenv("CORPDIR_RUNTIME_DIR", raising=False)
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
-    assert {runtime_dir() for _ in range(3)} == {tmp_path / f"corpdir-{os.getuid()}"}
+    assert {runtime_dir() for _ in range(3)} == {short_temp / f"corpdir-{os.getuid()}"}

@@ -1,6 +1,6 @@
 """`corpdir ring NUMBER` reaches every running TUI of this user through local sockets.
 
-Each TUI listens on ``<runtime dir>/corpdir/ring-<pid>-<random>.sock`` (the folder 0700, the
+Each TUI listens on ``<runtime dir>/corpdir/ring-<random>.sock`` (the folder 0700, the
 socket 0600: only this user can ring). `corpdir ring` sends one JSON line to each socket
 it finds there and removes the ones nobody listens on any more (a TUI killed -9)."""
 
@@ -17,12 +17,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from corpdir.calls.events import CallEvent, CallState, MalformedEvent
+from corpdir.calls.unix_socket import fits, temp_base
 from corpdir.phone import digits
 
 if TYPE_CHECKING:
     from corpdir.calls.hub import FeedLink
 
 MAX_LINE = 4096
+SOCKET_NAME = len("/ring-0123456789.sock")  # what a socket's name adds to its folder's path
 
 
 def runtime_dir() -> Path:
@@ -31,10 +33,11 @@ def runtime_dir() -> Path:
     container), platformdirs warns on stderr and falls back to a shared /tmp/runtime-UID;
     corpdir then uses its own private temp folder (:func:`_temp_dir`), silently. The
     warning comes once a process, so the fallback is also recognised by its answer not
-    lying under $XDG_RUNTIME_DIR: every call gives the same folder."""
+    lying under $XDG_RUNTIME_DIR: every call gives the same folder. A folder too long for
+    a socket's path (:mod:`corpdir.calls.unix_socket`) gives the temp folder too."""
     override = os.environ.get("CORPDIR_RUNTIME_DIR")
     if override:
-        return Path(override)
+        return Path(override) if fits(override + "x" * SOCKET_NAME) else _temp_dir()
     xdg = os.environ.get("XDG_RUNTIME_DIR", "")
     if not os.path.isabs(xdg):
         return _temp_dir()
@@ -45,13 +48,15 @@ def runtime_dir() -> Path:
     with warnings.catch_warnings(record=True) as fell_back:
         warnings.simplefilter("always", platformdirs.RuntimeDirWarning)
         folder = Path(platformdirs.user_runtime_dir("corpdir"))
-    return _temp_dir() if fell_back or not folder.is_relative_to(xdg) else folder
+    usable = not fell_back and folder.is_relative_to(xdg) and fits(str(folder) + "x" * SOCKET_NAME)
+    return folder if usable else _temp_dir()
 
 
 def _temp_dir() -> Path:
-    import tempfile
-
-    return Path(tempfile.gettempdir()) / f"corpdir-{os.getuid()}"
+    """``corpdir-UID`` in the temp dir, or in ``/tmp`` when a TMPDIR too long would leave
+    no room for a socket's name."""
+    name = f"corpdir-{os.getuid()}"
+    return Path(temp_base(len(name) + 1 + SOCKET_NAME)) / name
 
 
 def _private_dir() -> Path:
@@ -141,7 +146,7 @@ class RingSocketFeed:
 
     async def run(self, link: FeedLink) -> None:
         folder = _private_dir()
-        self.path = folder / f"ring-{os.getpid()}-{secrets.token_hex(4)}.sock"  # two TUIs in one process too
+        self.path = folder / f"ring-{secrets.token_hex(5)}.sock"  # two TUIs in one process too
         self.path.unlink(missing_ok=True)
         old = os.umask(0o177)
         try:

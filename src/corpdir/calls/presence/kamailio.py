@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from corpdir.calls.netstring import Decoder
 from corpdir.calls.presence.lamps import LampBoard, Phase
+from corpdir.calls.unix_socket import temp_base
 
 if TYPE_CHECKING:
     from corpdir.config.presence import KamailioPresenceConfig
@@ -35,8 +36,10 @@ RPC_TIMEOUT = 5.0
 
 def rpc(path: str, method: str) -> Any:
     """One JSON-RPC call over kamailio's datagram socket (blocking: run it off the loop).
-    The answer comes back to a socket of our own, bound in a private temporary folder."""
-    with tempfile.TemporaryDirectory(prefix="corpdir-kamailio-") as folder, \
+    The answer comes back to a socket of our own, bound in a private temporary folder
+    (under /tmp when TMPDIR is too long for a socket's path)."""
+    room = len("/corpdir-kamailio-01234567/reply.sock")
+    with tempfile.TemporaryDirectory(prefix="corpdir-kamailio-", dir=temp_base(room)) as folder, \
             socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
         sock.bind(os.path.join(folder, "reply.sock"))
         sock.settimeout(RPC_TIMEOUT)
