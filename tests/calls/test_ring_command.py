@@ -80,7 +80,7 @@ def test_a_temp_dir_too_long_for_a_socket_gives_a_folder_in_tmp_whose_sockets_fi
     import tempfile
 
     from corpdir.calls.ring_socket import SOCKET_NAME, runtime_dir
-    from corpdir.calls.unix_socket import fits
+    from corpdir.unix_socket import fits
 
     monkeypatch.delenv("CORPDIR_RUNTIME_DIR", raising=False)
     monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)

@@ -36,9 +36,13 @@ def _workers(pid: int) -> set[int]:
 
 @two_cores
 def test_workers_share_the_port_and_end_with_sigterm(tmp_path):
+    """With a TMPDIR too long for the workers' relay socket (sun_path holds 107 bytes): the
+    relay goes under /tmp and the gateway serves."""
     port = _free_port()
+    long_temp = tmp_path / ("t" * 60) / ("t" * 60)
+    long_temp.mkdir(parents=True)
     process, banner = _start_gateway(port, "--token", TOKEN, "--workers", "2",
-                                     env={"CORPDIR_DATA_DIR": str(tmp_path / "data")})
+                                     env={"CORPDIR_DATA_DIR": str(tmp_path / "data"), "TMPDIR": str(long_temp)})
     workers: set[int] = set()
     try:
         assert f"/t/{TOKEN}/" in banner and "2 worker processes" in process.stdout.readline()

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from corpdir.calls.events import CallEvent, CallState, MalformedEvent
-from corpdir.calls.unix_socket import fits, temp_base
+from corpdir.unix_socket import fits, temp_base
 from corpdir.phone import digits
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ def runtime_dir() -> Path:
     corpdir then uses its own private temp folder (:func:`_temp_dir`), silently. The
     warning comes once a process, so the fallback is also recognised by its answer not
     lying under $XDG_RUNTIME_DIR: every call gives the same folder. A folder too long for
-    a socket's path (:mod:`corpdir.calls.unix_socket`) gives the temp folder too."""
+    a socket's path (:mod:`corpdir.unix_socket`) gives the temp folder too."""
     override = os.environ.get("CORPDIR_RUNTIME_DIR")
     if override:
         return Path(override) if fits(override + "x" * SOCKET_NAME) else _temp_dir()

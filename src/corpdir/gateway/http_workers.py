@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
 from corpdir.gateway.httpserver import run
+from corpdir.unix_socket import temp_base
 
 if TYPE_CHECKING:
     from corpdir.gateway.app import GatewayApp
@@ -44,7 +45,8 @@ def serve(build: Build, host: str, port: int, workers: int | None) -> int:
         app = build(True)
         run(app, app.fast, host, port)
         return 0
-    folder = Path(tempfile.mkdtemp(prefix="corpdir-gateway-"))  # 0700: only this user reaches the relay
+    # 0700: only this user reaches the relay; under /tmp when TMPDIR leaves no room for its path
+    folder = Path(tempfile.mkdtemp(prefix="corpdir-gateway-", dir=temp_base(len("/corpdir-gateway-01234567/n1.sock"))))
     relay = str(folder / "n1.sock")
     holder = _socket(host, port)  # bound, not listening: holds the port (and picks it when port is 0)
     port = holder.getsockname()[1]

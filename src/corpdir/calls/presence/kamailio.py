@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from corpdir.calls.netstring import Decoder
 from corpdir.calls.presence.lamps import LampBoard, Phase
-from corpdir.calls.unix_socket import temp_base
+from corpdir.unix_socket import temp_base
 
 if TYPE_CHECKING:
     from corpdir.config.presence import KamailioPresenceConfig
