@@ -13,7 +13,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
-from corpdir.tui.textual_compat import GatedApp, parse_action, set_scroll_range, styled_with_app
+from corpdir.tui.textual_compat import GatedApp, WholeFirstFrame, parse_action, set_scroll_range, styled_with_app
 
 
 def parameters(function) -> list[str]:
@@ -24,6 +24,27 @@ def test_the_private_names_used_keep_their_signatures():
     assert parameters(App._parse_action) == ["self", "action", "default_namespace", "namespaces"]
     assert parameters(App._check_action_state) == ["self", "action", "default_namespace"]
     assert parameters(Widget._scroll_update) == ["self", "virtual_size"]
+    assert parameters(App._ready) == ["self"] and inspect.iscoroutinefunction(App._ready)
+
+
+async def test_a_whole_first_frame_app_leaves_its_screen_marked_whole_after_the_start():
+    """What WholeFirstFrame relies on: the compositor's dirty regions, a set of regions whose
+    whole-screen member makes the next refresh a full one, reachable at the end of the start."""
+    class Whole(WholeFirstFrame):
+        def compose(self) -> ComposeResult:
+            yield Static("x")
+
+    marked = []
+
+    class Watched(Whole):
+        async def _ready(self) -> None:
+            await super()._ready()
+            compositor = self.screen._compositor
+            marked.append(compositor.size.region in compositor._dirty_regions)
+
+    async with Watched().run_test(size=(40, 10)):
+        pass
+    assert marked == [True]
 
 
 class Desk(Screen):

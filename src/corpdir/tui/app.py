@@ -30,7 +30,7 @@ from corpdir.tui.desk_phone import DeskPhone
 from corpdir.tui.readonly import action_writes, writes
 from corpdir.tui.screens.detail_screen import DetailScreen
 from corpdir.tui.screens.list_screen import ListScreen
-from corpdir.tui.textual_compat import GatedApp, styled_with_app
+from corpdir.tui.textual_compat import GatedApp, WholeFirstFrame, styled_with_app
 from corpdir.tui.themes import DEFAULT_THEME, load_themes
 
 if TYPE_CHECKING:
@@ -62,12 +62,15 @@ def failure_title(error: CorpdirError) -> str:
     return "Not done"
 
 
-class CorpdirApp(GatedApp):
+class CorpdirApp(WholeFirstFrame, GatedApp):
     TITLE = "corpdir"
     # The first screen's stylesheet is read with the app's: read when that screen is first
     # shown, it had every rule of the app and its widgets parsed again before the first paint.
     CSS_PATH = ["app.tcss", "screens/directory.tcss"]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-wide")]
+    # The directory is the mode the app starts in: its screen is built with the app's
+    # Compose, not switched to from on_mount (a switch holds repaints 50 ms).
+    DEFAULT_MODE = "directory"
     BINDINGS = [
         *[Binding(key, f"switch_mode('{mode}')", title, id=f"app.{mode}") for mode, key, title, _ in SCREENS_BY_KEY],
         Binding("ctrl+s", "sync", "Sync", id="app.sync"),
@@ -133,7 +136,6 @@ class CorpdirApp(GatedApp):
             self.notify(problem, severity="warning", timeout=10)
         if self.user_keymap:
             self._check_keymap_ids()
-        self.switch_mode("directory")
 
     @on(ListScreen.FirstRowsShown)
     def _first_rows_shown(self) -> None:

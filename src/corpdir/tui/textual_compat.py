@@ -1,6 +1,6 @@
 """The private parts of Textual corpdir relies on, all in this module.
 
-Textual offers no public way to do four things the desk needs:
+Textual offers no public way to do five things the desk needs:
 
 - hide a binding from the footer, the key bar and the palette by the action it names, on
   every screen at once (the read-only kiosk): ``App._check_action_state``, which
@@ -11,7 +11,10 @@ Textual offers no public way to do four things the desk needs:
   re-layout of the whole screen that setting ``virtual_size`` costs (20-60 ms with a
   detail pane of fields): ``Widget._scroll_update``;
 - tell Textual that a screen made for a mode is styled by the stylesheet as it stands:
-  ``Screen._css_update_count``, which ``App.switch_mode`` compares with the app's.
+  ``Screen._css_update_count``, which ``App.switch_mode`` compares with the app's;
+- send the terminal the whole first screen in one write: Textual draws the first frame
+  while it holds repaints for the app's start and drops it, though its compositor counts
+  it as shown (``App._ready`` runs last in that hold; ``Compositor._dirty_regions``).
 
 Each is used only through this module, and ``tests/tui/test_textual_compat.py`` checks
 that they still exist with the signatures and effects used here, so a Textual upgrade
@@ -57,6 +60,23 @@ def styled_with_app(screen: Screen, app: App[Any]) -> None:
     (~8 ms of the TUI's start). A screen not yet mounted has no node to restyle: its
     widgets take their styles from the stylesheet when they mount."""
     screen._css_update_count = app._css_update_count
+
+
+class WholeFirstFrame(App[None]):
+    """An app whose first screen reaches the terminal whole, in its first write.
+
+    Textual lays out and draws the first screen while it holds repaints for the app's
+    Compose and Mount (``App.batch_update``), so that frame is dropped, and its compositor
+    clears what it had to draw as if it had been written. The next writes held only the
+    widgets changed since (the list's rows, the tree): the terminal showed the rows with the
+    search box, the detail pane and the frame lines missing until something repainted them,
+    50-100 ms later, after the work that waits for the first rows. Marked whole at the end
+    of the hold, the first refresh after it writes the whole screen."""
+
+    async def _ready(self) -> None:
+        await super()._ready()
+        compositor = self.screen._compositor
+        compositor._dirty_regions.add(compositor.size.region)
 
 
 class GatedApp(App[None]):
