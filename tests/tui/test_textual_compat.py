@@ -5,6 +5,8 @@ scrollbar no longer follows its rows."""
 
 import inspect
 
+import pytest
+
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.geometry import Size
@@ -24,27 +26,34 @@ def test_the_private_names_used_keep_their_signatures():
     assert parameters(App._parse_action) == ["self", "action", "default_namespace", "namespaces"]
     assert parameters(App._check_action_state) == ["self", "action", "default_namespace"]
     assert parameters(Widget._scroll_update) == ["self", "virtual_size"]
-    assert parameters(App._ready) == ["self"] and inspect.iscoroutinefunction(App._ready)
+    assert parameters(App._display) == ["self", "screen", "renderable"]
 
 
-async def test_a_whole_first_frame_app_leaves_its_screen_marked_whole_after_the_start():
-    """What WholeFirstFrame relies on: the compositor's dirty regions, a set of regions whose
-    whole-screen member makes the next refresh a full one, reachable at the end of the start."""
-    class Whole(WholeFirstFrame):
+@pytest.mark.parametrize("whole", [True, False], ids=["whole-first-frame", "plain-textual"])
+async def test_a_frame_dropped_while_repaints_are_held_leaves_the_whole_screen_to_draw(whole):
+    """What WholeFirstFrame relies on: ``App._display`` is given the frames drawn while
+    Textual holds repaints (``_batch_count`` up), and a whole-screen region among the
+    compositor's dirty regions makes its next update a full one. Plain Textual forgets the
+    dropped frame: its next update holds only what changed since."""
+    from textual._compositor import LayoutUpdate
+
+    class Plain(App):
         def compose(self) -> ComposeResult:
             yield Static("x")
 
-    marked = []
-
-    class Watched(Whole):
-        async def _ready(self) -> None:
-            await super()._ready()
-            compositor = self.screen._compositor
-            marked.append(compositor.size.region in compositor._dirty_regions)
-
-    async with Watched().run_test(size=(40, 10)):
+    class Whole(WholeFirstFrame, Plain):
         pass
-    assert marked == [True]
+
+    async with (Whole if whole else Plain)().run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        screen = pilot.app.screen
+        compositor = screen._compositor
+        with pilot.app.batch_update():
+            screen.query_one(Static).update("y")
+            screen._compositor.update_widgets({screen.query_one(Static)})
+            screen._compositor_refresh()  # drawn while held: dropped
+        assert (compositor.size.region in compositor._dirty_regions) is whole
+        assert isinstance(compositor.render_update(), LayoutUpdate) is whole
 
 
 class Desk(Screen):

@@ -14,7 +14,7 @@ Textual offers no public way to do five things the desk needs:
   ``Screen._css_update_count``, which ``App.switch_mode`` compares with the app's;
 - send the terminal the whole first screen in one write: Textual draws the first frame
   while it holds repaints for the app's start and drops it, though its compositor counts
-  it as shown (``App._ready`` runs last in that hold; ``Compositor._dirty_regions``).
+  it as shown (``App._display``, ``App._batch_count``, ``Compositor._dirty_regions``).
 
 Each is used only through this module, and ``tests/tui/test_textual_compat.py`` checks
 that they still exist with the signatures and effects used here, so a Textual upgrade
@@ -66,17 +66,18 @@ class WholeFirstFrame(App[None]):
     """An app whose first screen reaches the terminal whole, in its first write.
 
     Textual lays out and draws the first screen while it holds repaints for the app's
-    Compose and Mount (``App.batch_update``), so that frame is dropped, and its compositor
-    clears what it had to draw as if it had been written. The next writes held only the
-    widgets changed since (the list's rows, the tree): the terminal showed the rows with the
-    search box, the detail pane and the frame lines missing until something repainted them,
-    50-100 ms later, after the work that waits for the first rows. Marked whole at the end
-    of the hold, the first refresh after it writes the whole screen."""
+    Compose and Mount (``App.batch_update``): ``App._display`` drops that frame, and the
+    compositor has already cleared what it had to draw, as if it had been written. The next
+    writes held only the widgets changed since (the list's rows, the tree): the terminal
+    showed the rows with the search box, the detail pane and the frame lines missing until
+    something repainted them, 50-100 ms later. A frame dropped so leaves the whole screen
+    to draw: the first refresh after the hold writes all of it."""
 
-    async def _ready(self) -> None:
-        await super()._ready()
-        compositor = self.screen._compositor
-        compositor._dirty_regions.add(compositor.size.region)
+    def _display(self, screen: Screen, renderable: Any) -> None:
+        super()._display(screen, renderable)
+        if self._batch_count and renderable is not None:
+            compositor = screen._compositor
+            compositor._dirty_regions.add(compositor.size.region)
 
 
 class GatedApp(App[None]):
