@@ -157,3 +157,37 @@ async def test_a_key_the_client_cannot_use_is_said_plainly_and_the_cache_still_b
         assert await wait_for(pilot, lambda: any("API key" in m for _, _, m in notes)), notes
         assert readable(notes) and not any("secret" in m for _, _, m in notes)
     await service.close()
+
+
+async def test_offline_the_top_divisions_are_listed_once_each_in_their_order(tmp_path):
+    """At the start the tree is filled twice from the cache (at once, and again before the
+    service is asked): filled a line at a time between awaits, the two fills interleaved
+    and, offline, the tree kept divisions twice and out of order (大阪 above 本社)."""
+    from corpdir.state import State
+    from corpdir.tui.app import CorpdirApp
+    from corpdir.tui.widgets.division_tree import DivisionTree
+    from service_fixtures import make_server
+
+    server = make_server()
+    admin = make_service(server, api_key="demo-admin")
+    for n, city in enumerate(("大阪", "名古屋", "福岡", "札幌", "仙台", "広島", "横浜", "京都", "神戸", "金沢", "新潟", "高松")):
+        await backend_of(admin).client.create_division(divisionCode=f"BR-{n}", divisionName=f"{city}支社")
+    await admin.close()
+    path = str(tmp_path / "cache.sqlite3")
+    online = make_service(server, store=CacheStore(path))
+    await online.sync.run()
+    await online.close()
+    service = make_service(transport=Unreachable(), store=CacheStore(path))
+    expected = [d.divisionName for d in await service.divisions.children(None)]
+    assert len(expected) > 10
+    app = CorpdirApp(service, state=State(), sync_on_start=False)
+    async with app.run_test(size=(120, 36)) as pilot:
+        tree = app.screen.query_one(DivisionTree)
+
+        def shown() -> list[str]:
+            return [node.data.divisionName for node in tree.root.children if node.data is not None]
+
+        assert await wait_for(pilot, lambda: service.online is False and len(shown()) >= len(expected))
+        await wait_for(pilot, lambda: not app.workers._workers or all(w.is_finished for w in app.workers._workers
+                                                                          if w.group == "division-tree"))
+        assert shown() == expected

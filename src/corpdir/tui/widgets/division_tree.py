@@ -51,6 +51,7 @@ class DivisionTree(FittedTree[Division | None]):
         # the one after it, the one before it, its parent; _placed: the best one taken yet.
         self._return_to: list[int] = []
         self._placed = 0
+        self._tickets: dict[int, int] = {}  # a node's division id (0: the root) -> its newest load
 
     def on_mount(self) -> None:
         self.root.expand()
@@ -68,12 +69,21 @@ class DivisionTree(FittedTree[Division | None]):
             label.append(f" ({count})", style="dim")
         return label
 
-    async def _fill(self, node: TreeNode[Division | None], divisions: list[Division]) -> None:
+    async def _fill(self, node: TreeNode[Division | None], divisions: list[Division], ticket: int) -> None:
+        """``node``'s children made ``divisions``, unless a newer load of the node was asked
+        for meanwhile. The labels (each a member count from the cache) are read first and
+        the children replaced without an await between: two loads of one node run at once
+        at the start (the cache's, then the service's), and filled a line at a time they
+        interleaved, leaving divisions twice and out of order."""
+        labels = [await self._label(division) for division in divisions]
+        key = node.data.divisionId if node.data is not None else 0
+        if ticket != self._tickets.get(key):
+            return
         node.remove_children()
-        for division in divisions:
+        for division, label in zip(divisions, labels):
             # Variants A and B carry no childDivisionIds: such a node may have children.
             expandable = bool(division.childDivisionIds) if division.childDivisionIds is not None else True
-            child = node.add(await self._label(division), data=division, allow_expand=expandable)
+            child = node.add(label, data=division, allow_expand=expandable)
             if expandable:
                 child.add_leaf(Text(LOADING, style="italic dim"))
                 if division.divisionId in self._reopen:
@@ -143,9 +153,10 @@ class DivisionTree(FittedTree[Division | None]):
         """The node's children from the cache, then (``ask_service``) from the service."""
         parent = node.data
         key = parent.divisionId if parent is not None else 0
+        ticket = self._tickets[key] = self._tickets.get(key, 0) + 1
         cached = await self.service.divisions.children(None if parent is None else parent.divisionId)
         if cached:
-            await self._fill(node, cached)
+            await self._fill(node, cached, ticket)
         elif not node.children:
             node.add_leaf(Text(LOADING, style="italic dim"))
         if not ask_service:
@@ -153,12 +164,12 @@ class DivisionTree(FittedTree[Division | None]):
         try:
             fresh = await self.service.divisions.refresh_children(parent)
         except CorpdirError as exc:
-            if not cached:
+            if not cached and ticket == self._tickets.get(key):
                 node.remove_children()
             self.post_message(self.LoadFailed(exc))
             return
         self._loaded.add(key)
-        await self._fill(node, fresh)
+        await self._fill(node, fresh, ticket)
 
     def on_tree_node_expanded(self, event: Tree.NodeExpanded[Division | None]) -> None:
         """Children load when a node opens: from the service the first time, from the
