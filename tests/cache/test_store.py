@@ -269,3 +269,40 @@ def test_a_writer_takes_up_the_dictionary_another_process_made(tmp_path):
     assert sync.user(529).record.fullname == "来客 029"
     tui.close()
     sync.close()
+
+
+BRANCHES = [  # (name, reading): by code point 名古屋 < 大阪 < 札幌 < 福岡; read, おおさか < さっぽろ < なごや < ふくおか
+    ("名古屋支社", "ナゴヤシシャ"), ("大阪支社", "オオサカシシャ"), ("札幌支社", "サッポロシシャ"), ("福岡支社", "フクオカシシャ"),
+]
+
+
+def test_sibling_divisions_are_ordered_by_how_their_names_are_read():
+    store = CacheStore(":memory:")
+    store.put_divisions([{"divisionId": 1, "divisionName": "本社", "divisionNameKana": "ホンシャ", "sortScore": 10}]
+                        + [{"divisionId": 2 + i, "divisionName": name, "divisionNameKana": kana}
+                           for i, (name, kana) in enumerate(BRANCHES)]
+                        + [{"divisionId": 9, "divisionName": "秋田支社"}])  # no kana: pykakasi reads あきた
+    names = [d.divisionName for d in store.child_divisions(None)]
+    assert names == ["本社", "秋田支社", "大阪支社", "札幌支社", "名古屋支社", "福岡支社"]  # sortScore first, then gojūon
+    assert [d.divisionName for d, _ in sorted(store.all_divisions(), key=lambda row: row[1])][:2] == ["秋田支社", "大阪支社"]
+
+
+def test_a_schema_7_cache_gets_its_divisions_readings_when_opened(tmp_path):
+    import json
+    import sqlite3
+
+    from corpdir.cache.schema import MIGRATIONS
+
+    path = tmp_path / "v7.sqlite3"
+    conn = sqlite3.connect(path)
+    for version in range(1, 8):
+        conn.executescript(MIGRATIONS[version])
+    conn.execute("PRAGMA user_version = 7")
+    conn.executemany("INSERT INTO divisions(id, parent_id, data, name, sort_score, fetched_at) VALUES (?, NULL, ?, ?, 0, 1.0)",
+                     [(2 + i, json.dumps({"divisionId": 2 + i, "divisionName": name, "divisionNameKana": kana}), name)
+                      for i, (name, kana) in enumerate(BRANCHES)])
+    conn.commit()
+    conn.close()
+    store = CacheStore(path)
+    assert store._one("PRAGMA user_version")[0] == SCHEMA_VERSION
+    assert [d.divisionName for d in store.child_divisions(None)] == ["大阪支社", "札幌支社", "名古屋支社", "福岡支社"]

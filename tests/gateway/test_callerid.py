@@ -140,7 +140,7 @@ def test_a_divisions_own_main_number_is_answered_from_the_cache_by_its_path(gate
     """A division's main number (divisionPhoneNum) is named as the division, by its path
     (many divisions share a name such as '1課'), from the cache like any other number,
     where the reference server's N1 names the same division."""
-    divisions = [d for d in backend_of(gateway.service).store.all_divisions() if d.divisionPhoneNum]
+    divisions = [d for d, _ in backend_of(gateway.service).store.all_divisions() if d.divisionPhoneNum]
     assert divisions, "the demo tenant gives divisions their own numbers"
     division = divisions[-1]  # a deep one: its path is longer than its name
     number = division.divisionPhoneNum

@@ -41,7 +41,7 @@ def holders(running) -> dict[str, Holder]:
     contact = next(c for c in contacts if c.phoneNum and c.fullnameAlphabet)
     company = next(c for c in contacts if c.companyDelegatedPhoneNum)
     line = next(c for c in contacts if c.divisionDelegatedPhoneNum and c.divisionName)
-    division = next(d for d in reversed(store.all_divisions()) if d.divisionPhoneNum)
+    division = next(d for d, _ in reversed(store.all_divisions()) if d.divisionPhoneNum)
     path = " › ".join(store.division_paths([division.divisionId])[division.divisionId])
     return {h.kind: h for h in (
         Holder("person", person.phoneNum, person.fullname, person.fullnameAlphabet),

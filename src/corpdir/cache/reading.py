@@ -98,6 +98,12 @@ def sort_key(data: dict[str, Any]) -> str:
     return f"{_LATIN if folded[:1].isascii() and folded[:1].isalpha() else _OTHER}{folded}"
 
 
+def division_sort_key(data: dict[str, Any]) -> str:
+    """The key a division's siblings are ordered on: its name's reading, as a person's."""
+    return sort_key({"fullnameKana": data.get("divisionNameKana"), "fullname": data.get("divisionName"),
+                     "fullnameAlphabet": data.get("divisionNameAlphabet")})
+
+
 def row_of(key: str) -> str:
     """The index row a sort key belongs to: a kana row (あ, か, ... わ), a capital letter,
     or '#' for anything else; what a jump-to-row key lists."""

@@ -13,7 +13,7 @@ written at the pace of the service, at a fifth of the size):
   is asked as its trigrams and checked against the record's ``terms``;
 - ``user_phones`` / ``contact_phones`` / ``division_phones`` map a number's match key to
   the record and field;
-- ``reading`` orders "by name" in gojūon order (``reading``).
+- ``reading`` orders "by name" in gojūon order (``reading``), divisions' siblings too (v8).
 All index rows are written in bulk per page by the store, with no triggers.
 """
 
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 _V1 = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
@@ -141,9 +141,13 @@ _V7 = """
 ALTER TABLE zdicts ADD COLUMN codec TEXT NOT NULL DEFAULT 'deflate';
 ALTER TABLE zdicts ADD COLUMN samples INTEGER NOT NULL DEFAULT 0;
 """
+# v8: a division's siblings are ordered by how its name is read (divisionNameKana), as
+# people are, not by the code points of its kanji (名古屋支社 before 大阪支社). The store
+# fills the column for the divisions a cache already holds when it opens.
+_V8 = "ALTER TABLE divisions ADD COLUMN reading TEXT;"
 LEFTOVERS = ("users_v5", "contacts_v5")  # tables whose records the store moves into v6's
 
-MIGRATIONS: dict[int, str] = {1: _V1, 2: _V2, 3: _V3, 4: _V4, 5: _V5, 6: _V6, 7: _V7}
+MIGRATIONS: dict[int, str] = {1: _V1, 2: _V2, 3: _V3, 4: _V4, 5: _V5, 6: _V6, 7: _V7, 8: _V8}
 
 
 def migrate(conn: sqlite3.Connection) -> None:

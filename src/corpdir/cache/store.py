@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Literal, Sequence
 
 from pydantic import BaseModel
 
-from corpdir.cache import blobs, indexing, numbers
+from corpdir.cache import blobs, indexing, numbers, reading
 from corpdir.cache.records import Changes, RecordWriter
 from corpdir.cache.schema import LEFTOVERS, migrate
 from corpdir.cache.store_base import dump
@@ -88,6 +88,7 @@ class CacheStore(DirectoryReads, FolderLists, CallHistory):
         self._writer = RecordWriter(self.codec, lambda number: match_key(number, region))
         self._calls_written = 0
         self._import_leftovers()
+        self._read_divisions()
 
     # -- meta -------------------------------------------------------------------------------
     def get_meta(self, key: str) -> str | None:
@@ -171,10 +172,10 @@ class CacheStore(DirectoryReads, FolderLists, CallHistory):
         moved = [d["divisionId"] for d in changed if (d.get("divisionName"), d.get("parentDivisionId") or None)
                  != (old[d["divisionId"]].get("divisionName"), old[d["divisionId"]].get("parentDivisionId") or None)]
         conn.executemany(
-            "INSERT OR REPLACE INTO divisions(id, parent_id, data, name, sort_score, fetched_at, generation)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT OR REPLACE INTO divisions(id, parent_id, data, name, sort_score, fetched_at, generation, reading)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [(d["divisionId"], d.get("parentDivisionId") or None, json.dumps(d, ensure_ascii=False), d.get("divisionName"),
-              d.get("sortScore") or 0, now, generation) for d in rows])
+              d.get("sortScore") or 0, now, generation, reading.division_sort_key(d)) for d in rows])
         self._writer.divisions_changed()
         self._index_division_phones(conn, rows)
         if moved:
@@ -207,6 +208,16 @@ class CacheStore(DirectoryReads, FolderLists, CallHistory):
                         self._writer.put(conn, kind, [json.loads(r[0]) for r in batch], [(r[1], r[2]) for r in batch])
                     conn.execute(f"DROP TABLE {table}")
                 self._index_division_phones(conn, [json.loads(r[0]) for r in conn.execute("SELECT data FROM divisions")])
+
+    def _read_divisions(self) -> None:
+        """The reading of each division a cache written before schema 8 holds (once: the
+        divisions written since carry theirs)."""
+        with self._lock:
+            unread = self._conn.execute("SELECT id, data FROM divisions WHERE reading IS NULL").fetchall()
+            if unread:
+                with self.transaction() as conn:
+                    conn.executemany("UPDATE divisions SET reading = ? WHERE id = ?",
+                                     [(reading.division_sort_key(json.loads(data)), i) for i, data in unread])
 
     def put_profile(self, user_id: int, profile: Profile | dict[str, Any], *, fetched_at: float | None = None) -> None:
         now = fetched_at if fetched_at is not None else time.time()

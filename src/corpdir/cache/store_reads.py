@@ -70,20 +70,21 @@ class DirectoryReads(StoreBase):
         return [found[i] for i in ids if i in found]
 
     def child_divisions(self, parent_id: int | None) -> list[Division]:
-        """Divisions directly under ``parent_id`` (None: the top layer), by sortScore then name."""
+        """Divisions directly under ``parent_id`` (None: the top layer), by sortScore, then
+        by how their names are read (gojūon order)."""
         where = "parent_id IS NULL" if parent_id is None else "parent_id = ?"
         params = () if parent_id is None else (parent_id,)
         return [Division.model_validate_json(r[0])
-                for r in self._rows(f"SELECT data FROM divisions WHERE {where} ORDER BY sort_score DESC, name, id", params)]
+                for r in self._rows(f"SELECT data FROM divisions WHERE {where} ORDER BY sort_score DESC, reading, id", params)]
 
     def division_paths(self, ids: Iterable[int]) -> dict[int, list[str]]:
         """Each cached division's names from the top down (see :mod:`corpdir.division_path`)."""
         with self._lock:
             return path_names(self._conn, ids)
 
-    def all_divisions(self) -> list[Division]:
-        """Every cached division (a picker offers them all)."""
-        return [Division.model_validate_json(r[0]) for r in self._rows("SELECT data FROM divisions")]
+    def all_divisions(self) -> list[tuple[Division, str]]:
+        """Every cached division with its reading's sort key (a picker offers them all)."""
+        return [(Division.model_validate_json(r[0]), r[1] or "") for r in self._rows("SELECT data, reading FROM divisions")]
 
     def subtree_ids(self, division_id: int) -> list[int]:
         rows = self._rows(

@@ -62,11 +62,14 @@ class Divisions:
 
     async def all(self) -> list[tuple[Division, list[str]]]:
         """Every cached division with its path (names top first), in the division tree's
-        order (each under its parent; siblings by sort score, then name): what a picker offers."""
+        order (each under its parent; siblings by sort score, then how their names are read):
+        what a picker offers."""
         store = self._b.store
 
         def read() -> list[tuple[Division, list[str]]]:
-            divisions = store.all_divisions()
+            rows = store.all_divisions()
+            read_as = {d.divisionId: key for d, key in rows}
+            divisions = [d for d, _ in rows]
             by_id = {d.divisionId: d for d in divisions}
             paths = store.division_paths(list(by_id))
             self._b.paths.update(paths)
@@ -75,7 +78,7 @@ class Divisions:
                 steps, seen = [], set()
                 while d is not None and d.divisionId not in seen:
                     seen.add(d.divisionId)
-                    steps.insert(0, (-(d.sortScore or 0), d.divisionName or "", d.divisionId))
+                    steps.insert(0, (-(d.sortScore or 0), read_as.get(d.divisionId, ""), d.divisionId))
                     d = by_id.get(d.parentDivisionId) if d.parentDivisionId else None
                 return steps
 
