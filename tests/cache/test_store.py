@@ -58,6 +58,19 @@ def test_cache_file_is_private_and_named_without_the_key(tmp_path):
     assert b"sk-very-secret" not in path.read_bytes()
 
 
+def cache_at_schema(path, version: int):
+    """A connection to a new cache file as corpdir wrote it at schema ``version``."""
+    import sqlite3
+
+    from corpdir.cache.schema import MIGRATIONS
+
+    conn = sqlite3.connect(path)
+    for step in range(1, version + 1):
+        conn.executescript(MIGRATIONS[step])
+    conn.execute(f"PRAGMA user_version = {version}")
+    return conn
+
+
 def test_reopen_keeps_data_and_schema_version(tmp_path):
     path = tmp_path / "c.sqlite3"
     s = CacheStore(path)
@@ -89,20 +102,15 @@ def test_a_schema_6_cache_keeps_its_deflate_records_readable_and_writes_new_ones
     """Schema 6 compressed records with deflate and a preset dictionary. After the
     migration those blobs read back unchanged, an edit of one and a new page are written
     with a trained Zstandard dictionary, and search and caller-ID find both."""
-    import sqlite3
     import zlib
 
     from corpdir.cache import blobs
     from corpdir.cache.indexing import USER, decode_terms, document, encode_terms
-    from corpdir.cache.schema import MIGRATIONS
     from corpdir.cache.search import search
     from cache_data import DIVISIONS, USERS
 
+    conn = cache_at_schema(tmp_path / "v6.sqlite3", 6)
     path = tmp_path / "v6.sqlite3"
-    conn = sqlite3.connect(path)
-    for version in range(1, 7):
-        conn.executescript(MIGRATIONS[version])
-    conn.execute("PRAGMA user_version = 6")
     zdict = b"".join(blobs.dumps(u) for u in USERS)
     conn.execute("INSERT INTO zdicts(id, kind, data) VALUES (1, 'users', ?)", (zdict,))
     for u in USERS:  # as schema 6 wrote them: dictionary 1, raw deflate
@@ -136,17 +144,12 @@ def test_a_schema_6_cache_keeps_its_deflate_records_readable_and_writes_new_ones
 def test_a_schema_5_cache_moves_its_records_into_the_compact_tables_on_open(tmp_path):
     """Records, their fetch times and sync generations survive; search and caller-ID work."""
     import json
-    import sqlite3
 
-    from corpdir.cache.schema import MIGRATIONS
     from corpdir.cache.search import search
     from cache_data import CONTACTS, DIVISIONS, USERS
 
+    conn = cache_at_schema(tmp_path / "v5.sqlite3", 5)
     path = tmp_path / "v5.sqlite3"
-    conn = sqlite3.connect(path)
-    for version in range(1, 6):
-        conn.executescript(MIGRATIONS[version])
-    conn.execute("PRAGMA user_version = 5")
     for d in DIVISIONS:
         conn.execute("INSERT INTO divisions(id, parent_id, data, name, fetched_at) VALUES (?, ?, ?, ?, 1.0)",
                      (d["divisionId"], d.get("parentDivisionId"), json.dumps(d), d["divisionName"]))
@@ -289,15 +292,10 @@ def test_sibling_divisions_are_ordered_by_how_their_names_are_read():
 
 def test_a_schema_7_cache_gets_its_divisions_readings_when_opened(tmp_path):
     import json
-    import sqlite3
 
-    from corpdir.cache.schema import MIGRATIONS
 
     path = tmp_path / "v7.sqlite3"
-    conn = sqlite3.connect(path)
-    for version in range(1, 8):
-        conn.executescript(MIGRATIONS[version])
-    conn.execute("PRAGMA user_version = 7")
+    conn = cache_at_schema(path, 7)
     conn.executemany("INSERT INTO divisions(id, parent_id, data, name, sort_score, fetched_at) VALUES (?, NULL, ?, ?, 0, 1.0)",
                      [(2 + i, json.dumps({"divisionId": 2 + i, "divisionName": name, "divisionNameKana": kana}), name)
                       for i, (name, kana) in enumerate(BRANCHES)])
