@@ -271,6 +271,8 @@ def lookup_settings() -> dict[str, Any]:
     A value of the wrong type (``base_url = 12``, ``stale_after = "15m"``, ``service = 3``)
     is left to the section's full reading to describe: it raises :class:`SettingsError`
     naming the table, key and rule, as every other command does, rather than a traceback here."""
+    from corpdir.phone_rules import REGIONS
+
     table = read_config().get("service", {})
     try:
         values = {**LOOKUP_SETTINGS, **service_values(LOOKUP_SETTINGS, table)}
@@ -280,7 +282,7 @@ def lookup_settings() -> dict[str, Any]:
         if values["stale_after"] < 0:  # ServiceConfig's rule, said by it
             raise ValueError(values["stale_after"])
         region = values["region"]
-        if not (len(region) == 2 and region.isascii() and region.isalpha()):  # ServiceConfig's rule, said by it
+        if not (len(region) == 2 and region.isascii() and region.upper() in REGIONS):  # ServiceConfig's rule, said by it
             raise ValueError(region)
         values["region"] = region.upper()
     except (AttributeError, TypeError, ValueError):

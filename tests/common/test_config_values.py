@@ -36,6 +36,24 @@ def test_a_region_that_is_no_country_code_is_named_by_every_reader(write_config,
     assert done.returncode == 2 and rule in done.stderr and "Traceback" not in done.stderr, done.stderr
 
 
+@pytest.mark.parametrize("region", ["XX", "zz", "EU"])
+def test_a_two_letter_region_that_has_no_numbering_plan_is_named_by_every_reader(write_config, region):
+    """'XX' looked accepted: every number written without +81 was then "not found"."""
+    rule = f"[service] region: Value error, {region!r} is no country with a telephone numbering plan (ISO 3166-1, e.g. JP or US)"
+    assert mistake(write_config, f'[service]\nregion = "{region}"\n') == rule
+    done = subprocess.run([sys.executable, "-m", "corpdir.cli", "lookup", "--offline", "03-1234-5678"],
+                          capture_output=True, text=True, env=os.environ.copy(), stdin=subprocess.DEVNULL, timeout=120)
+    assert done.returncode == 2 and rule in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_the_regions_checked_are_those_phonenumbers_has_a_plan_for():
+    import phonenumbers
+
+    from corpdir.phone_rules import REGIONS
+
+    assert REGIONS == phonenumbers.SUPPORTED_REGIONS
+
+
 @pytest.mark.parametrize(("config", "said"), [
     ('[[service]]\napi_key = "sekrit-key"\n', "[service]: must be a table, not a list of tables (write [service], not [[service]])"),
     ('service = "sekrit-key"\n', "[service]: must be a table, not text"),
@@ -68,6 +86,24 @@ def test_an_unreadable_key_file_is_named_once(write_config, tmp_path):
                           env=os.environ.copy(), stdin=subprocess.DEVNULL, timeout=120)
     assert done.returncode == 2
     assert done.stderr.count(f"cannot read the API key file {missing}: FileNotFoundError") == 1, done.stderr
+
+
+@pytest.mark.parametrize("region", ["XX", "zz", "EU"])
+def test_a_two_letter_region_that_has_no_numbering_plan_is_named_by_every_reader(write_config, region):
+    """'XX' looked accepted: every number written without +81 was then "not found"."""
+    rule = f"[service] region: Value error, {region!r} is no country with a telephone numbering plan (ISO 3166-1, e.g. JP or US)"
+    assert mistake(write_config, f'[service]\nregion = "{region}"\n') == rule
+    done = subprocess.run([sys.executable, "-m", "corpdir.cli", "lookup", "--offline", "03-1234-5678"],
+                          capture_output=True, text=True, env=os.environ.copy(), stdin=subprocess.DEVNULL, timeout=120)
+    assert done.returncode == 2 and rule in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_the_regions_checked_are_those_phonenumbers_has_a_plan_for():
+    import phonenumbers
+
+    from corpdir.phone_rules import REGIONS
+
+    assert REGIONS == phonenumbers.SUPPORTED_REGIONS
 
 
 @pytest.mark.parametrize(("config", "said"), [

@@ -23,6 +23,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
 from corpdir.paths import Profile, api_key_from, given, profile_for
+from corpdir.phone_rules import REGIONS
 
 log = logging.getLogger("corpdir.client")
 
@@ -84,6 +85,8 @@ class ServiceConfig(ConnectionConfig):
         number written without +81 "not found", without a word."""
         if not (len(value) == 2 and value.isascii() and value.isalpha()):
             raise ValueError(f"{value!r} is not a two-letter country code (ISO 3166-1, e.g. JP or US)")
+        if value.upper() not in REGIONS:
+            raise ValueError(f"{value!r} is no country with a telephone numbering plan (ISO 3166-1, e.g. JP or US)")
         return value.upper()
     stale_after: float = Field(default=15 * 60, ge=0, description="seconds after which cached data is refreshed first")
     # the demo generator's smallest tenant (corpdir.server.DEMO_MIN_SIZE; a test holds the two
