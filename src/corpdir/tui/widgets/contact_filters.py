@@ -1,5 +1,5 @@
 """The Contacts filter bar: every X1 filter, four to a row (text fields, the updated
-range, the OCR state, identified). A filter that does not parse (a date) is shown as an
+range, the OCR state, duplicates merged). A filter that does not parse (a date) is shown as an
 error under the fields, and the bar reports it so that nothing is sent."""
 
 from __future__ import annotations
@@ -59,7 +59,9 @@ class ContactFilters(Grid):
         for field, prompt, enum in CHOICE_FILTERS:
             yield Select([(value_label(field, v.value), v.value) for v in enum], prompt=prompt, id=f"filter-{field}",
                          compact=True)
-        yield Checkbox("Identified", id="filter-identified", compact=True)
+        # X1's ``identified``: contacts with the same name, company and e-mail as one. Its own
+        # word was cut to "Identifie…" at 80x24, and said less to a receptionist.
+        yield Checkbox("Merged", id="filter-identified", compact=True, tooltip="one entry per person: duplicates merged")
         yield Static(id="filter-errors")
 
     def on_mount(self) -> None:
@@ -80,7 +82,7 @@ class ContactFilters(Grid):
         parts = []
         for name, value in self.values()[0]:
             if name == "identified":
-                parts.append("identified")
+                parts.append("duplicates merged")
             elif isinstance(value, datetime):
                 parts.append(f"{labels[name]} {value.date().isoformat()}")
             else:
