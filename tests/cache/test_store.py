@@ -304,3 +304,21 @@ def test_a_schema_7_cache_gets_its_divisions_readings_when_opened(tmp_path):
     store = CacheStore(path)
     assert store._one("PRAGMA user_version")[0] == SCHEMA_VERSION
     assert [d.divisionName for d in store.child_divisions(None)] == ["大阪支社", "札幌支社", "名古屋支社", "福岡支社"]
+
+
+def test_a_damaged_cache_file_is_set_aside_and_a_new_one_made(tmp_path, caplog):
+    """A cache that is not a database (a disk that filled mid-write, a file copied over it)
+    ended every start in a traceback; it is a copy of the service's data: moved aside, 0600
+    as it was, and a new one made, with a warning naming both."""
+    path = tmp_path / "c.sqlite3"
+    path.write_bytes(b"garbage, not SQLite " * 500)
+    path.chmod(0o600)
+    store = CacheStore(path)
+    assert store.set_aside == f"{path}.damaged"
+    assert (tmp_path / "c.sqlite3.damaged").read_bytes().startswith(b"garbage")
+    assert stat.S_IMODE(os.stat(store.set_aside).st_mode) == 0o600
+    store.put_users([{"userId": 1, "fullname": "山田 太郎"}])
+    assert store.user(1).record.fullname == "山田 太郎"
+    assert any("set aside" in r.getMessage() and str(path) in r.getMessage() for r in caplog.records)
+    store.close()
+    assert CacheStore(path).set_aside is None  # the new one reads

@@ -32,6 +32,18 @@ def test_offline_without_a_cache_says_there_is_none_and_exits_2():
     assert result.stdout == ""  # no "not found": nobody was looked for
 
 
+def test_offline_on_a_damaged_cache_says_it_cannot_be_read_and_how_it_is_rebuilt():
+    from corpdir.paths import Profile
+
+    path = Profile(CLOSED, helpers.KEY).cache_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"garbage, not SQLite " * 500)  # a disk that filled mid-write, a file copied over it
+    result = lookup("--offline", "03-1234-5678")
+    assert result.returncode == 2 and result.stdout == ""
+    assert f"the cache {path} cannot be read (file is not a database)" in result.stderr
+    assert "`corpdir sync` sets it aside" in result.stderr and "no cache" not in result.stderr
+
+
 def test_every_text_line_has_the_same_five_columns():
     fill_cache(CLOSED)
     result = lookup("--offline", "03-1234-5678", "0120-000-000", "anonymous", "abc")

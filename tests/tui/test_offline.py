@@ -191,3 +191,20 @@ async def test_offline_the_top_divisions_are_listed_once_each_in_their_order(tmp
         await wait_for(pilot, lambda: not app.workers._workers or all(w.is_finished for w in app.workers._workers
                                                                           if w.group == "division-tree"))
         assert shown() == expected
+
+
+async def test_a_damaged_cache_is_said_at_the_start_and_the_sync_fills_a_new_one(tmp_path):
+    from corpdir.state import State
+    from corpdir.tui.app import CorpdirApp
+
+    path = tmp_path / "cache.sqlite3"
+    path.write_bytes(b"garbage, not SQLite " * 500)
+    service = make_service(store=CacheStore(str(path)))
+    app = CorpdirApp(service, state=State())  # an empty cache: the start syncs it
+    notes = collect_notifications(app)
+    async with app.run_test(size=(120, 36)) as pilot:
+        users = app.screen.query_one("#users", VirtualList)
+        assert await wait_for(pilot, lambda: any("could not be read and was set aside" in m and f"{path}.damaged" in m
+                                                 for _, _, m in notes))
+        assert await wait_for(pilot, lambda: users.row_count > 0, tries=500)
+    await service.close()

@@ -58,6 +58,25 @@ def open_reader(path: str | Path, region: str, *, threads: bool = False) -> sqli
     return conn
 
 
+def damage(path: str | Path) -> str | None:
+    """Why the cache file at ``path`` cannot be read as a database ("file is not a
+    database"), or None: no file, a cache never filled, or one that reads."""
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    except sqlite3.OperationalError:
+        return None
+    try:
+        conn.execute("PRAGMA user_version").fetchone()
+        conn.execute("SELECT count(*) FROM meta").fetchone()
+    except sqlite3.OperationalError:
+        return None
+    except sqlite3.DatabaseError as exc:
+        return str(exc)
+    finally:
+        conn.close()
+    return None
+
+
 def synced_age(conn: sqlite3.Connection | None, now: float | None = None) -> float | None:
     """Seconds since the users were last synced into the cache (None: never)."""
     if conn is None:

@@ -64,12 +64,47 @@ class SyncCheckpoint:
             (self.resource, self.generation, self.next_page, self.cursor, self.started_at, self.completed_at, self.page_size))
 
 
+def _set_aside(path: str, why: Exception) -> str:
+    """Move a damaged cache file (and its WAL) to ``<path>.damaged``, still 0600, for
+    whoever wants to look at it; the cache is a copy of the service's data, rebuilt by the
+    next sync. A cache that is not a database (a disk filled mid-write, a file copied over
+    it) made every start end in a traceback."""
+    import logging
+
+    target = f"{path}.damaged"
+    for suffix in ("", "-wal", "-shm"):
+        if os.path.exists(path + suffix):
+            os.replace(path + suffix, target + suffix)
+    logging.getLogger("corpdir.cache").warning("corpdir: the cache %s could not be read (%s): set aside as %s; "
+                                               "the next sync fills a new one", path, why, target)
+    return target
+
+
 class CacheStore(DirectoryReads, FolderLists, CallHistory):
     """One profile's cache database (a file with mode 0600, or ``:memory:``)."""
 
     def __init__(self, path: str | Path = ":memory:", *, region: str = DEFAULT_REGION) -> None:
         self.path = str(path)
         self.region = region
+        self.set_aside: str | None = None
+        """Where a damaged cache file found at ``path`` was moved (this one is new)."""
+        try:
+            self._connect()
+        except sqlite3.DatabaseError as exc:
+            if isinstance(exc, sqlite3.OperationalError) or self.path == ":memory:":
+                raise  # locked, unreadable, read-only: not the file's content, nothing to set aside
+            if getattr(self, "_conn", None) is not None:
+                self._conn.close()
+            self.set_aside = _set_aside(self.path, exc)
+            self._connect()
+        numbers.remember_region_rules(self._conn, region)
+        self.codec = blobs.Codec(self._conn)
+        self._writer = RecordWriter(self.codec, lambda number: match_key(number, region))
+        self._calls_written = 0
+        self._import_leftovers()
+        self._read_divisions()
+
+    def _connect(self) -> None:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(self.path, os.O_CREAT | os.O_RDWR, 0o600)
@@ -83,12 +118,6 @@ class CacheStore(DirectoryReads, FolderLists, CallHistory):
         self._conn.execute("PRAGMA cache_size=-32768")
         self._lock = threading.RLock()
         migrate(self._conn)
-        numbers.remember_region_rules(self._conn, region)
-        self.codec = blobs.Codec(self._conn)
-        self._writer = RecordWriter(self.codec, lambda number: match_key(number, region))
-        self._calls_written = 0
-        self._import_leftovers()
-        self._read_divisions()
 
     # -- meta -------------------------------------------------------------------------------
     def get_meta(self, key: str) -> str | None:

@@ -94,7 +94,10 @@ def main(args: argparse.Namespace, out: TextIO | None = None, inp: TextIO | None
         lookup = LookupPath(args.base_url, offline=args.offline, fresh=args.fresh)
         try:
             if args.offline and not lookup.has_cache:
-                print("corpdir lookup: there is no cache for this service yet: run `corpdir sync`, "
+                damage = lookup.damage()
+                print(f"corpdir lookup: the cache {lookup.cache_file} cannot be read ({damage}): `corpdir sync` sets it "
+                      "aside and fills a new one; or leave out --offline" if damage else
+                      "corpdir lookup: there is no cache for this service yet: run `corpdir sync`, "
                       "or leave out --offline", file=sys.stderr)
                 return EXIT_ERROR
             emit = Output(lookup, args.json, out)

@@ -125,6 +125,10 @@ class DirectoryService:
         """The cache's file, for readers on connections of their own (the gateway's phonebook)."""
         return self._backend.store.path
 
+    def cache_set_aside(self) -> str | None:
+        """Where a damaged cache file found at the start was moved (None: it read)."""
+        return self._backend.store.set_aside
+
     # -- caller-ID ------------------------------------------------------------------------
     async def identify_cached(self, numbers: Iterable[str]) -> dict[str, list[dict[str, Any]]]:
         """Who has each number, from the cache only (no request), in N1's shape: for call

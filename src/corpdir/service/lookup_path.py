@@ -47,7 +47,8 @@ class LookupPath:
         self.base_url = base_url
         self.offline = offline
         profile, region, self.stale_after = _settings_light(base_url)
-        self._conn = conn = numbers.open_reader(profile.cache_location(), region)
+        self.cache_file = profile.cache_location()
+        self._conn = conn = numbers.open_reader(self.cache_file, region)
         # one codec for every number: it keeps the records' compression dictionaries ready
         read = functools.partial(numbers.read, conn, region=region, codec=Codec(conn)) if conn is not None else None
         self.age: float | None = numbers.synced_age(conn)
@@ -59,6 +60,10 @@ class LookupPath:
     @property
     def has_cache(self) -> bool:
         return self._conn is not None
+
+    def damage(self) -> str | None:
+        """Why the cache file cannot be read (None: there is none, or it reads)."""
+        return numbers.damage(self.cache_file) if self._conn is None else None
 
     @property
     def stale(self) -> bool:
