@@ -322,3 +322,19 @@ def test_a_damaged_cache_file_is_set_aside_and_a_new_one_made(tmp_path, caplog):
     assert any("set aside" in r.getMessage() and str(path) in r.getMessage() for r in caplog.records)
     store.close()
     assert CacheStore(path).set_aside is None  # the new one reads
+
+
+def test_a_damaged_cache_another_process_already_replaced_is_left_alone(tmp_path):
+    """Two starts at once (SSH sessions of a burst) both find the file damaged: the second
+    must not set aside the new cache the first has made in its place."""
+    from corpdir.cache.store import _set_aside
+
+    path = tmp_path / "c.sqlite3"
+    path.write_bytes(b"garbage")
+    old_inode = path.stat().st_ino
+    first = _set_aside(str(path), ValueError("file is not a database"), old_inode)
+    fresh = CacheStore(path)
+    fresh.put_users([{"userId": 1, "fullname": "山田 太郎"}])
+    assert first == f"{path}.damaged"
+    assert _set_aside(str(path), ValueError("file is not a database"), old_inode) is None
+    assert fresh.user(1).record.fullname == "山田 太郎" and (tmp_path / "c.sqlite3.damaged").read_bytes() == b"garbage"

@@ -64,19 +64,28 @@ class SyncCheckpoint:
             (self.resource, self.generation, self.next_page, self.cursor, self.started_at, self.completed_at, self.page_size))
 
 
-def _set_aside(path: str, why: Exception) -> str:
+def _set_aside(path: str, why: Exception, inode: int | None) -> str | None:
     """Move a damaged cache file (and its WAL) to ``<path>.damaged``, still 0600, for
     whoever wants to look at it; the cache is a copy of the service's data, rebuilt by the
     next sync. A cache that is not a database (a disk filled mid-write, a file copied over
-    it) made every start end in a traceback."""
+    it) made every start end in a traceback. Only the file found damaged (``inode``) is
+    moved: another process that opened it at the same time may have set it aside already
+    and made the new one now at ``path`` (None is returned then)."""
     import logging
 
+    try:
+        if inode is not None and os.stat(path).st_ino != inode:
+            return None
+    except FileNotFoundError:
+        return None
     target = f"{path}.damaged"
     for suffix in ("", "-wal", "-shm"):
         if os.path.exists(path + suffix):
             os.replace(path + suffix, target + suffix)
+        elif os.path.exists(target + suffix):
+            os.remove(target + suffix)  # an older incident's journal: never applied to this file
     logging.getLogger("corpdir.cache").warning("corpdir: the cache %s could not be read (%s): set aside as %s; "
-                                               "the next sync fills a new one", path, why, target)
+                                               "a sync fills a new one", path, why, target)
     return target
 
 
@@ -95,7 +104,7 @@ class CacheStore(DirectoryReads, FolderLists, CallHistory):
                 raise  # locked, unreadable, read-only: not the file's content, nothing to set aside
             if getattr(self, "_conn", None) is not None:
                 self._conn.close()
-            self.set_aside = _set_aside(self.path, exc)
+            self.set_aside = _set_aside(self.path, exc, self._inode)
             self._connect()
         numbers.remember_region_rules(self._conn, region)
         self.codec = blobs.Codec(self._conn)
@@ -105,9 +114,11 @@ class CacheStore(DirectoryReads, FolderLists, CallHistory):
         self._read_divisions()
 
     def _connect(self) -> None:
+        self._inode: int | None = None
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(self.path, os.O_CREAT | os.O_RDWR, 0o600)
+            self._inode = os.fstat(fd).st_ino
             os.close(fd)
             os.chmod(self.path, 0o600)
         self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)

@@ -135,7 +135,7 @@ class CorpdirApp(WholeFirstFrame, GatedApp):
         for problem in [*self._theme_problems, *self._keymap_problems]:
             self.notify(problem, severity="warning", timeout=10)
         if aside := self.service.cache_set_aside():
-            self.notify(f"The cache could not be read and was set aside ({aside}): the sync fills a new one.",
+            self.notify(f"The cache could not be read and was set aside ({aside}): a sync (Ctrl+S) fills a new one.",
                         severity="warning", timeout=15)
         if self.user_keymap:
             self._check_keymap_ids()

@@ -159,14 +159,15 @@ class DivisionTree(FittedTree[Division | None]):
             await self._fill(node, cached, ticket)
         elif not node.children:
             node.add_leaf(Text(LOADING, style="italic dim"))
-        if not ask_service:
+        if not ask_service or ticket != self._tickets.get(key):  # a newer load of the node asks the service
             return
         try:
             fresh = await self.service.divisions.refresh_children(parent)
         except CorpdirError as exc:
-            if not cached and ticket == self._tickets.get(key):
-                node.remove_children()
-            self.post_message(self.LoadFailed(exc))
+            if ticket == self._tickets.get(key):
+                if not cached:
+                    node.remove_children()
+                self.post_message(self.LoadFailed(exc))
             return
         self._loaded.add(key)
         await self._fill(node, fresh, ticket)
