@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 
 def test_a_fresh_demo_data_directory_is_private_and_lookups_do_not_warn(tmp_path):
@@ -36,8 +37,10 @@ def test_a_cache_folder_that_is_a_file_is_named_with_status_2(tmp_path):
                 f"({a_file}); CORPDIR_CACHE_DIR and CORPDIR_DATA_DIR move them") in done.stderr, done.stderr
 
 
-def test_a_damaged_cache_file_is_named_with_what_to_do():
-    """A cache file that is not SQLite (a crash, a full disk) ended sync in sqlite3's traceback."""
+def test_a_damaged_cache_file_is_set_aside_and_named():
+    """A cache file that is not SQLite (a crash, a full disk) ended sync in sqlite3's
+    traceback: it is moved aside, said with both names, and the sync goes on into a new one
+    (here its service is unreachable: exit 2 for that, not for the cache)."""
     from corpdir.paths import Profile
 
     cache = Profile("http://127.0.0.1:9/v1", "k").cache_path()
@@ -47,4 +50,5 @@ def test_a_damaged_cache_file_is_named_with_what_to_do():
     done = subprocess.run([sys.executable, "-m", "corpdir.cli", "sync", "--quiet"], env=env, capture_output=True,
                           text=True, timeout=120, stdin=subprocess.DEVNULL)
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
-    assert f"corpdir sync: the cache {cache} cannot be read (file is not a database): remove it" in done.stderr
+    assert f"the cache {cache} could not be read (file is not a database): set aside as {cache}.damaged" in done.stderr
+    assert Path(f"{cache}.damaged").read_text(encoding="utf-8").startswith("not a database")
