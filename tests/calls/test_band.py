@@ -96,7 +96,7 @@ async def test_at_80_columns_two_whole_cards_and_plus_one(service):
     async with app.run_test(size=(80, 24)) as pilot:
         assert await feed_ready(pilot, "ring")
         for n in range(3):
-            await ring_in(f"035700100{n}", display_name="株式会社サンプル商事")
+            await ring_in(f"035700100{n}", display_name="株式会社サンプル商事", line="受付デスク 201")
         assert await wait_for(pilot, lambda: len(app.desk_phone.session.rings) == 3 and len(cards(app)) == 2)
         await pilot.pause()
         more = app.screen.query_one("#ring-more-calls")
@@ -104,6 +104,10 @@ async def test_at_80_columns_two_whole_cards_and_plus_one(service):
         for card in cards(app):  # each whole: its bottom border and its last key hint painted
             assert painted(app, card.region)[-1].startswith("╰")
         assert card_text(app).count("d close") == 2 and card_text(app).count("D close all") == 2
+        for card in cards(app):  # the header's parts as many as fit, each whole (the line was cut mid-name)
+            parts = "".join(painted(app, card.query_one("#ring-head").region)).rstrip().split(" · ")
+            assert parts[0] == "Ringing" and len(parts) >= 2, parts
+            assert parts[2:] == ["line 受付デスク 201", "ring"][:len(parts) - 2], parts
         await pilot.resize_terminal(120, 36)
         assert await wait_for(pilot, lambda: len(cards(app)) == 3 and not more.display)
 

@@ -122,12 +122,7 @@ class RingCard(Vertical, can_focus=True):
         assert self.ring is not None
         ring, caller, event = self.ring, self.ring.caller, self.ring.event
         self.set_class(event.state.value == "ended", "-ended")
-        head = Text(STATE_TITLES[event.state.value], style="bold")  # the time before the feed's name:
-        head.append(f" · {when(event.at)}")  # three cards side by side cut the end of this line
-        if event.line:  # the phone's active_user query, a script's --line: text, never escapes
-            head.append(f" · line {printable(event.line)}")
-        head.append(f" · {printable(event.feed)}")
-        self.query_one("#ring-head", Static).update(head)
+        self.query_one("#ring-head", Static).update(self.head_text())
         if caller.known:
             identity = [literal(caller.name, "bold")]
             if caller.kana:
@@ -163,6 +158,23 @@ class RingCard(Vertical, can_focus=True):
         self.query_one("#ring-more", Static).update(Group(*more) if more else "")
         self.query_one("#ring-keys", Static).update(self.keys_text())
 
+    def head_text(self) -> Text:
+        """State, time, line and feed, as many as fit the card's width, whole: two or three
+        cards side by side at 80 columns cut the line mid-part, ending it in "·"."""
+        assert self.ring is not None
+        event = self.ring.event
+        head = Text(STATE_TITLES[event.state.value], style="bold")  # the time before the feed's name
+        parts = [when(event.at)]
+        if event.line:  # the phone's active_user query, a script's --line: text, never escapes
+            parts.append(f"line {printable(event.line)}")
+        parts.append(printable(event.feed))
+        width = self.content_size.width  # 0 while hidden: repainted when it gets its size
+        for part in parts:
+            if width and head.cell_len + 3 + Text(part).cell_len > width:
+                break
+            head.append(f" · {part}")
+        return head
+
     def keys_text(self) -> Text:
         """The keys this card offers now: a kiosk shows no write, a known caller no 'save'.
         Lines break between hints, never inside one ("d" at a line's end and "close" on
@@ -188,6 +200,7 @@ class RingCard(Vertical, can_focus=True):
 
     def on_resize(self) -> None:
         if self.ring is not None:
+            self.query_one("#ring-head", Static).update(self.head_text())
             self.query_one("#ring-keys", Static).update(self.keys_text())
 
     def offers(self, action: str) -> bool:
