@@ -165,7 +165,7 @@ def bench_lookup_process(db: Path, forms: list[str], runs: int, against: Path | 
     base_url, key = "http://127.0.0.1:9/v1", "bench-key"
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "CORPDIR_BASE_URL": base_url, "CORPDIR_API_KEY": key, "CORPDIR_CACHE_DIR": tmp,
-               "CORPDIR_CONFIG": os.path.join(tmp, "none.toml")}
+               "CORPDIR_CONFIG": os.devnull}
         os.environ.update({"CORPDIR_CACHE_DIR": tmp})
         target = Profile(base_url, key).cache_path()
         target.parent.mkdir(parents=True, exist_ok=True)

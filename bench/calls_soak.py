@@ -45,7 +45,7 @@ async def main(calls: int, rate: int, kill_after: int) -> None:
     for name in ("DATA", "CACHE", "STATE"):
         os.environ[f"CORPDIR_{name}_DIR"] = str(folder / name.lower())
     os.environ["CORPDIR_RUNTIME_DIR"] = str(folder / "run")
-    os.environ["CORPDIR_CONFIG"] = str(folder / "none.toml")
+    os.environ["CORPDIR_CONFIG"] = os.devnull
     from corpdir.calls.recorder import queue_path, read_queue
     from corpdir.config import ServiceConfig
     from corpdir.paths import data_dir

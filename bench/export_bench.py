@@ -114,7 +114,7 @@ def build(path: Path, size: int) -> None:
 def environment(tmp: str, db: Path) -> dict[str, str]:
     """The env of a `corpdir` process reading a copy of ``db`` as its profile's cache."""
     env = {**os.environ, "CORPDIR_BASE_URL": BASE_URL, "CORPDIR_API_KEY": KEY, "CORPDIR_CACHE_DIR": tmp,
-           "CORPDIR_CONFIG": os.path.join(tmp, "none.toml")}
+           "CORPDIR_CONFIG": os.devnull}
     os.environ["CORPDIR_CACHE_DIR"] = tmp
     target = Profile(BASE_URL, KEY).cache_path()
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -36,7 +36,7 @@ def home_env(home: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CORPDIR_")}
     env.update(TERM="xterm-256color", COLORTERM="truecolor", HOME=str(home), CORPDIR_DATA_DIR=str(home / "data"),
                CORPDIR_CACHE_DIR=str(home / "cache"), CORPDIR_STATE_DIR=str(home / "state"),
-               CORPDIR_CONFIG=str(home / "none.toml"))
+               CORPDIR_CONFIG=os.devnull)
     return env
 
 

@@ -31,7 +31,7 @@ def isolate(data: Path) -> None:
     for name in [k for k in os.environ if k.startswith("CORPDIR_")]:
         del os.environ[name]
     os.environ.update(CORPDIR_DATA_DIR=str(data / "data"), CORPDIR_CACHE_DIR=str(data / "cache"),
-                      CORPDIR_STATE_DIR=str(data / "screenshot-state"), CORPDIR_CONFIG=str(data / "none.toml"),
+                      CORPDIR_STATE_DIR=str(data / "screenshot-state"), CORPDIR_CONFIG=os.devnull,
                       TZ="Asia/Tokyo")
     time.tzset()
 

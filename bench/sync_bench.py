@@ -94,7 +94,7 @@ def main() -> None:
         print(f"server ready in {time.time() - started:.1f} s ({'generated and loaded' if fresh else 'reused'} the tenant)")
         with tempfile.TemporaryDirectory() as tmp:
             env = {**os.environ, "CORPDIR_BASE_URL": f"http://127.0.0.1:{port}/v1", "CORPDIR_API_KEY": "demo-reception",
-                   "CORPDIR_CACHE_DIR": tmp, "CORPDIR_CONFIG": os.path.join(tmp, "none.toml"),
+                   "CORPDIR_CACHE_DIR": tmp, "CORPDIR_CONFIG": os.devnull,
                    "PYTHONPATH": os.pathsep.join([str(SRC), *site.getsitepackages()]),
                    "PYTHONPYCACHEPREFIX": str(OUT / "pycache")}
             env.pop("PYTHONDONTWRITEBYTECODE", None)

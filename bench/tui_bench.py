@@ -124,7 +124,7 @@ def bench_start(runs: int, db: Path | None = None) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CORPDIR_")}
     env.update(TERM="xterm-256color", COLORTERM="truecolor", CORPDIR_DATA_DIR=str(home / "data"),
                CORPDIR_CACHE_DIR=str(home / "cache"), CORPDIR_STATE_DIR=str(home / "state"),
-               CORPDIR_CONFIG=str(home / "none.toml"))
+               CORPDIR_CONFIG=os.devnull)
     script = shutil.which("corpdir", path=os.path.dirname(sys.executable))
     corpdir = [script] if script else [sys.executable, "-m", "corpdir.cli"]
     if db is not None:

@@ -11,7 +11,10 @@ import pytest
 def _isolated_dirs(tmp_path, monkeypatch):
     for name in [name for name in os.environ if name.startswith("CORPDIR_")]:  # every section reads some
         monkeypatch.delenv(name)
-    monkeypatch.setenv("CORPDIR_CONFIG", str(tmp_path / "config" / "config.toml"))
+    config = tmp_path / "config" / "config.toml"  # there, empty: a CORPDIR_CONFIG naming no file is warned about
+    config.parent.mkdir()
+    config.touch(mode=0o600)
+    monkeypatch.setenv("CORPDIR_CONFIG", str(config))
     monkeypatch.setenv("CORPDIR_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("CORPDIR_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("CORPDIR_STATE_DIR", str(tmp_path / "state"))

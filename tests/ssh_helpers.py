@@ -19,7 +19,7 @@ def demo_home_env(home) -> dict[str, str]:  # noqa: ANN001 - a Path
     """An environment whose corpdir uses ``home`` for data, cache and state, on the small demo."""
     env = {**os.environ, "CORPDIR_DEMO_SIZE": DEMO_SIZE, "CORPDIR_DATA_DIR": str(home / "data"),
            "CORPDIR_CACHE_DIR": str(home / "cache"), "CORPDIR_STATE_DIR": str(home / "state"),
-           "CORPDIR_CONFIG": str(home / "none.toml")}
+           "CORPDIR_CONFIG": os.devnull}
     for name in ("CORPDIR_BASE_URL", "CORPDIR_API_KEY", "CORPDIR_API_KEY_FILE"):
         env.pop(name, None)
     return env
@@ -51,6 +51,47 @@ class Screen:
 
     def text(self) -> str:
         return re.sub(r"\s+", " ", "\n".join(self.lines()))
+
+
+def corpdir_in_a_terminal(env: dict[str, str], done: Callable[[Screen], bool], cols: int = 120, rows: int = 36,
+                          step: int = 65536) -> str:
+    """`corpdir --no-sync` under a pseudo-terminal of ``cols`` x ``rows``: the screen's text
+    at the first moment ``done`` holds, read ``step`` bytes at a time as they arrive (a frame
+    is drawn line by line: a small step sees its lines come), else as it stands when the app
+    ends or after 60 s (it writes all along: its status bar counts); then Ctrl+Q."""
+    import fcntl
+    import pty
+    import select
+    import signal
+    import struct
+    import subprocess
+    import sys
+    import termios
+    import time
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+    process = subprocess.Popen([sys.executable, "-m", "corpdir.cli", "--no-sync"], stdin=slave, stdout=slave,
+                               stderr=slave, env={**env, "TERM": "xterm-256color"}, start_new_session=True)
+    os.close(slave)
+    screen = Screen(cols, rows)
+    give_up = time.monotonic() + 60
+    try:
+        while process.poll() is None and time.monotonic() < give_up and select.select([master], [], [], 5)[0]:
+            chunk = os.read(master, 65536)
+            for start in range(0, len(chunk), step):
+                screen.feed(chunk[start:start + step])
+                if done(screen):
+                    return screen.text()
+        return screen.text()
+    finally:
+        os.write(master, b"\x11")
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        os.close(master)
 
 
 class Terminal(Screen, asyncssh.SSHClientSession):

@@ -180,6 +180,25 @@ def _secrets(value: Any, where: str) -> Iterable[str]:
             yield from _secrets(item, f"{where}[{i}]")
 
 
+_missing_said: set[str] = set()
+
+
+def warn_if_named_and_missing() -> None:
+    """Warn (logger ``corpdir.config``, once a process) when ``CORPDIR_CONFIG`` names a file
+    that is not there: a typo in a wrapper script or a unit file otherwise started corpdir
+    on the defaults (the embedded demo) without a word. ``CORPDIR_CONFIG=/dev/null`` says
+    "no file" on purpose. `corpdir lookup` does not call it (its stderr is often a PBX's log)."""
+    named = os.environ.get("CORPDIR_CONFIG")
+    if named and named not in _missing_said and (os.path.isdir(named) or not os.path.exists(named)):
+        _missing_said.add(named)
+        import logging
+
+        what = "is a folder" if os.path.isdir(named) else "does not exist"
+        logging.getLogger("corpdir.config").warning(
+            "corpdir: CORPDIR_CONFIG names %s, which %s: no config file is read (CORPDIR_CONFIG=/dev/null says so "
+            "on purpose)", named, what)
+
+
 def warn_if_readable_by_others(path: Path) -> None:
     """Warn (logger ``corpdir.config``: on stderr, as an unreadable API key file is) when
     the config file ``path`` holds a secret and its mode gives the group or others any

@@ -111,3 +111,28 @@ def test_a_table_written_as_a_value_is_said_with_every_other_mistake(write_confi
         "[ui] photos: Input should be a valid boolean, unable to interpret input",
         "[gateway] port: Input should be less than or equal to 65535",
     ]
+
+
+def _doctor(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "corpdir.cli", "doctor"], capture_output=True, text=True, env=env,
+                          stdin=subprocess.DEVNULL, timeout=120)
+
+
+@pytest.mark.parametrize("kind", ["missing", "folder"])
+def test_a_config_file_named_and_not_there_is_warned_about_once(tmp_path, kind):
+    """A typo in CORPDIR_CONFIG (a wrapper script, a unit file) started corpdir on the defaults,
+    the embedded demo, without a word."""
+    named = tmp_path / ("conifg.toml" if kind == "missing" else "config.d")
+    if kind == "folder":
+        named.mkdir()
+    done = _doctor({**os.environ, "CORPDIR_CONFIG": str(named)})
+    what = "does not exist" if kind == "missing" else "is a folder"
+    assert done.stderr.count(f"CORPDIR_CONFIG names {named}, which {what}: no config file is read") == 1, done.stderr
+
+
+@pytest.mark.parametrize("named", ["devnull", "present"])
+def test_dev_null_or_a_file_there_says_nothing(write_config, named):
+    env = {**os.environ, "CORPDIR_CONFIG": os.devnull} if named == "devnull" else {**os.environ}
+    if named == "present":
+        write_config("[ui]\nphotos = true\n")
+    assert "CORPDIR_CONFIG" not in _doctor(env).stderr

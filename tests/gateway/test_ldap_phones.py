@@ -13,6 +13,7 @@ searches go through ``ldapsearch`` too, as a shell user would check.
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 import unicodedata
 
@@ -42,7 +43,7 @@ def loaded(tmp_path_factory):
     patch.setenv("CORPDIR_BASE_URL", live.base_url)
     patch.setenv("CORPDIR_API_KEY", "demo-reception")
     patch.setenv("CORPDIR_CACHE_DIR", str(tmp / "cache"))
-    patch.setenv("CORPDIR_CONFIG", str(tmp / "none.toml"))
+    patch.setenv("CORPDIR_CONFIG", os.devnull)
     asyncio.run(_add_user_stored_as_e164(live))
     slapd = Slapd(tmp / "slapd")
     try:

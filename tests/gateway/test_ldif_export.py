@@ -29,7 +29,7 @@ def profile(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("ldif-export")
     live = LiveServer(make_server())
     env = {"CORPDIR_BASE_URL": live.base_url, "CORPDIR_API_KEY": "demo-reception",
-           "CORPDIR_CACHE_DIR": str(tmp / "cache"), "CORPDIR_CONFIG": str(tmp / "none.toml")}
+           "CORPDIR_CACHE_DIR": str(tmp / "cache"), "CORPDIR_CONFIG": os.devnull}
     patch = pytest.MonkeyPatch()
     for name, value in env.items():
         patch.setenv(name, value)

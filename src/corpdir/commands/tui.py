@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 import logging
-from typing import TYPE_CHECKING, Any
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Iterator
 
 if TYPE_CHECKING:
     from corpdir.config import CallsConfig
@@ -50,13 +51,14 @@ def _run(args: argparse.Namespace) -> int:
     from corpdir.service.directory import DirectoryService
     from corpdir.tui.app import CorpdirApp
 
-    settings = load_settings(service={"base_url": args.base_url}, ui={"theme": args.theme})
-    read_only = bool(getattr(args, "read_only", False) or settings.ui.read_only or settings.service.read_only)
-    settings.service.read_only = read_only  # the client refuses writes too, not only the screens
-    service = DirectoryService.open(settings.service)
+    with warnings_kept("corpdir.config", "corpdir.client") as notes:
+        settings = load_settings(service={"base_url": args.base_url}, ui={"theme": args.theme})
+        read_only = bool(getattr(args, "read_only", False) or settings.ui.read_only or settings.service.read_only)
+        settings.service.read_only = read_only  # the client refuses writes too, not only the screens
+        service = DirectoryService.open(settings.service)
     app = CorpdirApp(service, settings.ui, sync_on_start=not args.no_sync, owns_service=True, read_only=read_only,
                      messages=settings.messages, whereabouts=settings.whereabouts,
-                     calls=desk_only(settings.calls, read_only), keymap=settings.keymap)
+                     calls=desk_only(settings.calls, read_only), keymap=settings.keymap, notes=notes)
     log = None if read_only else desk_log(settings.service)  # a kiosk writes no file
     try:
         app.run()
@@ -65,6 +67,39 @@ def _run(args: argparse.Namespace) -> int:
             logging.getLogger("corpdir").removeHandler(log)
             log.close()
     return int(app.return_code or 0)
+
+
+@contextmanager
+def warnings_kept(*names: str) -> Iterator[list[str]]:
+    """The warnings the loggers ``names`` give while the block runs (an unknown key in the
+    config file, a file holding a secret open to others, a key file that cannot be read),
+    kept for the app to show: printed on stderr alone, they were hidden by
+    the app's screen the moment it started and seen only after quitting. Each still goes
+    where it went before: to the handlers configured, else to stderr (Python's last resort)."""
+    kept: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            kept.append(record.getMessage().removeprefix("corpdir: "))
+            if logging.lastResort is not None and not self.others_handle(record):
+                logging.lastResort.handle(record)
+
+        def others_handle(self, record: logging.LogRecord) -> bool:
+            logger: logging.Logger | None = logging.getLogger(record.name)
+            while logger is not None:
+                if any(handler is not self for handler in logger.handlers):
+                    return True
+                logger = logger.parent if logger.propagate else None
+            return False
+
+    handler = Keep(logging.WARNING)
+    for name in names:
+        logging.getLogger(name).addHandler(handler)
+    try:
+        yield kept
+    finally:
+        for name in names:
+            logging.getLogger(name).removeHandler(handler)
 
 
 def desk_log(settings: Any) -> logging.Handler:

@@ -38,7 +38,8 @@ from corpdir.config.sources import merged, sections_from_environment
 from corpdir.config.ssh import SshConfig
 from corpdir.config.ui import UiConfig, dotted
 from corpdir.config.unknown import known_at, suggestion, warn_unknown
-from corpdir.paths import SettingsError, config_path, given, read_config, service_values, warn_if_readable_by_others
+from corpdir.paths import (SettingsError, config_path, given, read_config, service_values, warn_if_named_and_missing,
+                           warn_if_readable_by_others)
 
 __all__ = [
     "ActionUrlFeedConfig", "AmiDialerConfig", "AmiFeedConfig", "BaresipDialerConfig", "BaresipFeedConfig", "CallsConfig",
@@ -85,6 +86,7 @@ def load_settings(**flags: dict[str, Any]) -> Settings:
     A value that breaks a rule raises :class:`SettingsError`, naming each section, key and
     rule; `corpdir` prints it and exits with status 2."""
     given_flags = {section: {k: v for k, v in values.items() if given(v) is not None} for section, values in flags.items()}
+    warn_if_named_and_missing()
     warn_if_readable_by_others(config_path())
     tables, wrong = _tables(Settings.model_fields)
     warn_unknown(config_path(), tables, {name: field.annotation for name, field in Settings.model_fields.items()})

@@ -11,7 +11,7 @@ from __future__ import annotations
 import gc
 import importlib
 from functools import partial
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from textual import on, work
 from textual.app import SystemCommand
@@ -88,8 +88,10 @@ class CorpdirApp(WholeFirstFrame, GatedApp):
     def __init__(self, service: DirectoryService, ui: UiConfig | None = None, *, state: State | None = None,
                  sync_on_start: bool = True, owns_service: bool = False, read_only: bool = False,
                  calls: CallsConfig | None = None, keymap: dict[str, Any] | None = None,
-                 messages: MessagesConfig | None = None, whereabouts: WhereaboutsConfig | None = None) -> None:
+                 messages: MessagesConfig | None = None, whereabouts: WhereaboutsConfig | None = None,
+                 notes: Sequence[str] = ()) -> None:
         super().__init__()
+        self._start_notes = list(notes)  # the start's warnings (corpdir.commands.tui.warnings_kept), shown on mount
         self.read_only = self.gated = read_only  # kiosk: nothing that writes is offered or run (corpdir.tui.readonly)
         self.service = service
         self.owns_service = owns_service
@@ -132,6 +134,8 @@ class CorpdirApp(WholeFirstFrame, GatedApp):
         return screen
 
     def on_mount(self) -> None:
+        for note in self._start_notes:  # a file's path and a fix to read: longer than the others
+            self.notify(note, title="Settings", severity="warning", timeout=20)
         for problem in [*self._theme_problems, *self._keymap_problems]:
             self.notify(problem, severity="warning", timeout=10)
         if aside := self.service.cache_set_aside():
