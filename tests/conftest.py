@@ -8,11 +8,12 @@ import pytest
 
 
 @pytest.fixture(autouse=True)
-def _isolated_dirs(tmp_path, monkeypatch):
+def _isolated_dirs(tmp_path, tmp_path_factory, monkeypatch):
     for name in [name for name in os.environ if name.startswith("CORPDIR_")]:  # every section reads some
         monkeypatch.delenv(name)
-    config = tmp_path / "config" / "config.toml"  # there, empty: a CORPDIR_CONFIG naming no file is warned about
-    config.parent.mkdir()
+    # there, empty (a CORPDIR_CONFIG naming no file is warned about), and beside the test's
+    # tmp_path, which tests look into to see what a command left behind
+    config = tmp_path_factory.mktemp("config") / "config.toml"
     config.touch(mode=0o600)
     monkeypatch.setenv("CORPDIR_CONFIG", str(config))
     monkeypatch.setenv("CORPDIR_DATA_DIR", str(tmp_path / "data"))

@@ -79,6 +79,10 @@ def corpdir_in_a_terminal(env: dict[str, str], done: Callable[[Screen], bool], c
     try:
         while process.poll() is None and time.monotonic() < give_up and select.select([master], [], [], 5)[0]:
             chunk = os.read(master, 65536)
+            if b"\x1b[?1049h" in chunk:  # the app's screen of its own, which pyte does not keep apart:
+                screen.feed(chunk.split(b"\x1b[?1049h", 1)[0])  # what was written before (stderr) is not on it
+                screen.screen.reset()
+                chunk = chunk.split(b"\x1b[?1049h", 1)[1]
             for start in range(0, len(chunk), step):
                 screen.feed(chunk[start:start + step])
                 if done(screen):

@@ -136,3 +136,19 @@ def test_dev_null_or_a_file_there_says_nothing(write_config, named):
     if named == "present":
         write_config("[ui]\nphotos = true\n")
     assert "CORPDIR_CONFIG" not in _doctor(env).stderr
+
+
+def test_a_variable_corpdir_does_not_read_is_named_with_the_nearest_one():
+    """CORPDIR_BASEURL (a typo) was dropped without a word: the app started on the demo."""
+    env = {**os.environ, "CORPDIR_BASEURL": "http://127.0.0.1:9/v1", "CORPDIR_UI_THEMES": "corpdir-light",
+           "CORPDIR_APIKEY": "k-3f9a-secret", "CORPDIR_NOTHING_LIKE_IT": "1",
+           "CORPDIR_UI_THEME": "corpdir-light", "corpdir_ui_photos": "false", "CORPDIR_DEMO_SIZE": "60"}
+    said = _doctor(env).stderr
+    assert "CORPDIR_BASEURL: no such variable, ignored (did you mean CORPDIR_BASE_URL?)" in said, said
+    assert "CORPDIR_UI_THEMES: no such variable, ignored (did you mean CORPDIR_UI_THEME?)" in said, said
+    assert "CORPDIR_APIKEY: no such variable, ignored (did you mean CORPDIR_API_KEY?)" in said, said
+    assert "CORPDIR_NOTHING_LIKE_IT: no such variable, ignored\n" in said, said
+    assert "k-3f9a-secret" not in said  # a value is never shown
+    # the ones read (a section's in any case, the service's, the places) are not named
+    assert "CORPDIR_UI_THEME:" not in said and "corpdir_ui_photos" not in said and "CORPDIR_DEMO_SIZE" not in said
+    assert "CORPDIR_CONFIG" not in said and "CORPDIR_CACHE_DIR" not in said

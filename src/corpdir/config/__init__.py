@@ -15,6 +15,7 @@ configuration: they live in :mod:`corpdir.state`, never rewritten into the user'
 
 from __future__ import annotations
 
+import os
 from typing import Any, Iterable
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -37,7 +38,7 @@ from corpdir.config.service import ConnectionConfig, ServiceConfig, service_env_
 from corpdir.config.sources import merged, sections_from_environment
 from corpdir.config.ssh import SshConfig
 from corpdir.config.ui import UiConfig, dotted
-from corpdir.config.unknown import known_at, suggestion, warn_unknown
+from corpdir.config.unknown import known_at, suggestion, warn_unknown, warn_unknown_variables
 from corpdir.paths import (SettingsError, config_path, given, read_config, service_values, warn_if_named_and_missing,
                            warn_if_readable_by_others)
 
@@ -57,6 +58,12 @@ ENV_SECTIONS: dict[str, tuple[str, type[BaseModel]]] = {
     "gateway": ("CORPDIR_GATEWAY_", GatewayConfig), "ssh": ("CORPDIR_SSH_", SshConfig),
     "messages": ("CORPDIR_MESSAGES_", MessagesConfig), "whereabouts": ("CORPDIR_WHEREABOUTS_", WhereaboutsConfig),
 }
+
+
+# The CORPDIR_* variables that are places or plumbing, not settings: read as written
+# (corpdir.paths; the SSH server's session marker and start queue; `corpdir ldap-sync`).
+OTHER_VARIABLES = ("CORPDIR_CONFIG", "CORPDIR_DATA_DIR", "CORPDIR_CACHE_DIR", "CORPDIR_STATE_DIR", "CORPDIR_RUNTIME_DIR",
+                   "CORPDIR_SESSION", "CORPDIR_START_QUEUE", "CORPDIR_LDAP_PASSWORD")
 
 
 class Settings(BaseModel):
@@ -87,6 +94,8 @@ def load_settings(**flags: dict[str, Any]) -> Settings:
     rule; `corpdir` prints it and exits with status 2."""
     given_flags = {section: {k: v for k, v in values.items() if given(v) is not None} for section, values in flags.items()}
     warn_if_named_and_missing()
+    warn_unknown_variables(os.environ, [*service_env_names(), *OTHER_VARIABLES],
+                           [f"{prefix}{name}" for prefix, model in ENV_SECTIONS.values() for name in model.model_fields])
     warn_if_readable_by_others(config_path())
     tables, wrong = _tables(Settings.model_fields)
     warn_unknown(config_path(), tables, {name: field.annotation for name, field in Settings.model_fields.items()})

@@ -110,3 +110,22 @@ def warn_unknown(path: Path, tables: dict[str, Any], sections: dict[str, Any]) -
         if message not in _said:
             _said.add(message)
             logging.getLogger("corpdir.config").warning("corpdir: %s", message)
+
+
+def warn_unknown_variables(environment: Iterable[str], exact: Iterable[str], any_case: Iterable[str]) -> None:
+    """Warns once a process about each ``CORPDIR_*`` variable of ``environment`` (its names)
+    that corpdir does not read: ``CORPDIR_BASEURL=...`` was dropped without a word, the app
+    starting on the embedded demo. ``exact``: names read as written (the service's, the
+    places); ``any_case``: names read in any case (a section's, ``CORPDIR_UI_THEME``)."""
+    exact, upper = set(exact), {name.upper() for name in any_case}
+    for name in sorted(environment):
+        if not name.upper().startswith("CORPDIR_") or name in exact or name.upper() in upper:
+            continue
+        import difflib
+
+        # compared without the prefix all share, which made FOO look like REGION
+        close = difflib.get_close_matches(name.upper()[8:], sorted(known[8:] for known in exact | upper), n=1, cutoff=0.6)
+        message = f"{name}: no such variable, ignored" + (f" (did you mean CORPDIR_{close[0]}?)" if close else "")
+        if message not in _said:
+            _said.add(message)
+            logging.getLogger("corpdir.config").warning("corpdir: %s", message)
