@@ -290,7 +290,7 @@ def lookup_settings() -> dict[str, Any]:
     A value of the wrong type (``base_url = 12``, ``stale_after = "15m"``, ``service = 3``)
     is left to the section's full reading to describe: it raises :class:`SettingsError`
     naming the table, key and rule, as every other command does, rather than a traceback here."""
-    from corpdir.phone_rules import REGIONS
+    from corpdir.phone_rules import checked_region
 
     table = read_config().get("service", {})
     try:
@@ -300,10 +300,7 @@ def lookup_settings() -> dict[str, Any]:
         values["stale_after"] = float(values["stale_after"])
         if values["stale_after"] < 0:  # ServiceConfig's rule, said by it
             raise ValueError(values["stale_after"])
-        region = values["region"]
-        if not (len(region) == 2 and region.isascii() and region.upper() in REGIONS):  # ServiceConfig's rule, said by it
-            raise ValueError(region)
-        values["region"] = region.upper()
+        values["region"] = checked_region(values["region"])  # ServiceConfig's rule, said by it
     except (AttributeError, TypeError, ValueError):
         from corpdir.config import load_service_settings
 

@@ -92,6 +92,18 @@ REGIONS = frozenset((
 ).split())
 
 
+def checked_region(value: object) -> str:
+    """``value`` as a region with a numbering plan, in upper case (``jp`` is JP: phonenumbers
+    knows only upper case, and a lower-case region made every number written without +81 "not
+    found"); ValueError naming the rule otherwise. The one rule of ``[service] region``, its
+    variable, `corpdir lookup`'s reader and an SSH key's profile."""
+    if not (isinstance(value, str) and len(value) == 2 and value.isascii() and value.isalpha()):
+        raise ValueError(f"{value!r} is not a two-letter country code (ISO 3166-1, e.g. JP or US)")
+    if value.upper() not in REGIONS:
+        raise ValueError(f"{value!r} is no country with a telephone numbering plan (ISO 3166-1, e.g. JP or US)")
+    return value.upper()
+
+
 def region_rules(region: str) -> RegionRules | None:
     """The rules of ``region`` from phonenumbers' metadata (imports phonenumbers)."""
     from phonenumbers import PhoneMetadata

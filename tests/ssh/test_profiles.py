@@ -70,8 +70,20 @@ def test_a_profiles_session_does_not_inherit_the_servers_service(tmp_path, keys,
     ('[[keys]]\npublic_key = "ssh-ed25519 nonsense"\n', "not a public key"),
     ('[[keys]]\npublic_key = "KEY"\nprofile = { password = "x" }\n', "unknown profile field"),
     ('[[keys]\n', "p.toml"),
+    # the session's own settings refused these at the key's login, the server started without a word
+    ('[[keys]]\npublic_key = "KEY"\nprofile = { region = "Japan" }\n', "entry 1: region: 'Japan' is not a two-letter"),
+    ('[[keys]]\npublic_key = "KEY"\nprofile = { region = "EU" }\n', "entry 1: region: 'EU' is no country with a telephone"),
+    ('[[keys]]\npublic_key = "KEY"\nprofile = { region = 81 }\n', "entry 1: region: 81 is not a two-letter"),
+    ('[[keys]]\npublic_key = "KEY"\nprofile = { variant = "c" }\n', "entry 1: variant: 'c' is not one of"),
 ])
 def test_a_bad_profiles_file_is_reported_by_entry(tmp_path, keys, text, message):
     (tmp_path / "p.toml").write_text(text.replace("KEY", _public(keys[0])), encoding="utf-8")
     with pytest.raises(ProfileError, match=message):
         load_profiles(tmp_path / "p.toml")
+
+
+def test_a_profiles_region_is_taken_in_any_case(tmp_path, keys):
+    (tmp_path / "p.toml").write_text(f'[[keys]]\npublic_key = "{_public(keys[0])}"\nprofile = {{ region = "us" }}\n',
+                                     encoding="utf-8")
+    (profile,) = load_profiles(tmp_path / "p.toml").values()
+    assert profile.region == "US" and profile.child_env()["CORPDIR_REGION"] == "US"

@@ -23,7 +23,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator
 
 from corpdir.paths import Profile, api_key_from, given, profile_for
-from corpdir.phone_rules import REGIONS
+from corpdir.phone_rules import checked_region
 
 log = logging.getLogger("corpdir.client")
 
@@ -81,13 +81,8 @@ class ServiceConfig(ConnectionConfig):
     @field_validator("region")
     @classmethod
     def _country_code(cls, value: str) -> str:
-        """``jp`` is JP: phonenumbers knows only upper case, and a lower-case region made every
-        number written without +81 "not found", without a word."""
-        if not (len(value) == 2 and value.isascii() and value.isalpha()):
-            raise ValueError(f"{value!r} is not a two-letter country code (ISO 3166-1, e.g. JP or US)")
-        if value.upper() not in REGIONS:
-            raise ValueError(f"{value!r} is no country with a telephone numbering plan (ISO 3166-1, e.g. JP or US)")
-        return value.upper()
+        """``jp`` is JP (:func:`corpdir.phone_rules.checked_region`)."""
+        return checked_region(value)
     stale_after: float = Field(default=15 * 60, ge=0, description="seconds after which cached data is refreshed first")
     # the demo generator's smallest tenant (corpdir.server.DEMO_MIN_SIZE; a test holds the two
     # together): a smaller one ended in its ValueError's traceback

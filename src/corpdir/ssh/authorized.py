@@ -32,6 +32,8 @@ from typing import Any
 
 import asyncssh
 
+from corpdir.phone_rules import checked_region
+
 log = logging.getLogger("corpdir.ssh")
 
 PROFILE_FIELDS = {"base_url", "api_key_file", "api_key", "variant", "region", "theme", "read_only"}
@@ -209,6 +211,15 @@ def load_profiles(path: Path) -> dict[str, SessionProfile]:
             raise ProfileError(f"{where}: unknown profile field(s) {', '.join(sorted(unknown))}")
         if raw.get("api_key_file") is not None:
             raw["api_key_file"] = Path(str(raw["api_key_file"])).expanduser()
+        # what the session's own settings would refuse, refused now: at the key's login it was
+        # a session that failed to start, the server having started without a word
+        if raw.get("region") is not None:
+            try:
+                raw["region"] = checked_region(raw["region"])
+            except ValueError as exc:
+                raise ProfileError(f"{where}: region: {exc}") from None
+        if raw.get("variant") not in (None, "A", "B", "C"):
+            raise ProfileError(f"{where}: variant: {raw['variant']!r} is not one of the interface's variants A, B, C")
         name = str(entry.get("name") or (key.get_comment() or "") or key_id(key))
         profiles[key_id(key)] = SessionProfile(name=name, inherit=False, **raw)
     return profiles
