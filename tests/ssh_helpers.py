@@ -77,7 +77,7 @@ def corpdir_in_a_terminal(env: dict[str, str], done: Callable[[Screen], bool], c
     screen = Screen(cols, rows)
     give_up = time.monotonic() + 60
     try:
-        while process.poll() is None and time.monotonic() < give_up and select.select([master], [], [], 5)[0]:
+        while process.poll() is None and time.monotonic() < give_up and select.select([master], [], [], 30)[0]:
             chunk = os.read(master, 65536)
             if b"\x1b[?1049h" in chunk:  # the app's screen of its own, which pyte does not keep apart:
                 screen.feed(chunk.split(b"\x1b[?1049h", 1)[0])  # what was written before (stderr) is not on it

@@ -44,7 +44,7 @@ def test_a_config_file_open_to_others_is_shown_in_the_app(demo_home, tmp_path):
     assert "s3cr3t-value" not in text  # named, never shown
 
 
-def test_the_kept_warnings_still_reach_the_handlers_configured(caplog):
+def test_the_kept_warnings_still_reach_the_handlers_configured(caplog, capsys):
     caplog.set_level(logging.WARNING)
     with warnings_kept("corpdir.config") as notes:
         logging.getLogger("corpdir.config").warning("corpdir: %s", "[ui] them: no such setting")
@@ -53,12 +53,19 @@ def test_the_kept_warnings_still_reach_the_handlers_configured(caplog):
     assert notes == ["[ui] them: no such setting"]
     assert [r.getMessage() for r in caplog.records] == ["corpdir: [ui] them: no such setting", "not one of those named",
                                                         "after the start"]
+    assert "them" not in capsys.readouterr().err  # handled there: not printed on stderr a second time
 
 
-def test_with_no_handler_the_kept_warnings_still_go_to_stderr(capsys, monkeypatch):
+def test_with_no_handler_the_kept_warnings_still_go_to_stderr(capsys):
     root = logging.getLogger()
-    monkeypatch.setattr(root, "handlers", [])  # as `corpdir` runs: no handler anywhere (pytest adds its own)
-    with warnings_kept("corpdir.config") as notes:
-        logging.getLogger("corpdir.config").warning("corpdir: %s", "[ui] them: no such setting")
+    theirs = root.handlers[:]  # as `corpdir` runs: no handler anywhere (pytest adds its own; given back after)
+    for handler in theirs:
+        root.removeHandler(handler)
+    try:
+        with warnings_kept("corpdir.config") as notes:
+            logging.getLogger("corpdir.config").warning("corpdir: %s", "[ui] them: no such setting")
+    finally:
+        for handler in theirs:
+            root.addHandler(handler)
     assert notes == ["[ui] them: no such setting"]
     assert "corpdir: [ui] them: no such setting" in capsys.readouterr().err
