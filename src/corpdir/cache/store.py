@@ -23,8 +23,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Literal, Sequence
 
-from pydantic import BaseModel
-
 from corpdir.cache import blobs, indexing, numbers, reading
 from corpdir.cache.records import Changes, RecordWriter
 from corpdir.cache.schema import LEFTOVERS, migrate
@@ -33,12 +31,14 @@ from corpdir.cache.store_calls import CallHistory
 from corpdir.cache.store_folders import FolderLists
 from corpdir.cache.store_reads import DirectoryReads
 from corpdir.phone import DEFAULT_REGION, match_key
-from corpdir.spec.division import Division
-from corpdir.spec.user import User
 from corpdir.sqlite import chunks, marks
 
-if TYPE_CHECKING:  # imported where first used: the first screen shows people and divisions only
+if TYPE_CHECKING:  # imported where first used: pydantic comes after the first screen (docs/performance.md)
+    from pydantic import BaseModel
+
     from corpdir.spec.contact import Contact
+    from corpdir.spec.division import Division
+    from corpdir.spec.user import User
     from corpdir.spec.profile import Profile
 
 Synced = Literal["users", "divisions", "contacts"]

@@ -17,14 +17,15 @@ import threading
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Generic, Iterator, Sequence, TypeVar
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any, Generic, Iterator, Sequence, TypeVar
 
 from corpdir.cache import blobs
 from corpdir.sqlite import transaction
 
-M = TypeVar("M", bound=BaseModel)
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+M = TypeVar("M", bound="BaseModel")
 
 
 @dataclass(frozen=True)
@@ -40,9 +41,9 @@ class Cached(Generic[M]):
 
 def dump(record: BaseModel | dict[str, Any]) -> dict[str, Any]:
     """A record as the JSON the cache stores (a model without its empty fields)."""
-    if isinstance(record, BaseModel):
-        return record.model_dump(mode="json", exclude_none=True)
-    return record
+    if isinstance(record, dict):
+        return record
+    return record.model_dump(mode="json", exclude_none=True)
 
 
 class StoreBase:

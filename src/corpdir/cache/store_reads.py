@@ -13,13 +13,14 @@ from typing import TYPE_CHECKING, Any, Iterable, Literal, Sequence
 from corpdir.cache import reading
 from corpdir.cache.division_paths import path_names
 from corpdir.cache.fields import CODES
+from corpdir.cache.plain import Plain
 from corpdir.cache.store_base import Cached, M, StoreBase
-from corpdir.spec.division import Division
-from corpdir.spec.user import User
 
-if TYPE_CHECKING:  # imported where first used: the first screen shows people and divisions only
+if TYPE_CHECKING:  # imported where first used: pydantic comes after the first screen (docs/performance.md)
     from corpdir.spec.contact import Contact
+    from corpdir.spec.division import Division
     from corpdir.spec.profile import Profile
+    from corpdir.spec.user import User
 
 UserOrder = Literal["fullname", "sortScore", "employeeNum", "extensionNum"]
 _USER_ORDER_COLUMNS = {"fullname": "reading", "sortScore": "sort_score", "employeeNum": "employee_num"}  # "by name": by reading
@@ -39,6 +40,7 @@ class DirectoryReads(StoreBase):
         return Cached(model.model_validate_json(self.codec.unpack(row[0])), row[1]) if row else None
 
     def user(self, user_id: int) -> Cached[User] | None:
+        from corpdir.spec.user import User
         return self._record(User, "SELECT data, fetched_at FROM users WHERE id = ?", (user_id,))
 
     def contact(self, contact_id: int) -> Cached[Contact] | None:
@@ -46,6 +48,7 @@ class DirectoryReads(StoreBase):
         return self._record(Contact, "SELECT data, fetched_at FROM contacts WHERE id = ?", (contact_id,))
 
     def division(self, division_id: int) -> Cached[Division] | None:
+        from corpdir.spec.division import Division
         return self._record(Division, "SELECT data, fetched_at FROM divisions WHERE id = ?", (division_id,))
 
     def profile(self, user_id: int) -> Cached[Profile] | None:
@@ -54,6 +57,7 @@ class DirectoryReads(StoreBase):
 
     def users(self, ids: Sequence[int]) -> list[User]:
         """Users by id, in the order of ``ids`` (missing ones skipped)."""
+        from corpdir.spec.user import User
         return self._by_ids(User, "users", ids)
 
     def contacts(self, ids: Sequence[int]) -> list[Contact]:
@@ -69,13 +73,17 @@ class DirectoryReads(StoreBase):
                  for r in self._rows(f"SELECT id, data FROM {table} WHERE id IN ({marks})", ids)}
         return [found[i] for i in ids if i in found]
 
-    def child_divisions(self, parent_id: int | None) -> list[Division]:
+    def child_divisions(self, parent_id: int | None, *, plain: bool = False) -> list[Division]:
         """Divisions directly under ``parent_id`` (None: the top layer), by sortScore, then
-        by how their names are read (gojūon order)."""
+        by how their names are read (gojūon order); ``plain``: as :class:`~corpdir.cache.plain.Plain`
+        records (the first screen's, painted before the models are imported)."""
         where = "parent_id IS NULL" if parent_id is None else "parent_id = ?"
         params = () if parent_id is None else (parent_id,)
-        return [Division.model_validate_json(r[0])
-                for r in self._rows(f"SELECT data FROM divisions WHERE {where} ORDER BY sort_score DESC, reading, id", params)]
+        rows = self._rows(f"SELECT data FROM divisions WHERE {where} ORDER BY sort_score DESC, reading, id", params)
+        if plain:
+            return [Plain.from_json("division.Division", r[0]) for r in rows]  # type: ignore[misc]
+        from corpdir.spec.division import Division
+        return [Division.model_validate_json(r[0]) for r in rows]
 
     def division_paths(self, ids: Iterable[int]) -> dict[int, list[str]]:
         """Each cached division's names from the top down (see :mod:`corpdir.division_path`)."""
@@ -84,6 +92,7 @@ class DirectoryReads(StoreBase):
 
     def all_divisions(self) -> list[tuple[Division, str]]:
         """Every cached division with its reading's sort key (a picker offers them all)."""
+        from corpdir.spec.division import Division
         return [(Division.model_validate_json(r[0]), r[1] or "") for r in self._rows("SELECT data, reading FROM divisions")]
 
     def subtree_ids(self, division_id: int) -> list[int]:
@@ -104,8 +113,9 @@ class DirectoryReads(StoreBase):
         return self._one(f"SELECT COUNT(*) FROM users u {where}", params)[0]
 
     def list_users(self, division_id: int | None = None, *, include_sub: bool = False, order_by: UserOrder = "fullname",
-                   descending: bool = False, offset: int = 0, limit: int = 100) -> list[User]:
-        """A window of users (for virtual lists: rows are fetched by index, never all at once)."""
+                   descending: bool = False, offset: int = 0, limit: int = 100, plain: bool = False) -> list[User]:
+        """A window of users (for virtual lists: rows are fetched by index, never all at once);
+        ``plain``: as :class:`~corpdir.cache.plain.Plain` records (see :meth:`child_divisions`)."""
         where, params = self._member_filter(division_id, include_sub)
         direction = "DESC" if descending else "ASC"
         with_, join, order = _BY_EXTENSION if order_by == "extensionNum" else \
@@ -113,6 +123,9 @@ class DirectoryReads(StoreBase):
         rows = self._rows(
             f"{with_} SELECT u.data FROM users u {join} {where} ORDER BY {order.format(d=direction)}, u.id {direction}"
             " LIMIT ? OFFSET ?", [*params, limit, offset])
+        if plain:
+            return [Plain.from_json("user.User", self.codec.unpack(r[0])) for r in rows]  # type: ignore[misc]
+        from corpdir.spec.user import User
         return [User.model_validate_json(self.codec.unpack(r[0])) for r in rows]
 
     def users_row_offset(self, row: str, division_id: int | None = None, *, include_sub: bool = False) -> int:

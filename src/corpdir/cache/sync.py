@@ -23,13 +23,14 @@ import asyncio
 import contextvars
 import time
 from dataclasses import dataclass, field, replace
-from typing import Any, Awaitable, Callable, Iterable, Literal
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable, Literal
 
 from corpdir.cache.records import Changes
 from corpdir.cache.store import CacheStore, SyncCheckpoint
-from corpdir.spec import Page
+if TYPE_CHECKING:
+    from corpdir.spec import Page
 
-FetchPage = Callable[[str, dict[str, Any]], Awaitable[Page[Any]]]
+FetchPage = Callable[[str, dict[str, Any]], Awaitable["Page[Any]"]]
 ListPages = Callable[[str, dict[str, Any]], Any]  # async iterator of pages (client pagination)
 Progress = Callable[[str, int, int | None], None]  # (resource, records so far, expected total or None)
 

@@ -12,9 +12,6 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-# What an edit sends is a rule of the interface (corpdir.spec.edits); offered here too.
-from corpdir.spec.edits import diff
-
 if TYPE_CHECKING:
     from corpdir.client._checks import InsecureTransportWarning, redact_headers
     from corpdir.client.client import DirectoryClient
@@ -50,6 +47,7 @@ if TYPE_CHECKING:
     from corpdir.client.routing import Route, RoutingError, RoutingProfile, Upload
     from corpdir.config.service import ConnectionConfig
     from corpdir.spec.common import OMIT
+    from corpdir.spec.edits import diff
 
 _MODULES = {
     "corpdir.client.client": (
@@ -79,6 +77,9 @@ _MODULES = {
     ),
     "corpdir.spec.common": (
         "OMIT",  # the 'not sent' marker of request fields, re-exported for callers of the client
+    ),
+    "corpdir.spec.edits": (
+        "diff",  # what an edit sends is a rule of the interface; offered here too
     ),
 }
 _EXPORTS = {name: module for module, names in _MODULES.items() for name in names}

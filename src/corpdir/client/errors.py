@@ -21,10 +21,11 @@ import re
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable
 
 from corpdir.client._redact import redact
-from corpdir.spec.errors import ErrorDetail
 
 if TYPE_CHECKING:
     import httpx
+
+    from corpdir.spec.errors import ErrorDetail
 
 MESSAGE_CAP = 300  # characters of a server message (or HTML page text) kept in an error
 
@@ -325,6 +326,8 @@ def error_from_response(
         status = trim(str(err.get("status") or ""), 60)
         message = trim(str(err.get("message") or ""))
         listed = err.get("details")
+        from corpdir.spec.errors import ErrorDetail  # pydantic: with the first error the service answers
+
         for d in listed if isinstance(listed, list) else []:
             if isinstance(d, dict):
                 try:

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Iterator
 
 if TYPE_CHECKING:
-    from corpdir.config import CallsConfig
+    from corpdir.config import CallsConfig, Settings
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -47,26 +47,59 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from corpdir.config import load_settings
+    """The first screen is built from what :func:`corpdir.config.first.first_screen` reads
+    without pydantic, and the whole settings are checked right after its first rows are
+    painted (:func:`checked_settings`), ~90 ms sooner on the screen (docs/performance.md,
+    "TUI start"). When that reader cannot be sure, or the desk shows busy lamps, the whole
+    settings come first, as before. A setting that breaks a rule ends the app either way
+    with the same message and status 2 (:func:`corpdir.cli.main`)."""
+    from corpdir.config.first import first_screen
     from corpdir.service.directory import DirectoryService
     from corpdir.tui.app import CorpdirApp
 
+    flags = {"service": {"base_url": args.base_url}, "ui": {"theme": args.theme}}
     with warnings_kept("corpdir.config", "corpdir.client") as notes:
-        settings = load_settings(service={"base_url": args.base_url}, ui={"theme": args.theme})
-        read_only = bool(getattr(args, "read_only", False) or settings.ui.read_only or settings.service.read_only)
-        settings.service.read_only = read_only  # the client refuses writes too, not only the screens
-        service = DirectoryService.open(settings.service)
-    app = CorpdirApp(service, settings.ui, sync_on_start=not args.no_sync, owns_service=True, read_only=read_only,
-                     messages=settings.messages, whereabouts=settings.whereabouts,
-                     calls=desk_only(settings.calls, read_only), keymap=settings.keymap, notes=notes)
-    log = None if read_only else desk_log(settings.service)  # a kiosk writes no file
+        first = first_screen(args.base_url, args.theme)
+        settings = None if first is not None else load(flags, bool(getattr(args, "read_only", False)))
+        service = DirectoryService.open(first.service if first is not None else settings.service)
+    if first is not None:
+        read_only = bool(getattr(args, "read_only", False) or first.ui.read_only or first.service.read_only)
+        app = CorpdirApp(service, first.ui, sync_on_start=not args.no_sync, owns_service=True, read_only=read_only,
+                         keymap=first.keymap, notes=notes, check=lambda: checked_settings(flags, read_only))
+    else:
+        read_only = settings.service.read_only
+        app = CorpdirApp(service, settings.ui, sync_on_start=not args.no_sync, owns_service=True, read_only=read_only,
+                         messages=settings.messages, whereabouts=settings.whereabouts,
+                         calls=desk_only(settings.calls, read_only), keymap=settings.keymap, notes=notes)
+    log = None if read_only else desk_log(service.settings)  # a kiosk writes no file
     try:
         app.run()
     finally:
         if log is not None:
             logging.getLogger("corpdir").removeHandler(log)
             log.close()
+    if app.settings_error is not None:
+        raise app.settings_error
     return int(app.return_code or 0)
+
+
+def load(flags: dict[str, dict[str, Any]], read_only_flag: bool) -> Settings:
+    """The whole settings, with the desk's read-only flag given to the service too: the
+    client refuses writes, not only the screens."""
+    from corpdir.config import load_settings
+
+    settings = load_settings(**flags)
+    settings.service.read_only = bool(read_only_flag or settings.ui.read_only or settings.service.read_only)
+    return settings
+
+
+def checked_settings(flags: dict[str, dict[str, Any]], read_only: bool) -> tuple[Settings, list[str]]:
+    """The whole settings, read once the first rows are on screen, with the warnings they
+    gave; ``read_only`` is what the first screen was built with."""
+    with warnings_kept("corpdir.config", "corpdir.client") as notes:
+        settings = load(flags, read_only)
+    settings.calls = desk_only(settings.calls, settings.service.read_only)
+    return settings, notes
 
 
 @contextmanager

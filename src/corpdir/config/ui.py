@@ -1,8 +1,6 @@
-"""The ``[ui]`` section (``CORPDIR_UI_<NAME>``) and the ``[keymap]`` table's reading."""
+"""The ``[ui]`` section (``CORPDIR_UI_<NAME>``)."""
 
 from __future__ import annotations
-
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
@@ -16,14 +14,3 @@ class UiConfig(BaseModel):
     read_only: bool = False
     photos: bool = True
 
-
-def dotted(table: dict[str, Any], prefix: str = "") -> dict[str, Any]:
-    """A table with its nested tables flattened to dotted names: ``directory.search = "f6"``
-    written without quotes is, to TOML, a table ``directory`` holding ``search``."""
-    flat: dict[str, Any] = {}
-    for name, value in table.items():
-        if isinstance(value, dict):
-            flat.update(dotted(value, f"{prefix}{name}."))
-        else:
-            flat[f"{prefix}{name}"] = value
-    return flat

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Awaitable, Callable, Mappi
 
 from corpdir.cache.aio import AsyncCache
 from corpdir.client.errors import ApiError, CorpdirError, TransportError
-from corpdir.spec.variants import Variant, get_variant
 
 if TYPE_CHECKING:
     from corpdir.cache.store import CacheStore
@@ -23,6 +22,7 @@ if TYPE_CHECKING:
     from corpdir.service.directory import DirectoryService
     from corpdir.spec import Page
     from corpdir.spec.user import User
+    from corpdir.spec.variants import Variant
 
 T = TypeVar("T")
 #: a record's fields as a mapping (a form's values, a change set): what the client's
@@ -73,9 +73,15 @@ class Backend:
 
     def variant(self) -> Variant:
         """The client's variant; before the client exists, the one it will be built with."""
+        from corpdir.spec.variants import get_variant
+
         return self._client.variant if self._client is not None else get_variant(self.settings.variant)
 
     def offers(self, code: str) -> bool:
+        if self._client is None:  # the variant's table alone: its value rules import pydantic
+            from corpdir.spec.variant_operations import OPERATIONS
+
+            return code in OPERATIONS[self.settings.variant]
         return self.variant().has(code)
 
     @property
@@ -139,6 +145,12 @@ class Backend:
         return found
 
     # -- the division paths read with users --------------------------------------------------
+    @property
+    def provisional(self) -> bool:
+        """The settings are the first screen's (:class:`corpdir.config.first.FirstService`),
+        not yet checked: the first screen's reads give plain records (corpdir.cache.plain)."""
+        return getattr(self.settings, "provisional", False)
+
     def with_paths(self, users: list[User]) -> list[User]:
         """``users``, their divisions' paths read too (on the cache's thread: ~0.1 ms a page),
         so a list's cells name each division by its path without a trip to the cache."""

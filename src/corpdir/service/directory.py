@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from corpdir.client import DirectoryClient
     from corpdir.client.ratelimit import BucketSnapshot
     from corpdir.config import ServiceConfig
+    from corpdir.config.first import FirstService
 
 
 class DirectoryService:
@@ -51,20 +52,24 @@ class DirectoryService:
         self.identification = Identification(self._backend, self.people, self.divisions, self.sync)  # whose number is this? for every surface
 
     @classmethod
-    def open(cls, settings: ServiceConfig, **client_kwargs: object) -> DirectoryService:
-        """The store for ``settings`` now, the client (embedded demo when no base URL) on first use."""
+    def open(cls, settings: ServiceConfig | FirstService, **client_kwargs: object) -> DirectoryService:
+        """The store for ``settings`` now, the client (embedded demo when no base URL) on
+        first use, for the settings the service has then: the TUI starts on the first
+        screen's (:class:`corpdir.config.first.FirstService`) and is given the checked ones
+        right after its first rows, before anything is asked of the API."""
 
         def connect() -> DirectoryClient:
             from corpdir.service.connect import open_client
 
-            return open_client(settings, **client_kwargs)
+            return open_client(service.settings, **client_kwargs)
 
         store = CacheStore(settings.profile().cache_path(), region=settings.region)
         if settings.is_demo:  # a fresh install: the demo's first screen is shipped, not generated and synced
             from corpdir.cache.demo_seed import seed
 
             seed(store, settings.demo_size, settings.demo_seed)
-        return cls(None, store, settings, connect=connect)
+        service = cls(None, store, settings, connect=connect)  # type: ignore[arg-type]
+        return service
 
     async def close(self) -> None:
         await self._backend.close()

@@ -7,11 +7,10 @@ from typing import TYPE_CHECKING, Iterable
 
 from corpdir.client.errors import ApiError
 from corpdir.division_path import division_path
-from corpdir.spec.division import Division
 
 if TYPE_CHECKING:
     from corpdir.service.backend import Backend, Fields
-    from corpdir.spec.division import DivisionCreate, DivisionEdit
+    from corpdir.spec.division import Division, DivisionCreate, DivisionEdit
     from corpdir.spec.user import DivisionRef
 
 CHILD_IDS_PER_REQUEST = 50  # D1's divisionIds filter takes at most this many
@@ -24,7 +23,14 @@ class Divisions:
         self._b = backend
 
     async def children(self, parent_id: int | None) -> list[Division]:
-        return await self._b.cache.run(self._b.store.child_divisions, parent_id)
+        """The cached children (plain records while the settings are the first screen's:
+        :attr:`corpdir.service.backend.Backend.provisional`)."""
+        return await self._b.cache.run(lambda: self._b.store.child_divisions(parent_id, plain=self._b.provisional))
+
+    @property
+    def provisional(self) -> bool:
+        """What the tree holds may be plain records (:mod:`corpdir.cache.plain`) until this is False."""
+        return self._b.provisional
 
     async def refresh_children(self, parent: Division | None) -> list[Division]:
         """D1 firstLayer for the top, else the parent's childDivisionIds (50 per request)."""

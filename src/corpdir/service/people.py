@@ -7,10 +7,11 @@ from typing import TYPE_CHECKING, Sequence
 
 from corpdir.client.errors import ApiError, TransportError
 from corpdir.service.windows import CacheWindow
-from corpdir.spec.user import U11_MAX_DESTINATIONS, User
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+    from corpdir.spec.user import User
 
     from corpdir.cache.store_base import Cached
     from corpdir.cache.store_reads import UserOrder
@@ -58,10 +59,12 @@ class People:
         store = self._b.store
 
         def first(limit: int) -> tuple[int, list[User]]:  # the count and the first rows, in one trip
+            plain = self._b.provisional  # the first screen's, before the models are imported (corpdir.cache.plain)
+
             def read() -> tuple[int, list[User]]:
                 count = self._count(division_id, include_sub)
                 rows = store.list_users(division_id, include_sub=include_sub, order_by=order_by, descending=descending,
-                                        limit=limit)
+                                        limit=limit, plain=plain)
                 return count, self._b.with_paths(rows)
 
             return self._b.cache.run_now(read)
@@ -126,9 +129,12 @@ class People:
         return await b.ask(b.edit(b.client.edit_profile, user_id, original, edited, changes),
                            lambda profile: b.store.put_profile(user_id, profile))
 
-    async def send_destinations(self, entries: Sequence[DestinationEntry | Fields], *, batch: int = U11_MAX_DESTINATIONS,
+    async def send_destinations(self, entries: Sequence[DestinationEntry | Fields], *, batch: int | None = None,
                                 progress: Callable[[int, int], None] | None = None) -> list[DestinationsResult]:
         """U11 in requests of at most ``batch`` entries (by default the spec's limit)."""
+        from corpdir.spec.user import U11_MAX_DESTINATIONS
+
+        batch = batch or U11_MAX_DESTINATIONS
         results = []
         for start in range(0, len(entries), batch):
             results.append(await self._b.api(self._b.client.edit_destinations(list(entries[start:start + batch]))))

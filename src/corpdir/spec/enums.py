@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Literal
 
 
 class UserType(StrEnum):
@@ -119,3 +120,8 @@ class PhoneNumContactType(StrEnum):
     SHARED_NUMBER = "SHARED_NUMBER"
     USER = "USER"
     CONTACT = "CONTACT"
+
+
+# U1's orderBy (a Literal, not an enum: the query sends it as written); here, beside the
+# enums, so the TUI's first screen names the orders without importing the models
+UserOrderBy = Literal["fullname", "sortScore", "employeeNum"]

@@ -12,7 +12,8 @@ from corpdir.spec import constraints as c
 from corpdir.spec import usertype
 from corpdir.spec.errors import ErrorDetail
 from corpdir.spec.common import OMIT, PageNumber, PageSize100, QueryInt64, QueryModel, RequestModel, ResponseModel
-from corpdir.spec.enums import ForceRequestOperator, Groupware, OrderDirection, PhotoSize, Role, SpCallSetting, UserType
+from corpdir.spec.enums import (ForceRequestOperator, Groupware, OrderDirection, PhotoSize, Role, SpCallSetting, UserOrderBy,
+                                UserType)
 from corpdir.spec.constraints import exists_in_variant, varies
 from corpdir.spec.phone_fields import USER_PHONE_FIELDS  # noqa: F401 - part of this module's interface
 
@@ -212,7 +213,6 @@ UserSelectField = Literal[
     "iosPasyncLabel", "ctiPort", "incomingPopupIosApns", "tenantCucmAdapterSettings", "tenantAlphaAdapterSettings",
     "anpiLoginId", "spCallSettings", "contactDetailsUrl",
 ]
-UserOrderBy = Literal["fullname", "sortScore", "employeeNum"]
 
 
 class UserQuery(QueryModel):

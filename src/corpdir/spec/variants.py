@@ -16,19 +16,7 @@ from pydantic_core import PydanticCustomError
 
 from corpdir.spec import constraints as c
 from corpdir.spec.enums import SpCallSetting
-
-ALL_OPERATIONS = frozenset(
-    [f"U{i}" for i in range(1, 12)]
-    + [f"D{i}" for i in range(1, 6)]
-    + [f"X{i}" for i in range(1, 9)]
-    + ["F1", "P1", "P2", "P3", "N1"]
-    + [f"H{i}" for i in range(1, 7)]
-    + ["L1"]
-)
-_A_OPERATIONS = frozenset([f"U{i}" for i in range(1, 6)] + [f"D{i}" for i in range(1, 6)])
-_B_OPERATIONS = _A_OPERATIONS | frozenset(
-    [f"U{i}" for i in range(6, 11)] + ["X1", "X2", "X5", "X6", "X7", "X8", "F1"]
-)
+from corpdir.spec.variant_operations import A_OPERATIONS, ALL_OPERATIONS, B_OPERATIONS
 
 
 @dataclass(frozen=True)
@@ -199,7 +187,7 @@ _SETTINGS_1_5 = frozenset(s for s in SpCallSetting if s.number <= 5)
 
 A = Variant(
     name="A",
-    operations=_A_OPERATIONS,
+    operations=A_OPERATIONS,
     payload_too_large=False,
     division_ids_max=2,
     division_ids_unique=False,
@@ -217,7 +205,7 @@ A = Variant(
 )
 B = Variant(
     name="B",
-    operations=_B_OPERATIONS,
+    operations=B_OPERATIONS,
     payload_too_large=True,
     division_ids_max=2,
     division_ids_unique=True,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import gc
 import importlib
 from functools import partial
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from textual import on, work
 from textual.app import SystemCommand
@@ -34,7 +34,9 @@ from corpdir.tui.textual_compat import GatedApp, WholeFirstFrame, styled_with_ap
 from corpdir.tui.themes import DEFAULT_THEME, load_themes
 
 if TYPE_CHECKING:
-    from corpdir.config import CallsConfig, MessagesConfig, UiConfig, WhereaboutsConfig
+    from corpdir.config import CallsConfig, MessagesConfig, Settings, UiConfig, WhereaboutsConfig
+    from corpdir.config.first import FirstUi
+    from corpdir.paths import SettingsError
     from corpdir.service.directory import DirectoryService
     from corpdir.tui.widgets.ring_card import RingCard
 
@@ -85,12 +87,18 @@ class CorpdirApp(WholeFirstFrame, GatedApp):
         Binding("question_mark", "help", "Help: the keys of this screen", show=False, id="app.help"),
     ]
 
-    def __init__(self, service: DirectoryService, ui: UiConfig | None = None, *, state: State | None = None,
+    def __init__(self, service: DirectoryService, ui: UiConfig | FirstUi | None = None, *, state: State | None = None,
                  sync_on_start: bool = True, owns_service: bool = False, read_only: bool = False,
                  calls: CallsConfig | None = None, keymap: dict[str, Any] | None = None,
                  messages: MessagesConfig | None = None, whereabouts: WhereaboutsConfig | None = None,
-                 notes: Sequence[str] = ()) -> None:
+                 notes: Sequence[str] = (), check: Callable[[], tuple[Settings, list[str]]] | None = None) -> None:
+        """``check``: the whole settings, read and checked once the first rows are painted,
+        when the app was started on what the first screen needs of them
+        (:mod:`corpdir.config.first`); ``ui`` and ``read_only`` are then those, and the
+        service's settings, ``calls``, ``messages`` and ``whereabouts`` come from ``check``."""
         super().__init__()
+        self._check = check
+        self.settings_error: SettingsError | None = None  # check's: the app ends, `corpdir` says it
         self._start_notes = list(notes)  # the start's warnings (corpdir.commands.tui.warnings_kept), shown on mount
         self.read_only = self.gated = read_only  # kiosk: nothing that writes is offered or run (corpdir.tui.readonly)
         self.service = service
@@ -119,7 +127,7 @@ class CorpdirApp(WholeFirstFrame, GatedApp):
         for mode, *_ in SCREENS_BY_KEY:
             self.add_mode(mode, partial(self._mode_screen, mode))
         self.desk_phone = DeskPhone(self, calls, messages, whereabouts)  # the pop-up, dialing, people at hand (corpdir.tui.desk_phone)
-        self.context = AppContext(service, self.state, ui, calls, read_only, self.desk_phone, self.sync)
+        self.context = AppContext(service, self.state, read_only, self.desk_phone, self.sync)
 
     def _mode_screen(self, mode: str) -> Screen:
         """Each mode's screen is ``corpdir.tui.screens.<mode>.<Mode>Screen``, imported when first opened."""
@@ -144,8 +152,31 @@ class CorpdirApp(WholeFirstFrame, GatedApp):
         if self.user_keymap:
             self._check_keymap_ids()
 
+    def settings_checked(self) -> bool:
+        """The whole settings, when the app started on the first screen's (``check``):
+        the service, the desk phone and the context take them, and their warnings are told.
+        False when one breaks a rule: the app ends with status 2, ``settings_error`` says why."""
+        if self._check is None:
+            return True
+        check, self._check = self._check, None
+        try:
+            settings, notes = check()
+        except ValueError as exc:  # SettingsError, imported only when needed
+            from corpdir.paths import SettingsError
+
+            if not isinstance(exc, SettingsError):
+                raise
+            self.settings_error = exc
+            self.exit(return_code=2)
+            return False
+        self.service.settings = settings.service
+        self.desk_phone.configure(settings.calls, settings.messages, settings.whereabouts)
+        for note in notes:
+            self.notify(note, title="Settings", severity="warning", timeout=20)
+        return True
+
     @on(ListScreen.FirstRowsShown)
-    def _first_rows_shown(self) -> None:
+    def _first_rows_shown(self, event: ListScreen.FirstRowsShown) -> None:
         """The start-up sync and the desk phone (its pop-up stack, the calls by caller) wait
         for the first rows: painting them comes first (~20 ms of a forked SSH session's
         ~170 ms to its first screen went to the desk phone before).
@@ -157,11 +188,15 @@ class CorpdirApp(WholeFirstFrame, GatedApp):
         off (corpdir.commands.tui): it goes on here, and the few cycles the start left
         (styles and types it built twice, well under a megabyte) are frozen with the rest
         rather than collected (a full collection, ~30 ms, would hold the first frame back)."""
+        if not self.settings_checked():  # before the freeze: what it imports lives as long too
+            return
         global _START_FROZEN
         if not _START_FROZEN:
             _START_FROZEN = True
             gc.freeze()
         gc.enable()
+        event.screen.records_checked()
+        event.screen.after_first_rows()
         if not self._desk_started:
             self._desk_started = True
             self.run_worker(self.desk_phone.start(), group="desk-phone", exit_on_error=False)

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Protocol, cast
 if TYPE_CHECKING:
     from textual.dom import DOMNode
 
-    from corpdir.config import CallsConfig, UiConfig
     from corpdir.service.directory import DirectoryService
     from corpdir.state import State
     from corpdir.tui.desk_phone import DeskPhone
@@ -42,8 +41,6 @@ class SyncProgress:
 class AppContext:
     service: DirectoryService
     state: State
-    ui: UiConfig | None
-    calls: CallsConfig | None
     read_only: bool  # kiosk: nothing that writes is offered or run (corpdir.tui.readonly)
     desk_phone: DeskPhone
     sync: SyncProgress

@@ -15,7 +15,6 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from corpdir.calls.transfer import ANNOUNCED, BLIND
-from corpdir.config.messages import MessagesConfig, WhereaboutsConfig
 from corpdir.paths import data_dir
 from corpdir.service.people_at_hand import PeopleAtHand, PersonRef, ref_of
 from corpdir.text import printable
@@ -33,6 +32,7 @@ if TYPE_CHECKING:
     from corpdir.tui.widgets.ring_stack import RingStack
 
     from corpdir.config import CallsConfig
+    from corpdir.config.messages import MessagesConfig, WhereaboutsConfig
     from corpdir.tui.app import CorpdirApp
 
 
@@ -47,11 +47,9 @@ class DeskPhone:
         ~20 ms of the app's start (docs/performance.md, "TUI start"). Nothing rings before
         :meth:`start`: the feeds and the ring socket are opened there."""
         self.app = app
-        self.settings = settings
         self._cache = app.service.settings.profile().cache_path()
         self.people = PeopleAtHand(app.state, self._cache.stem)
-        self.messages = messages or MessagesConfig()
-        self.places = whereabouts or WhereaboutsConfig()
+        self.configure(settings, messages, whereabouts)
         self.actions: dict[str, Callable[[Ring], None]] = {  # RingCard.KEYS' actions
             "open": self._open, "call_back": self._call_back, "copy": self._copy,
             "take_message": self._take_message, "save_contact": self._save_contact,
@@ -60,6 +58,29 @@ class DeskPhone:
             "transfer": lambda ring: self._put_through(ring, BLIND), "announce": lambda ring: self._put_through(ring, ANNOUNCED),
         }
         self.lamps = BusyLamps(app, settings)  # [calls.presence]: the desk view's and the transfer picker's lamps
+
+    def configure(self, settings: CallsConfig | None, messages: MessagesConfig | None = None,
+                  whereabouts: WhereaboutsConfig | None = None) -> None:
+        """The settings, before :meth:`start` (an app started on the first screen's settings
+        is given the checked ones after its first rows; busy lamps are never among those
+        given late: corpdir.config.first)."""
+        self.settings = settings
+        self._messages = messages
+        self._places = whereabouts
+        self.__dict__.pop("messages", None)
+        self.__dict__.pop("places", None)
+
+    @cached_property
+    def messages(self) -> MessagesConfig:
+        from corpdir.config.messages import MessagesConfig
+
+        return self._messages or MessagesConfig()
+
+    @cached_property
+    def places(self) -> WhereaboutsConfig:
+        from corpdir.config.messages import WhereaboutsConfig
+
+        return self._places or WhereaboutsConfig()
 
     @cached_property
     def desk(self) -> CallDesk:

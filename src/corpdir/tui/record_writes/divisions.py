@@ -4,13 +4,15 @@ the demo alone has eleven divisions called 1課."""
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from textual.screen import Screen
 
-from corpdir.spec.division import Division
 from corpdir.tui.context import AppContext
 from corpdir.tui.record_writes import RecordWrites
+
+if TYPE_CHECKING:
+    from corpdir.spec.division import Division
 
 
 class DivisionWrites(RecordWrites):

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Awaitable, Callable
+from typing import TYPE_CHECKING, Awaitable, Callable
 
 from textual.screen import Screen
 
 from corpdir.service.errors import CorpdirError
-from corpdir.spec.division import Division
-from corpdir.spec.user import User
 from corpdir.tui.context import AppContext
 from corpdir.tui.record_writes import RecordWrites
+
+if TYPE_CHECKING:
+    from corpdir.spec.division import Division
+    from corpdir.spec.user import User
 
 
 class UserWrites(RecordWrites):

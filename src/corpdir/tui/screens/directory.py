@@ -20,8 +20,7 @@ from textual.widgets import Select
 
 from corpdir.division_path import cells
 from corpdir.service.errors import CorpdirError
-from corpdir.spec.division import Division
-from corpdir.spec.user import User
+from corpdir.service.first_records import is_plain
 from corpdir.text import printable
 from corpdir.tui.context import AppContext
 from corpdir.tui.record_writes.divisions import DivisionWrites
@@ -42,6 +41,8 @@ from corpdir.tui.widgets.user_filters import UserFilters
 if TYPE_CHECKING:
     from corpdir.service.directory import DirectoryService
     from corpdir.service.live_search import SearchAnswer
+    from corpdir.spec.division import Division
+    from corpdir.spec.user import User
 
 POSITION_SEEN = 4  # cells of a position worth showing after the division's path
 
@@ -174,6 +175,10 @@ class DirectoryScreen(SearchedListScreen):
         super().action_refresh()
         self.division_tree.refresh_counts()
 
+    def records_checked(self) -> None:
+        self.people.records_checked()
+        self.division_tree.records_checked()
+
     def after_first_rows(self) -> None:
         self.division_tree.refresh_from_service()
         self.learn_key_rights()
@@ -225,6 +230,8 @@ class DirectoryScreen(SearchedListScreen):
     @on(SearchableList.Highlighted)
     def _user_highlighted(self, event: SearchableList.Highlighted) -> None:
         self.rows_shown()
+        if is_plain(event.row):  # the first frame's row: the pane shows its model (records_checked)
+            return
         if self.selected is None or event.row.userId != self.selected.userId:
             self.selected = user = event.row
             self.show_details_soon(lambda: setattr(self.detail, "user", user))
@@ -329,7 +336,7 @@ class DirectoryScreen(SearchedListScreen):
     # -- writes: divisions -------------------------------------------------------------------
     def _tree_division(self) -> Division | None:
         node = self.division_tree.cursor_node
-        return node.data if node is not None and isinstance(node.data, Division) else None
+        return node.data if node is not None and node.data is not None else None
 
     def _chosen_division(self) -> Division | None:
         """The division under the tree's cursor, else the one shown; None (and a word to

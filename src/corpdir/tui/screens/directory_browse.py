@@ -4,11 +4,13 @@ an order. A frozen value: the screen replaces it whenever the user changes one p
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, get_args
 
-from corpdir.spec.division import Division
-from corpdir.spec.user import UserOrderBy
+from corpdir.spec.enums import UserOrderBy
 from corpdir.text import printable
+
+if TYPE_CHECKING:
+    from corpdir.spec.division import Division
 
 ORDERS = ("fullname", "sortScore", "employeeNum", "extensionNum")
 ORDER_NAMES = {"fullname": "name", "sortScore": "sort score", "employeeNum": "employee no.", "extensionNum": "extension"}

@@ -49,7 +49,13 @@ class ListScreen(WideSpaceTyping):
     class FirstRowsShown(Message):
         """The screen's list has painted its first rows (or found it has none). Work that
         can wait, refreshes from the service and the start-up sync, starts after this, so
-        it never slows the first paint."""
+        it never slows the first paint: the app checks its settings if it started on the
+        first screen's (corpdir.config.first), then runs the screen's
+        :meth:`~ListScreen.records_checked` and :meth:`~ListScreen.after_first_rows`."""
+
+        def __init__(self, screen: ListScreen) -> None:
+            super().__init__()
+            self.screen = screen
 
     def __init__(self, context: AppContext) -> None:
         super().__init__()
@@ -96,11 +102,15 @@ class ListScreen(WideSpaceTyping):
         self._after_start()
 
     def _after_start(self) -> None:
-        self.after_first_rows()
-        self.post_message(self.FirstRowsShown())
+        self.post_message(self.FirstRowsShown(self))
+
+    def records_checked(self) -> None:
+        """The service's settings are checked: what the screen holds of the first screen's
+        plain records (corpdir.cache.plain) becomes the records' models."""
 
     def after_first_rows(self) -> None:
-        """What the screen asks of the service once its first rows are painted."""
+        """What the screen asks of the service once its first rows are painted (and the
+        settings are checked)."""
 
     def show_details_soon(self, show: Callable[[], None]) -> None:
         """Fill the detail pane once the highlight rests (DETAIL_PAUSE): while the user holds

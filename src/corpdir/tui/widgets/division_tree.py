@@ -17,17 +17,18 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from corpdir.service.errors import CorpdirError
-from corpdir.spec.division import Division
+from corpdir.service.first_records import as_model
 from corpdir.tui.text import literal
 from corpdir.tui.widgets.fitted_tree import FittedTree
 
 if TYPE_CHECKING:
     from corpdir.service.directory import DirectoryService
+    from corpdir.spec.division import Division
 
 LOADING = "loading…"
 
 
-class DivisionTree(FittedTree[Division | None]):
+class DivisionTree(FittedTree["Division | None"]):
     class DivisionSelected(Message):
         """A division (None: the whole company) was chosen."""
 
@@ -57,6 +58,12 @@ class DivisionTree(FittedTree[Division | None]):
         self.root.expand()
         self.load_children(self.root, ask_service=False)  # the cache now; the service once rows are shown
 
+    def records_checked(self) -> None:
+        """The first screen's plain divisions (corpdir.service.first_records) made models;
+        a load still under way makes its own (:meth:`_fill`)."""
+        for node in self._division_nodes():
+            node.data = as_model(node.data)
+
     def refresh_from_service(self) -> None:
         """Ask the service for the top divisions (the owner calls this when its first
         rows are on screen, so the start-up paint never waits for the API)."""
@@ -75,6 +82,8 @@ class DivisionTree(FittedTree[Division | None]):
         the children replaced without an await between: two loads of one node run at once
         at the start (the cache's, then the service's), and filled a line at a time they
         interleaved, leaving divisions twice and out of order."""
+        if not self.service.divisions.provisional:  # read plain, arrived after the settings were checked
+            divisions = [as_model(division) for division in divisions]
         labels = [await self._label(division) for division in divisions]
         key = node.data.divisionId if node.data is not None else 0
         if ticket != self._tickets.get(key):

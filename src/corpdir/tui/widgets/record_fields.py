@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Mapping, Sequence
 
-from pydantic import BaseModel
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -27,7 +26,7 @@ def display_value(value: Any) -> str:
         return "yes" if value else "no"
     if isinstance(value, datetime):
         return value.astimezone().strftime("%Y-%m-%d %H:%M")
-    if isinstance(value, BaseModel):
+    if hasattr(value, "model_dump"):  # a record's part (pydantic is imported by the records, not here)
         data = value.model_dump(exclude_none=True)
         for name_key in ("fullname", "cucmAdapterName", "alphaAdapterName", "divisionName"):
             if name_key in data:

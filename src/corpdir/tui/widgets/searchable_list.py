@@ -132,6 +132,10 @@ class SearchableList(Vertical):
     def source(self, source: RowSource[Any] | None) -> None:
         self.rows.source = source
 
+    def records_checked(self) -> None:
+        """The first screen's plain rows made models (corpdir.service.first_records)."""
+        self.rows.records_checked()
+
     def reload(self) -> None:
         """The rows read again from the same source (the cache changed), the cursor kept."""
         self.rows.reload()

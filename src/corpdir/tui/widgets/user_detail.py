@@ -21,7 +21,6 @@ from textual.reactive import reactive
 
 from corpdir.calls.presence.lamps import Lamp
 from corpdir.service.errors import CorpdirError
-from corpdir.spec.user import User
 from corpdir.tui.labels import USER_FIELDS, shown_fields
 from corpdir.tui.start_queue import burst_over
 from corpdir.tui.text import Wrapped, joined, literal
@@ -32,6 +31,7 @@ from corpdir.tui.widgets.record_fields import fields_table
 from corpdir.tui.widgets.rendered_lines import RenderedLines
 
 if TYPE_CHECKING:
+    from corpdir.spec.user import User
     from corpdir.service.directory import DirectoryService
     from corpdir.spec.profile import Profile  # not at the start: profiles are read after the first rows
     from corpdir.tui.busy_lamps import BusyLamps

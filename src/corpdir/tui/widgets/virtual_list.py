@@ -25,6 +25,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from corpdir.service.first_records import as_model, is_plain
 from corpdir.tui.text import cell
 from corpdir.tui.textual_compat import set_scroll_range
 from corpdir.tui.widgets.list_columns import Column, column_title
@@ -159,6 +160,15 @@ class VirtualList(ScrollView, can_focus=True):
         for page in [p for p in self._pages if p >= last]:  # the last page was partial: read it again
             del self._pages[page]
         self._counted(await source.count())
+
+    def records_checked(self) -> None:
+        """Rows read as plain records for the first frame (corpdir.service.first_records)
+        become their models, and the highlighted one is told again: the screen's pane shows
+        a record, never a plain one."""
+        if any(is_plain(row) for rows in self._pages.values() for row in rows):
+            for page, rows in self._pages.items():
+                self._pages[page] = [as_model(row) for row in rows]
+            self._announce()
 
     def reload(self, keep_cursor: bool = True) -> None:
         """Fetch the rows again from the same source (after a refresh of the cache)."""
