@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-from typing import Callable
+from typing import Callable, Sequence
 
 import asyncssh
 import pyte
@@ -54,11 +54,15 @@ class Screen:
 
 
 def corpdir_in_a_terminal(env: dict[str, str], done: Callable[[Screen], bool], cols: int = 120, rows: int = 36,
-                          step: int = 65536) -> str:
+                          step: int = 65536, python: Sequence[str] = ("-m", "corpdir.cli"),
+                          status: list[int] | None = None) -> str:
     """`corpdir --no-sync` under a pseudo-terminal of ``cols`` x ``rows``: the screen's text
     at the first moment ``done`` holds, read ``step`` bytes at a time as they arrive (a frame
     is drawn line by line: a small step sees its lines come), else as it stands when the app
-    ends or after 60 s (it writes all along: its status bar counts); then Ctrl+Q."""
+    ends or after 60 s (it writes all along: its status bar counts); then Ctrl+Q.
+
+    ``python``: the interpreter's arguments that run corpdir (a probe may run it); ``status``:
+    the process's exit status is appended to it."""
     import fcntl
     import pty
     import select
@@ -71,31 +75,40 @@ def corpdir_in_a_terminal(env: dict[str, str], done: Callable[[Screen], bool], c
 
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
-    process = subprocess.Popen([sys.executable, "-m", "corpdir.cli", "--no-sync"], stdin=slave, stdout=slave,
+    process = subprocess.Popen([sys.executable, *python, "--no-sync"], stdin=slave, stdout=slave,
                                stderr=slave, env={**env, "TERM": "xterm-256color"}, start_new_session=True)
     os.close(slave)
     screen = Screen(cols, rows)
     give_up = time.monotonic() + 60
     try:
-        while process.poll() is None and time.monotonic() < give_up and select.select([master], [], [], 30)[0]:
-            chunk = os.read(master, 65536)
-            if b"\x1b[?1049h" in chunk:  # the app's screen of its own, which pyte does not keep apart:
-                screen.feed(chunk.split(b"\x1b[?1049h", 1)[0])  # what was written before (stderr) is not on it
-                screen.screen.reset()
-                chunk = chunk.split(b"\x1b[?1049h", 1)[1]
-            for start in range(0, len(chunk), step):
-                screen.feed(chunk[start:start + step])
-                if done(screen):
-                    return screen.text()
+        while time.monotonic() < give_up and select.select([master], [], [], 30)[0]:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # the app ended (EIO: no one holds the terminal any more)
+                break
+            # the app's screen of its own (entered, left), which pyte does not keep apart: what
+            # was written before it (stderr) is not on it, nor is it under what is written after
+            for index, part in enumerate(re.split(rb"\x1b\[\?1049[hl]", chunk)):
+                if index:
+                    screen.screen.reset()
+                for start in range(0, len(part), step):
+                    screen.feed(part[start:start + step])
+                    if done(screen):
+                        return screen.text()
         return screen.text()
     finally:
-        os.write(master, b"\x11")
+        try:
+            os.write(master, b"\x11")
+        except OSError:  # it had ended
+            pass
         try:
             process.wait(10)
         except subprocess.TimeoutExpired:
             os.killpg(process.pid, signal.SIGKILL)
             process.wait()
         os.close(master)
+        if status is not None:
+            status.append(process.returncode)
 
 
 class Terminal(Screen, asyncssh.SSHClientSession):

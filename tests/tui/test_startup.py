@@ -59,3 +59,71 @@ async def test_the_garbage_collector_is_on_again_once_the_first_rows_are_shown(s
     finally:
         gc.enable()
         await start.ready.close()
+
+
+async def test_the_first_screen_on_settings_not_yet_checked_paints_the_rows_it_will_keep(service, monkeypatch):
+    """`corpdir` paints its first screen before pydantic is imported: the settings it needs
+    read without it (corpdir.config.first), the first rows and the top of the tree as plain
+    records (corpdir.cache.plain). The whole settings are checked right after; the rows
+    then on screen are the same, now the records' models (the pane, the forms and the
+    keys get models, never plain rows), and the check's warnings are told."""
+    from corpdir.config import Settings
+    from corpdir.config.first import FIRST_SERVICE, FirstService, FirstUi
+    from corpdir.state import State
+    from corpdir.tui.app import CorpdirApp
+    from corpdir.tui.widgets.user_detail import UserDetail
+
+    checked = Settings(service=service.settings)
+    service.settings = FirstService({**FIRST_SERVICE, "base_url": checked.service.base_url, "api_key": "demo-reception"})
+    first_paint: list[list[str]] = []
+    render_lines = VirtualList.render_lines
+
+    def recorded(self, crop):  # noqa: ANN001, ANN202
+        lines = render_lines(self, crop)
+        if self.id == "users" and not first_paint:
+            first_paint.append([line.text for line in lines[:12]])
+            first_paint.append([type(self.row(i)).__name__ for i in range(10)])
+        return lines
+
+    monkeypatch.setattr(VirtualList, "render_lines", recorded)
+    notes = Notifications()
+    app = CorpdirApp(service, FirstUi(None, False), state=State(), sync_on_start=False,
+                     check=lambda: (checked, ["[ui] them: no such setting"]))
+    async with app.run_test(size=(120, 36), message_hook=notes) as pilot:
+        assert await wait_for(pilot, lambda: service.settings is checked.service)
+        assert first_paint[1] == ["Plain"] * 10  # the first frame's rows, read without their model
+        users = app.screen.query_one("#users", VirtualList)
+        assert {type(users.row(i)).__name__ for i in range(10)} == {"User"}
+        assert [line.text for line in users.render_lines(users.region.reset_offset)[:12]] == first_paint[0]
+        first = users.row(0)
+        assert await wait_for(pilot, lambda: app.screen.selected is not None)
+        assert app.screen.selected.userId == first.userId and type(app.screen.selected).__name__ == "User"
+        detail = app.screen.query_one(UserDetail)
+        assert await wait_for(pilot, lambda: detail.user is not None and detail.user.userId == first.userId)
+        tree = app.screen.query_one(DivisionTree)
+        assert await wait_for(pilot, lambda: {type(node.data).__name__ for node in tree._division_nodes()
+                                              if node.data is not None} == {"Division"})
+        assert any("them" in message for message in notes.messages)
+
+
+async def test_a_setting_found_breaking_a_rule_after_the_first_screen_ends_the_app(service):
+    """The whole settings are checked after the first rows: a rule broken there (a
+    mistyped gateway port) ends the app with status 2 and the error for `corpdir` to print,
+    before anything is asked of the service."""
+    from corpdir.config.first import FIRST_SERVICE, FirstService, FirstUi
+    from corpdir.paths import SettingsError
+    from corpdir.state import State
+    from corpdir.tui.app import CorpdirApp
+
+    real = service.settings
+    service.settings = FirstService({**FIRST_SERVICE, "base_url": real.base_url, "api_key": "demo-reception"})
+
+    def check():  # noqa: ANN202
+        raise SettingsError("[gateway] port: Input should be a valid integer")
+
+    app = CorpdirApp(service, FirstUi(None, False), state=State(), check=check)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert await wait_for(pilot, lambda: app.settings_error is not None)
+    assert app.return_code == 2
+    assert "[gateway] port" in str(app.settings_error)
+    assert service.settings is not real  # never given the settings, never synced
