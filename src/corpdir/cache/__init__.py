@@ -6,9 +6,7 @@ does not pay for pydantic models.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # not typing's (~14 M instructions of a lookup): docs/performance.md, "`corpdir lookup`"
-if TYPE_CHECKING:
-    from typing import Any
+from corpdir.exports import lazy
 
 _EXPORTS = {
     "AsyncCache": "corpdir.cache.aio",
@@ -20,9 +18,4 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    if name in _EXPORTS:
-        from importlib import import_module  # here: the importlib package is ~2 M instructions of `corpdir lookup`
-
-        return getattr(import_module(_EXPORTS[name]), name)
-    raise AttributeError(f"module 'corpdir.cache' has no attribute {name!r}")
+__getattr__ = lazy(__name__, _EXPORTS)

@@ -9,8 +9,9 @@ service, after the first screen is painted.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from corpdir.exports import lazy
 
 if TYPE_CHECKING:
     from corpdir.client._checks import InsecureTransportWarning, redact_headers
@@ -94,7 +95,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    if name in _EXPORTS:
-        return getattr(importlib.import_module(_EXPORTS[name]), name)
-    raise AttributeError(f"module 'corpdir.client' has no attribute {name!r}")
+__getattr__ = lazy(__name__, _EXPORTS)

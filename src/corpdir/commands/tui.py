@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Iterator
 
@@ -62,10 +63,12 @@ def _run(args: argparse.Namespace) -> int:
         first = first_screen(args.base_url, args.theme)
         settings = None if first is not None else load(flags, bool(getattr(args, "read_only", False)))
         service = DirectoryService.open(first.service if first is not None else settings.service)
+    later: list[str] = []  # what the whole settings' check warns of, once the first screen is up
     if first is not None:
         read_only = bool(getattr(args, "read_only", False) or first.ui.read_only or first.service.read_only)
+        first.service.read_only = read_only  # the client refuses writes too, not only the screens
         app = CorpdirApp(service, first.ui, sync_on_start=not args.no_sync, owns_service=True, read_only=read_only,
-                         keymap=first.keymap, notes=notes, check=lambda: checked_settings(flags, read_only))
+                         keymap=first.keymap, notes=notes, check=lambda: checked_settings(flags, read_only, later))
     else:
         read_only = settings.service.read_only
         app = CorpdirApp(service, settings.ui, sync_on_start=not args.no_sync, owns_service=True, read_only=read_only,
@@ -78,7 +81,9 @@ def _run(args: argparse.Namespace) -> int:
         if log is not None:
             logging.getLogger("corpdir").removeHandler(log)
             log.close()
-    if app.settings_error is not None:
+    if app.settings_error is not None:  # said as before the first screen: the warnings, then the mistakes
+        for note in later:
+            print(f"corpdir: {note}", file=sys.stderr)
         raise app.settings_error
     return int(app.return_code or 0)
 
@@ -93,11 +98,16 @@ def load(flags: dict[str, dict[str, Any]], read_only_flag: bool) -> Settings:
     return settings
 
 
-def checked_settings(flags: dict[str, dict[str, Any]], read_only: bool) -> tuple[Settings, list[str]]:
+def checked_settings(flags: dict[str, dict[str, Any]], read_only: bool,
+                     said: list[str]) -> tuple[Settings, list[str]]:
     """The whole settings, read once the first rows are on screen, with the warnings they
-    gave; ``read_only`` is what the first screen was built with."""
+    gave (kept in ``said`` too, for stderr when a mistake ends the app); ``read_only`` is
+    what the first screen was built with."""
     with warnings_kept("corpdir.config", "corpdir.client") as notes:
-        settings = load(flags, read_only)
+        try:
+            settings = load(flags, read_only)
+        finally:
+            said.extend(notes)
     settings.calls = desk_only(settings.calls, settings.service.read_only)
     return settings, notes
 

@@ -15,8 +15,9 @@ configuration: they live in :mod:`corpdir.state`, never rewritten into the user'
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from corpdir.exports import lazy
 
 if TYPE_CHECKING:
     from corpdir.config.calls import (ActionUrlFeedConfig, AmiDialerConfig, AmiFeedConfig, BaresipDialerConfig,
@@ -33,22 +34,16 @@ if TYPE_CHECKING:
 # Names are loaded on first use (PEP 562), as corpdir.spec's: the TUI's first screen is
 # built from corpdir.config.first, which reads what that screen needs without pydantic,
 # and importing it must not build every section's model (docs/performance.md).
-_EXPORTS = {
-    **dict.fromkeys(("ActionUrlFeedConfig", "AmiDialerConfig", "AmiFeedConfig", "BaresipDialerConfig", "BaresipFeedConfig",
-                     "CallsConfig", "DialerConfig", "FeedConfig", "HistoryFeedConfig", "PhoneUriDialerConfig"),
-                    "corpdir.config.calls"),
-    "GatewayConfig": "corpdir.config.gateway",
-    **dict.fromkeys(("Destination", "MessagesConfig", "WhereaboutsConfig"), "corpdir.config.messages"),
-    **dict.fromkeys(("ConnectionConfig", "ServiceConfig", "service_env_names"), "corpdir.config.service"),
-    **dict.fromkeys(("Settings", "load_service_settings", "load_settings"), "corpdir.config.settings"),
-    "SshConfig": "corpdir.config.ssh",
-    "UiConfig": "corpdir.config.ui",
-    "SettingsError": "corpdir.paths",
+_MODULES = {
+    "corpdir.config.calls": ("ActionUrlFeedConfig AmiDialerConfig AmiFeedConfig BaresipDialerConfig BaresipFeedConfig "
+                             "CallsConfig DialerConfig FeedConfig HistoryFeedConfig PhoneUriDialerConfig"),
+    "corpdir.config.gateway": "GatewayConfig", "corpdir.config.messages": "Destination MessagesConfig WhereaboutsConfig",
+    "corpdir.config.service": "ConnectionConfig ServiceConfig service_env_names",
+    "corpdir.config.settings": "Settings load_service_settings load_settings",
+    "corpdir.config.ssh": "SshConfig", "corpdir.config.ui": "UiConfig", "corpdir.paths": "SettingsError",
 }
+_EXPORTS = {name: module for module, names in _MODULES.items() for name in names.split()}
 __all__ = sorted(_EXPORTS)
 
 
-def __getattr__(name: str) -> Any:
-    if name in _EXPORTS:
-        return getattr(importlib.import_module(_EXPORTS[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy(__name__, _EXPORTS)

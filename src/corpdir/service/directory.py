@@ -61,7 +61,14 @@ class DirectoryService:
         def connect() -> DirectoryClient:
             from corpdir.service.connect import open_client
 
-            return open_client(service.settings, **client_kwargs)
+            settings = service.settings
+            if getattr(settings, "provisional", False):  # asked before the app checked its settings:
+                from corpdir.config import load_service_settings  # the service's section, read and checked now
+
+                checked = load_service_settings(settings.base_url)
+                checked.read_only = settings.read_only
+                settings = service.settings = checked
+            return open_client(settings, **client_kwargs)
 
         store = CacheStore(settings.profile().cache_path(), region=settings.region)
         if settings.is_demo:  # a fresh install: the demo's first screen is shipped, not generated and synced

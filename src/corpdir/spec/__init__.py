@@ -11,8 +11,9 @@ build their validators on first use too (``defer_build`` in :mod:`corpdir.spec.c
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from corpdir.exports import lazy
 
 if TYPE_CHECKING:
     from corpdir.spec.common import OMIT, Page, QueryModel, RequestModel, ResponseModel
@@ -35,7 +36,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    if name in _EXPORTS:
-        return getattr(importlib.import_module(_EXPORTS[name]), name)
-    raise AttributeError(f"module 'corpdir.spec' has no attribute {name!r}")
+__getattr__ = lazy(__name__, _EXPORTS)

@@ -41,8 +41,8 @@ from typing import Any, Callable, Mapping, Sequence
 MAX_PACKET = 1 << 20
 #: What the template imports before it forks: every module a session's app may load.
 PRELOAD_PACKAGES = ("corpdir.tui", "corpdir.service", "corpdir.cache", "corpdir.client", "corpdir.spec",
-                    "corpdir.server", "corpdir.calls")
-PRELOAD_MODULES = ("corpdir.cli", "corpdir.config", "corpdir.commands.tui", "textual.app", "textual.widgets",
+                    "corpdir.server", "corpdir.calls", "corpdir.config")  # config: each section's module (its package imports none)
+PRELOAD_MODULES = ("corpdir.cli", "corpdir.commands.tui", "textual.app", "textual.widgets",
                    "httpx", "pydantic", "PIL.Image", "phonenumbers",
                    # what Textual imports only once an app runs on a terminal: each session did it
                    "textual.drivers.linux_driver", "textual._xterm_parser", "textual.layouts.factory",
