@@ -1,9 +1,10 @@
 """Names a package offers, each imported from its module when first asked for (PEP 562).
 
-``corpdir.cache``, ``corpdir.client``, ``corpdir.config`` and ``corpdir.spec`` name their
-public parts at the top while importing none of them: `corpdir lookup` reads the cache
-without pydantic's models, and the TUI paints its first screen before any is built
-(docs/performance.md).
+``corpdir.cache``, ``corpdir.client`` and ``corpdir.config`` name their public parts at the
+top while importing none of them: `corpdir lookup` reads the cache without pydantic's
+models, and the TUI paints its first screen before any is built (docs/performance.md).
+``corpdir.spec`` does the same with its own four lines: the bottom layer imports no other
+corpdir module (tests/spec/test_import_hygiene.py).
 """
 
 from __future__ import annotations

@@ -11,9 +11,8 @@ build their validators on first use too (``defer_build`` in :mod:`corpdir.spec.c
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from corpdir.exports import lazy
+import importlib
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from corpdir.spec.common import OMIT, Page, QueryModel, RequestModel, ResponseModel
@@ -36,4 +35,7 @@ __all__ = [
 ]
 
 
-__getattr__ = lazy(__name__, _EXPORTS)
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module 'corpdir.spec' has no attribute {name!r}")
