@@ -32,7 +32,8 @@ def agree(flag: str | None = None, theme: str | None = None) -> None:
     assert first.service.profile() == service.profile()
     assert first.service.profile().cache_path() == service.profile().cache_path()
     assert first.service.is_demo == service.is_demo
-    for name in ("base_url", "api_key_file", "region", "read_only", "variant", "demo_size", "demo_seed"):
+    for name in ("base_url", "api_key_file", "region", "read_only", "variant", "demo_size", "demo_seed",
+                 "stale_after"):
         assert getattr(first.service, name) == plain(getattr(service, name)), name
     assert (first.ui.theme, first.ui.read_only) == (settings.ui.theme, settings.ui.read_only)
     assert first.keymap == settings.keymap
@@ -59,7 +60,9 @@ def write(config: str) -> None:
     ("", {"CORPDIR_UI_READ_ONLY": "yes"}, "corpdir-light"),
     ("", {"CORPDIR_UI_READ_ONLY": "0", "CORPDIR_READ_ONLY": "on"}, None),
     ('[service]\nread_only = true\nvariant = "B"\nregion = "us"\n', {}, None),
-    ('[service]\ndemo_size = 2000\ndemo_seed = 7\n', {"CORPDIR_DEMO_SEED": "9"}, None),
+    ('[service]\ndemo_size = 2000\ndemo_seed = 7\n', {"CORPDIR_DEMO_SEED": "-9"}, None),
+    ('[service]\nstale_after = 60\n', {}, None),
+    ("", {"CORPDIR_STALE_AFTER": " 120.5 "}, None),
     ('[keymap]\ndirectory.search = "f6"\n"app.sync" = "ctrl+y"\n', {}, None),
     # sections the first screen does not read are checked after it, not read here
     ('[gateway]\nport = 8080\n[calls]\nring_socket = false\n[messages]\n', {}, None),
@@ -77,6 +80,10 @@ def test_the_first_screen_and_the_whole_settings_agree_on_what_it_shows(config, 
     ('[service]\nbase_url = 12\n', {}),
     ('[service]\ndemo_size = 500.0\n', {}),
     ('[service]\ndemo_size = 5\n', {}),
+    ("", {"CORPDIR_DEMO_SEED": "--5"}),
+    ("", {"CORPDIR_DEMO_SEED": "٣"}),  # a digit, not an ASCII one
+    ('[service]\nstale_after = -1\n', {}),
+    ("", {"CORPDIR_STALE_AFTER": "15m"}),
     ('[service]\nvariant = "c"\n', {}),
     ('[service]\nregion = "Japan"\n', {}),
     ('[ui]\nread_only = "sometimes"\n', {}),

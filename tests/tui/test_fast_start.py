@@ -43,7 +43,7 @@ def test_pydantic_is_first_imported_by_the_check_after_the_first_rows(demo_home,
     assert "by name" in text, text  # the list is on screen
     stack = out.read_text().splitlines()
     # imported by the settings' check, which runs once the first rows are painted
-    assert "_first_rows_shown" in stack and "settings_checked" in stack, stack
+    assert "_first_rows_painted" in stack and "settings_checked" in stack, stack
 
 
 def test_a_setting_that_breaks_a_rule_still_ends_corpdir_with_its_rule(demo_home, tmp_path):
@@ -70,4 +70,4 @@ def test_busy_lamps_are_read_with_the_whole_settings_before_the_first_screen(dem
     env = {**demo_home_env(demo_home), "PROBE_OUT": str(out), "CORPDIR_CONFIG": str(config)}
     corpdir_in_a_terminal(env, lambda screen: out.exists(), python=("-c", PROBE))
     stack = out.read_text().splitlines()
-    assert "_first_rows_shown" not in stack and "load" in stack, stack
+    assert "_first_rows_painted" not in stack and "load" in stack, stack

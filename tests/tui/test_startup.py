@@ -126,4 +126,31 @@ async def test_a_setting_found_breaking_a_rule_after_the_first_screen_ends_the_a
         assert await wait_for(pilot, lambda: app.settings_error is not None)
     assert app.return_code == 2
     assert "[gateway] port" in str(app.settings_error)
-    assert service.settings is not real  # never given the settings, never synced
+    assert service.settings.provisional  # the service was never given settings to ask with
+
+
+async def test_a_key_typed_before_the_check_gets_a_record_not_a_plain_row(service):
+    """Keys typed ahead reach the screen before the settings' check has made the first
+    frame's rows models: what they act on (the chosen person, the tree's division, the desk
+    phone's settings) is the record's model, and the desk phone waits for the checked
+    settings rather than running without them."""
+    from corpdir.config import CallsConfig, Settings
+    from corpdir.config.first import FIRST_SERVICE, FirstService, FirstUi
+    from corpdir.service.first_records import as_model
+    from corpdir.state import State
+    from corpdir.tui.app import CorpdirApp
+
+    checked = Settings(service=service.settings, calls=CallsConfig(ring_socket=False))
+    service.settings = FirstService({**FIRST_SERVICE, "base_url": checked.service.base_url, "api_key": "demo-reception"})
+    plain_user = service.people.of_division(None).first(1)[1][0]
+    plain_division = (await service.divisions.children(None))[0]
+    assert type(plain_user).__name__ == type(plain_division).__name__ == "Plain"
+    app = CorpdirApp(service, FirstUi(None, False), state=State(), sync_on_start=False, check=lambda: (checked, []))
+    async with app.run_test(size=(120, 36)) as pilot:
+        assert await wait_for(pilot, lambda: service.settings is checked.service)
+        directory = app.screen
+        directory.selected = plain_user  # as a highlight before the check left it
+        chosen = directory.selected
+        assert type(chosen).__name__ == "User" and chosen.userId == plain_user.userId
+        assert as_model(plain_division).divisionId == plain_division.divisionId
+        assert app.desk_phone.session is not None and app.desk_phone.settings is checked.calls

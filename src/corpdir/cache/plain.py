@@ -29,7 +29,7 @@ class Plain:
         return cls(kind, json.loads(text), text)
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("_"):
+        if name.startswith(("_", "model_")):  # no model's API: ``hasattr(record, "model_dump")`` says so
             raise AttributeError(name)
         return _plain(self._data.get(name))
 

@@ -19,6 +19,7 @@ two never disagree on what the first screen shows (tests/common/test_first_setti
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 from corpdir.paths import Profile, given, profile_for, read_config, service_values
@@ -26,7 +27,7 @@ from corpdir.paths import Profile, given, profile_for, read_config, service_valu
 # The [service] keys the first screen reads, with the defaults ServiceConfig gives them (a
 # test holds the two together, as corpdir.paths.LOOKUP_SETTINGS's).
 FIRST_SERVICE = {"base_url": None, "api_key": None, "api_key_file": None, "keyring_service": None, "region": "JP",
-                 "read_only": False, "variant": "C", "demo_size": 500, "demo_seed": 1}
+                 "read_only": False, "variant": "C", "demo_size": 500, "demo_seed": 1, "stale_after": 900.0}
 FIRST_UI = {"theme": None, "read_only": False}
 # pydantic's words for a yes/no given as text (its "bool_parsing"), the ones a person writes
 _BOOLS = {"true": True, "1": True, "yes": True, "on": True, "false": False, "0": False, "no": False, "off": False}
@@ -52,6 +53,7 @@ class FirstService:
         self.variant: str = values["variant"]
         self.demo_size: int = values["demo_size"]
         self.demo_seed: int = values["demo_seed"]
+        self.stale_after: float = values["stale_after"]
         self._profile = profile_for(self.base_url, values["api_key"], self.api_key_file)
 
     @property
@@ -124,6 +126,7 @@ def _service(tables: dict[str, Any], base_url: str | None) -> FirstService:
         raise Unsure("variant")
     values["demo_size"] = _whole(values["demo_size"], least=10)
     values["demo_seed"] = _whole(values["demo_seed"])
+    values["stale_after"] = _seconds(values["stale_after"])
     service = FirstService(values)
     profile = service.profile()
     if not profile.is_demo and profile.api_key is None and values["keyring_service"]:
@@ -155,12 +158,22 @@ def _whole(value: Any, least: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, str)):
         raise Unsure(value)
     if isinstance(value, str):
-        if not value.strip().isascii() or not value.strip().lstrip("-").isdigit():
+        if not re.fullmatch(r"-?[0-9]+", value):
             raise Unsure(value)
         value = int(value)
     if least is not None and value < least:
         raise Unsure(value)
     return value
+
+
+def _seconds(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise Unsure(value)
+    if isinstance(value, str) and not re.fullmatch(r"[0-9]+(\.[0-9]+)?", value):
+        raise Unsure(value)
+    if float(value) < 0:
+        raise Unsure(value)
+    return float(value)
 
 
 def dotted(table: dict[str, Any], prefix: str = "") -> dict[str, Any]:

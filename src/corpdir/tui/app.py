@@ -153,11 +153,13 @@ class CorpdirApp(WholeFirstFrame, GatedApp):
             self._check_keymap_ids()
 
     def settings_checked(self) -> bool:
-        """The whole settings, when the app started on the first screen's (``check``):
-        the service, the desk phone and the context take them, and their warnings are told.
-        False when one breaks a rule: the app ends with status 2, ``settings_error`` says why."""
+        """The whole settings, when the app started on the first screen's (``check``): the
+        service and the desk phone take them, and their warnings are told. Asked by the
+        first screen right after its first frame (ListScreen._first_rows_painted), and by
+        anything that needs them sooner (a key typed ahead: the desk phone). False when one
+        breaks a rule: the app ends with status 2, ``settings_error`` says why."""
         if self._check is None:
-            return True
+            return self.settings_error is None
         check, self._check = self._check, None
         try:
             settings, notes = check()
@@ -167,7 +169,7 @@ class CorpdirApp(WholeFirstFrame, GatedApp):
             if not isinstance(exc, SettingsError):
                 raise
             self.settings_error = exc
-            self.exit(return_code=2)
+            self.call_after_refresh(self.exit, return_code=2)  # the first screen may still be mounting
             return False
         self.service.settings = settings.service
         self.desk_phone.configure(settings.calls, settings.messages, settings.whereabouts)
@@ -188,14 +190,11 @@ class CorpdirApp(WholeFirstFrame, GatedApp):
         off (corpdir.commands.tui): it goes on here, and the few cycles the start left
         (styles and types it built twice, well under a megabyte) are frozen with the rest
         rather than collected (a full collection, ~30 ms, would hold the first frame back)."""
-        if not self.settings_checked():  # before the freeze: what it imports lives as long too
-            return
         global _START_FROZEN
         if not _START_FROZEN:
             _START_FROZEN = True
             gc.freeze()
         gc.enable()
-        event.screen.records_checked()
         event.screen.after_first_rows()
         if not self._desk_started:
             self._desk_started = True

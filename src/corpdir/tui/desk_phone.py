@@ -91,6 +91,7 @@ class DeskPhone:
 
     @cached_property
     def session(self) -> CallSession:
+        self.app.settings_checked()  # a key typed before the first screen's check: [calls] as checked
         from corpdir.calls.recorder import queue_path
         from corpdir.calls.session import CallSession
 
@@ -98,6 +99,7 @@ class DeskPhone:
 
     @cached_property
     def courier(self) -> MessageCourier:
+        self.app.settings_checked()  # as the session's: [messages] as checked
         from corpdir.calls.messages.courier import MessageCourier
         from corpdir.calls.messages.slips import SlipBook, slips_path
 
@@ -105,6 +107,7 @@ class DeskPhone:
 
     @cached_property
     def whereabouts(self) -> Whereabouts:
+        self.app.settings_checked()  # as the session's: [whereabouts] as checked
         from corpdir.service.whereabouts import Whereabouts, whereabouts_path
 
         return Whereabouts(self.app.service.people, whereabouts_path(self._cache, data_dir()),

@@ -20,7 +20,7 @@ from textual.widgets import Select
 
 from corpdir.division_path import cells
 from corpdir.service.errors import CorpdirError
-from corpdir.service.first_records import is_plain
+from corpdir.service.first_records import as_model
 from corpdir.text import printable
 from corpdir.tui.context import AppContext
 from corpdir.tui.record_writes.divisions import DivisionWrites
@@ -105,7 +105,6 @@ class DirectoryScreen(SearchedListScreen):
     def __init__(self, context: AppContext) -> None:
         super().__init__(context)
         self.browse = Browse()
-        self.selected: User | None = None
         self.manages_users = False  # until the cache says otherwise (learn_key_rights)
         self.division_tree = DivisionTree(self.service, id="tree")
         self.filters = UserFilters(id="filters")
@@ -178,6 +177,8 @@ class DirectoryScreen(SearchedListScreen):
     def records_checked(self) -> None:
         self.people.records_checked()
         self.division_tree.records_checked()
+        if self.browse.division is not None:  # chosen in the tree before the check
+            self.browse = replace(self.browse, division=as_model(self.browse.division))
 
     def after_first_rows(self) -> None:
         self.division_tree.refresh_from_service()
@@ -230,15 +231,14 @@ class DirectoryScreen(SearchedListScreen):
     @on(SearchableList.Highlighted)
     def _user_highlighted(self, event: SearchableList.Highlighted) -> None:
         self.rows_shown()
-        if is_plain(event.row):  # the first frame's row: the pane shows its model (records_checked)
-            return
-        if self.selected is None or event.row.userId != self.selected.userId:
-            self.selected = user = event.row
-            self.show_details_soon(lambda: setattr(self.detail, "user", user))
+        if self._selected is None or event.row.userId != self._selected.userId:
+            self.selected = user = event.row  # a plain row of the first frame is made a model when used
+            self.show_details_soon(lambda: setattr(self.detail, "user", as_model(user)))
 
     @on(SearchableList.Opened)
     def _user_opened(self, event: SearchableList.Opened) -> None:
-        self.open_details(self.detail, event.row, lambda: UserDetail(self.service, user=event.row))
+        user = as_model(event.row)
+        self.open_details(self.detail, user, lambda: UserDetail(self.service, user=user))
 
     # -- actions -----------------------------------------------------------------------------
     def action_toggle_filters(self) -> None:
@@ -336,7 +336,7 @@ class DirectoryScreen(SearchedListScreen):
     # -- writes: divisions -------------------------------------------------------------------
     def _tree_division(self) -> Division | None:
         node = self.division_tree.cursor_node
-        return node.data if node is not None and node.data is not None else None
+        return as_model(node.data) if node is not None and node.data is not None else None
 
     def _chosen_division(self) -> Division | None:
         """The division under the tree's cursor, else the one shown; None (and a word to

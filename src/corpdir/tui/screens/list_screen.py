@@ -13,7 +13,7 @@ the detail panes, the write helpers of :mod:`corpdir.tui.writes`) rather than in
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Callable, ClassVar
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, cast
 
 from textual import on
 from textual.message import Message
@@ -21,6 +21,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Input
 
+from corpdir.service.first_records import as_model, is_plain
 from corpdir.service.live_search import TYPING_PAUSE
 from corpdir.service.people_at_hand import ref_of
 from corpdir.tui.context import AppContext
@@ -30,6 +31,7 @@ from corpdir.tui.widgets.searchable_list import SearchableList
 from corpdir.tui.wide_space import WideSpaceTyping
 
 if TYPE_CHECKING:
+    from corpdir.tui.app import CorpdirApp
     from corpdir.tui.widgets.contact_filters import ContactFilters
     from corpdir.tui.widgets.user_filters import UserFilters
 
@@ -61,10 +63,23 @@ class ListScreen(WideSpaceTyping):
         super().__init__()
         self.context = context
         self.service = context.service
-        self.selected: Any = None
+        self._selected: Any = None
         self._detail_timer: Timer | None = None
         self._rows_shown = False
         self._syncs_seen = context.sync.done
+
+    @property
+    def selected(self) -> Any:
+        """The row chosen: a record's model, never a plain record of the first frame
+        (corpdir.service.first_records), which is made one here if a key asks for it
+        before the settings' check made the list's rows models."""
+        if is_plain(self._selected):
+            self._selected = as_model(self._selected)
+        return self._selected
+
+    @selected.setter
+    def selected(self, row: Any) -> None:
+        self._selected = row
 
     def on_screen_resume(self) -> None:
         """Back on this screen after a sync ran while another screen was shown (the app
@@ -91,6 +106,12 @@ class ListScreen(WideSpaceTyping):
             self.call_after_refresh(self._first_rows_painted)
 
     def _first_rows_painted(self) -> None:
+        """The settings are checked now, before anything else (an SSH session of a burst
+        then waits for the others' first screens): until then the screen holds plain
+        records and the service the first screen's settings."""
+        if not cast("CorpdirApp", self.app).settings_checked():
+            return
+        self.records_checked()
         queue = open_queue()
         if queue is None:
             self._after_start()
@@ -145,6 +166,7 @@ class ListScreen(WideSpaceTyping):
     def open_details(self, pane: Widget, row: Any, full_screen: Callable[[], Widget]) -> None:
         """Enter on a row: focus the detail pane, or on a narrow terminal (no pane) show
         the details full screen; either way the row counts as viewed."""
+        row = as_model(row)
         self.viewed(row)
         if pane.display:
             pane.focus()

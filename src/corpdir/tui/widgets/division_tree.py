@@ -82,12 +82,12 @@ class DivisionTree(FittedTree["Division | None"]):
         the children replaced without an await between: two loads of one node run at once
         at the start (the cache's, then the service's), and filled a line at a time they
         interleaved, leaving divisions twice and out of order."""
-        if not self.service.divisions.provisional:  # read plain, arrived after the settings were checked
-            divisions = [as_model(division) for division in divisions]
         labels = [await self._label(division) for division in divisions]
         key = node.data.divisionId if node.data is not None else 0
         if ticket != self._tickets.get(key):
             return
+        if not self.service.divisions.provisional:  # read plain, come after the settings' check (no await since)
+            divisions = [as_model(division) for division in divisions]
         node.remove_children()
         for division, label in zip(divisions, labels):
             # Variants A and B carry no childDivisionIds: such a node may have children.
