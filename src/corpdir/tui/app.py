@@ -154,8 +154,8 @@ class CorpdirApp(WholeFirstFrame, GatedApp):
 
     def settings_checked(self) -> bool:
         """The whole settings, when the app started on the first screen's (``check``): the
-        service and the desk phone take them, and their warnings are told. Asked by the
-        first screen right after its first frame (ListScreen._first_rows_painted), and by
+        service and the desk phone take them, and their warnings are told. Asked once the
+        first screen's first frame is out (ListScreen.FirstRowsPainted), and by
         anything that needs them sooner (a key typed ahead: the desk phone). False when one
         breaks a rule: the app ends with status 2, ``settings_error`` says why."""
         if self._check is None:
@@ -176,6 +176,11 @@ class CorpdirApp(WholeFirstFrame, GatedApp):
         for note in notes:
             self.notify(note, title="Settings", severity="warning", timeout=20)
         return True
+
+    @on(ListScreen.FirstRowsPainted)
+    def _first_rows_painted(self, event: ListScreen.FirstRowsPainted) -> None:
+        if self.settings_checked():
+            event.screen.settings_checked()
 
     @on(ListScreen.FirstRowsShown)
     def _first_rows_shown(self, event: ListScreen.FirstRowsShown) -> None:

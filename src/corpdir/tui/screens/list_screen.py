@@ -13,7 +13,7 @@ the detail panes, the write helpers of :mod:`corpdir.tui.writes`) rather than in
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, cast
+from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 from textual import on
 from textual.message import Message
@@ -31,7 +31,6 @@ from corpdir.tui.widgets.searchable_list import SearchableList
 from corpdir.tui.wide_space import WideSpaceTyping
 
 if TYPE_CHECKING:
-    from corpdir.tui.app import CorpdirApp
     from corpdir.tui.widgets.contact_filters import ContactFilters
     from corpdir.tui.widgets.user_filters import UserFilters
 
@@ -48,12 +47,20 @@ def _text_field(widget: Widget | None) -> bool:
 class ListScreen(WideSpaceTyping):
     WRITES: ClassVar[frozenset[str]] = frozenset()  # actions that write: none on a read-only terminal
 
+    class FirstRowsPainted(Message):
+        """The screen's first rows are painted: the app checks its settings, then tells the
+        screen (:meth:`ListScreen.settings_checked`), which posts ``FirstRowsShown`` when
+        what follows may start."""
+
+        def __init__(self, screen: ListScreen) -> None:
+            super().__init__()
+            self.screen = screen
+
     class FirstRowsShown(Message):
         """The screen's list has painted its first rows (or found it has none). Work that
         can wait, refreshes from the service and the start-up sync, starts after this, so
-        it never slows the first paint: the app checks its settings if it started on the
-        first screen's (corpdir.config.first), then runs the screen's
-        :meth:`~ListScreen.records_checked` and :meth:`~ListScreen.after_first_rows`."""
+        it never slows the first paint: the app runs the screen's
+        :meth:`~ListScreen.after_first_rows`, starts the desk phone and the sync."""
 
         def __init__(self, screen: ListScreen) -> None:
             super().__init__()
@@ -106,11 +113,15 @@ class ListScreen(WideSpaceTyping):
             self.call_after_refresh(self._first_rows_painted)
 
     def _first_rows_painted(self) -> None:
-        """The settings are checked now, before anything else (an SSH session of a burst
-        then waits for the others' first screens): until then the screen holds plain
+        """The app checks its settings when this message reaches it, a step later: the first
+        frame is on the terminal by then (checked here, it waited behind the check's ~0.1 s
+        of imports: Textual writes the whole first screen on the refresh after this one)."""
+        self.post_message(self.FirstRowsPainted(self))
+
+    def settings_checked(self) -> None:
+        """The app has checked its settings (before anything else: an SSH session of a
+        burst then waits for the others' first screens); until then the screen held plain
         records and the service the first screen's settings."""
-        if not cast("CorpdirApp", self.app).settings_checked():
-            return
         self.records_checked()
         queue = open_queue()
         if queue is None:
