@@ -16,16 +16,17 @@ from typing import Any
 
 
 class Plain:
-    """A stored record's fields as attributes (nested objects as Plain too); ``kind`` is
-    its model's module and name in :mod:`corpdir.spec` ("user.User")."""
+    """A stored record's fields as attributes (nested objects as Plain too, with no kind:
+    only a whole record is made a model); ``kind`` is its model's module and name in
+    :mod:`corpdir.spec` ("user.User"), ``text`` the JSON it was read from."""
 
     __slots__ = ("_data", "_json", "_kind")
 
-    def __init__(self, kind: str, data: dict[str, Any], text: str | None = None) -> None:
+    def __init__(self, kind: str, data: dict[str, Any], text: str | bytes = b"") -> None:
         self._kind, self._data, self._json = kind, data, text
 
     @classmethod
-    def from_json(cls, kind: str, text: str) -> Plain:
+    def from_json(cls, kind: str, text: str | bytes) -> Plain:
         return cls(kind, json.loads(text), text)
 
     def __getattr__(self, name: str) -> Any:
@@ -57,4 +58,4 @@ def as_model(record: Any) -> Any:
 
     module, name = record._kind.rsplit(".", 1)
     model = getattr(import_module(f"corpdir.spec.{module}"), name)
-    return model.model_validate_json(record._json if record._json is not None else json.dumps(record._data))
+    return model.model_validate_json(record._json)

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Iterable, Literal
 
 from corpdir.cache.records import Changes
 from corpdir.cache.store import CacheStore, SyncCheckpoint
+
 if TYPE_CHECKING:
     from corpdir.spec import Page
 

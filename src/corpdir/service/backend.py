@@ -77,6 +77,12 @@ class Backend:
 
         return self._client.variant if self._client is not None else get_variant(self.settings.variant)
 
+    @property
+    def provisional(self) -> bool:
+        """The settings are the first screen's (:class:`corpdir.config.first.FirstService`),
+        not yet checked: the first screen's reads give plain records (corpdir.cache.plain)."""
+        return getattr(self.settings, "provisional", False)
+
     def offers(self, code: str) -> bool:
         if self._client is None:  # the variant's table alone: its value rules import pydantic
             from corpdir.spec.variant_operations import OPERATIONS
@@ -145,12 +151,6 @@ class Backend:
         return found
 
     # -- the division paths read with users --------------------------------------------------
-    @property
-    def provisional(self) -> bool:
-        """The settings are the first screen's (:class:`corpdir.config.first.FirstService`),
-        not yet checked: the first screen's reads give plain records (corpdir.cache.plain)."""
-        return getattr(self.settings, "provisional", False)
-
     def with_paths(self, users: list[User]) -> list[User]:
         """``users``, their divisions' paths read too (on the cache's thread: ~0.1 ms a page),
         so a list's cells name each division by its path without a trip to the cache."""
