@@ -1,7 +1,9 @@
 """Load generators for bench/gateway_bench.py that are not the bottleneck: wrk (C, epoll)
-for HTTP and bench/ldap_load.c (C, libldap, a thread a connection) for LDAP, both closed
-loop over keep-alive connections opened before the clock starts; nginx serving a 13-byte
-file as the machine's HTTP floor.
+for HTTP, bench/ldap_load.c (C, libldap, a thread a connection) for LDAP, and its twin for
+HTTP, bench/http_load.c (the same threads, clock and percentiles), so an HTTP server and
+slapd can also be timed by the same kind of client; all closed loop over keep-alive
+connections opened before the clock starts; nginx serving a 13-byte file as the machine's
+HTTP floor.
 
 Each run reports the generator's own CPU (from wait4 on the child: user + system) beside
 the server's (from /proc, the server process and its children: the gateway's workers,
@@ -122,14 +124,16 @@ def wrk(url: str, script: Path, connections: int, seconds: float, server_pid: in
                generator, server)
 
 
-# -- the LDAP client ------------------------------------------------------------------------------
-def build_ldap_load(out: Path) -> Path:
-    """bench/ldap_load.c compiled against libldap (Debian: libldap-dev), when the source is newer."""
-    binary, source = out / "ldap_load", HERE / "ldap_load.c"
+# -- the C clients: bench/ldap_load.c and bench/http_load.c ---------------------------------------
+def build_client(out: Path, name: str) -> Path:
+    """bench/NAME.c compiled into ``out`` when the source is newer: ``ldap_load`` against
+    libldap (Debian: libldap-dev), ``http_load`` against libc alone."""
+    binary, source = out / name, HERE / f"{name}.c"
+    libraries = ["-lldap", "-llber"] if name == "ldap_load" else []
     if not binary.exists() or binary.stat().st_mtime < source.stat().st_mtime:
-        if not Path("/usr/include/ldap.h").exists():
+        if libraries and not Path("/usr/include/ldap.h").exists():
             raise SystemExit("bench/ldap_load.c needs libldap's headers: apt-get install libldap-dev")
-        subprocess.run([shutil.which("cc") or "cc", "-O2", "-o", str(binary), str(source), "-lldap", "-llber", "-lpthread"],
+        subprocess.run([shutil.which("cc") or "cc", "-O2", "-o", str(binary), str(source), *libraries, "-lpthread"],
                        check=True)
     return binary
 
@@ -138,6 +142,15 @@ def ldap_load(binary: Path, uri: str, base: str, numbers: Path, connections: int
     out, generator, server = _measured([str(binary), uri, base, f"{seconds:g}", str(connections), str(numbers)], server_pid)
     f = _figures(out)
     return Run(int(f["requests"]), f["seconds"], f["p50_us"], f["p99_us"], int(f["notfound"]), int(f["errors"]),
+               generator, server)
+
+
+def http_load(binary: Path, port: int, paths: Path, connections: int, seconds: float, server_pid: int) -> Run:
+    """``paths`` (a file, one a line) asked of 127.0.0.1:``port`` by bench/http_load.c."""
+    out, generator, server = _measured([str(binary), "127.0.0.1", str(port), f"{seconds:g}", str(connections), str(paths)],
+                                       server_pid)
+    f = _figures(out)
+    return Run(int(f["requests"]), f["seconds"], f["p50_us"], f["p99_us"], int(f["missed"]), int(f["errors"]),
                generator, server)
 
 
