@@ -1,6 +1,8 @@
-"""The Directory's filter bar offers only filters the key may use: the service refuses a
-loginIds filter (403) to a key without user management, so the reception desk's bar has
-no Login ID field, and an administrator's has one that works."""
+"""The Directory offers only what the key may do: the service refuses a loginIds filter
+and every write to a person (U2, U4, U5, U7, U8: 403) to a key without user management,
+so the reception desk's filter bar has no Login ID field and its keys add, edit or delete
+no one (the demo's own key: E opened a whole form that was refused on saving), while an
+administrator's bar has a Login ID that works and E opens the form."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ import pytest
 from corpdir.service.errors import PermissionDenied
 from corpdir.state import State
 from corpdir.tui.app import CorpdirApp
+from corpdir.tui.screens.directory import DirectoryScreen
+from form_helpers import open_form
 from corpdir.tui.widgets.virtual_list import VirtualList
 from service_fixtures import make_server, make_service
 from tui_helpers import listed, screen_text, settle, wait_for
@@ -66,5 +70,54 @@ async def test_an_administrator_filters_by_login_id(server, size):
             users = app.screen.query_one("#users", VirtualList)
             assert await wait_for(pilot, lambda: users.row_count == 1 and users.row(0) is not None
                                   and users.row(0).loginId == "reception", tries=300)
+    finally:
+        await service.close()
+
+
+async def _rights_learnt(pilot):
+    await settle(pilot, listed(pilot, "#users"))
+    screen = pilot.app.screen
+    assert await wait_for(pilot, lambda: screen.manages_users is not None)
+    await settle(pilot)
+    return screen
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)], ids=["80x24", "120x36"])
+async def test_reception_is_not_offered_to_add_edit_or_delete_people(server, size):
+    service = await _synced(server, "demo-reception")
+    try:
+        app = CorpdirApp(service, state=State(), sync_on_start=False)
+        async with app.run_test(size=size) as pilot:
+            screen = await _rights_learnt(pilot)
+            assert screen.manages_users is False
+            shown = screen_text(app)  # the key bar: at 80 columns 'E Edit' is past what fits anyway
+            assert "Copy no." in shown and "E Edit" not in shown and screen.check_action("edit", ()) is False
+            chosen = screen.selected
+            for key in ("E", "n", "delete", "u", "U"):
+                before = screen.browse.order_by
+                await pilot.press(key, "o")  # 'o' orders the list anew: the key before it has been handled
+                assert await wait_for(pilot, lambda: screen.browse.order_by != before)
+                assert app.screen is screen, f"{key} opened {app.screen}"
+            assert (await backend_of(service).client.get_user(chosen.userId)).userId == chosen.userId
+            screen.division_tree.focus()  # E on the tree is the division's: a right the cache cannot tell
+            await pilot.pause()
+            assert screen.check_action("edit", ()) is True
+    finally:
+        await service.close()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)], ids=["80x24", "120x36"])
+async def test_an_administrator_is_offered_edit_and_gets_the_form(server, size):
+    service = await _synced(server, "demo-admin")
+    try:
+        app = CorpdirApp(service, state=State(), sync_on_start=False)
+        async with app.run_test(size=size) as pilot:
+            screen = await _rights_learnt(pilot)
+            assert screen.manages_users is True
+            assert screen.check_action("edit", ()) is True
+            assert ("E Edit" in screen_text(app)) == (size[0] >= 100)  # 80 columns: past what fits
+            await pilot.press("E")
+            form = await open_form(pilot, app)
+            assert f"Edit {screen.selected.fullname}" in screen_text(app) and app.screen is form
     finally:
         await service.close()

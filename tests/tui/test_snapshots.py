@@ -44,8 +44,9 @@ def _still(monkeypatch):
     time.tzset()
 
 
-def synced_app(cache_path) -> Any:
-    """The app on a synced cache of the small demo tenant, its clock frozen.
+def synced_app(cache_path, key: str = "demo-reception") -> Any:
+    """The app on a synced cache of the small demo tenant, its clock frozen; by default
+    the reception desk's key (``demo-admin``: where a screen is an administrator's).
 
     The cache is filled by one service on a loop of its own, then the app gets a second
     service on the same file: nothing asyncio-bound crosses from one event loop to the next."""
@@ -53,7 +54,7 @@ def synced_app(cache_path) -> Any:
 
     from corpdir.tui.app import CorpdirApp
 
-    settings = ServiceConfig(base_url=BASE_URL, api_key="demo-reception", max_retries=1, retry_initial_delay=0.01,
+    settings = ServiceConfig(base_url=BASE_URL, api_key=key, max_retries=1, retry_initial_delay=0.01,
                                retry_max_delay=0.02)
     server = make_server()
 

@@ -15,14 +15,27 @@ def missing_right(exc: ApiError) -> str | None:
     return op.permission.value if op is not None else None
 
 
+# What a refused operation would have done, as "this key may not ..." ends: the spec's
+# purposes ("Edit contact", "Delete user (photo too)") read as labels, not as a sentence.
+REFUSED = {
+    "U1": "filter people by login ID", "U2": "add people", "U4": "edit people", "U5": "delete people",
+    "U7": "replace face photos", "U8": "delete face photos", "U10": "edit this person's profile",
+    "U11": "edit destinations in bulk", "D2": "add divisions", "D4": "edit divisions", "D5": "delete divisions",
+    "X2": "add contacts to this folder", "X3": "edit contacts in this folder", "X4": "delete contacts in this folder",
+    "X5": "add contacts to this folder", "X7": "replace card images in this folder",
+    "X8": "delete card images in this folder", "P2": "add personal folders", "P3": "edit this personal folder",
+    "H3": "edit this call record", "H6": "edit this call record", "L1": "register spot information",
+}
+
+
 def explain(exc: CorpdirError) -> str:
     """One readable paragraph for a failed write; a 403 names the right that is missing."""
     if isinstance(exc, PermissionDenied) and not exc.local:
         op = OPERATIONS.get(exc.operation or "")
-        what = op.purpose.lower() if op else "this"
+        what = REFUSED.get(op.code, op.purpose.lower()) if op else "do this"
         right = missing_right(exc)
         needs = f" It needs {right}." if right and right != "none stated" else ""
-        return f"{exc.summary}: you may not {what}.{needs}"  # its purpose, not its code (U11, L1 ...)
+        return f"{exc.summary}: this key may not {what}.{needs}"  # its purpose, not its code (U11, L1 ...)
     return str(exc)
 
 

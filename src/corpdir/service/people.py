@@ -88,13 +88,14 @@ class People:
         users = await self._b.ask(self._b.take("U1", query), self._b.store.put_users)
         return len(users)
 
-    async def manages_users(self) -> bool:
+    async def manages_users(self) -> bool | None:
         """Whether this key has user management, as far as the cache tells: a caller without
         it sees only a user's directory fields (http-contract.md, field range), never a
         loginId, and a loginIds filter of theirs is refused (403). The cache holds the users
-        as this key read them, so a cached user with a loginId says yes; none read yet, no."""
+        as this key read them, so a cached user with a loginId says yes, one without says
+        no; None while no user is cached (the service will say)."""
         users = await self.window(None, limit=1)
-        return bool(users) and users[0].loginId is not None
+        return users[0].loginId is not None if users else None
 
     async def profile(self, user_id: int, *, refresh: bool = True) -> Profile | None:
         """The cached profile, refreshed from U9 when ``refresh`` (falls back to the cache)."""

@@ -99,13 +99,14 @@ class DirectoryScreen(SearchedListScreen):
         Binding("x", "export", "Export list", show=False, id="directory.export"),
     ]
 
+    USER_MANAGEMENT = frozenset({"new_user", "edit", "delete", "photo_replace", "photo_delete"})
     WRITES = frozenset({"new_user", "edit", "edit_profile", "delete", "photo_replace", "photo_delete", "new_division",
                         "edit_division", "delete_division", "bulk"})
 
     def __init__(self, context: AppContext) -> None:
         super().__init__(context)
         self.browse = Browse()
-        self.manages_users = False  # until the cache says otherwise (learn_key_rights)
+        self.manages_users: bool | None = None  # unknown until the cache tells (learn_key_rights)
         self.division_tree = DivisionTree(self.service, id="tree")
         self.filters = UserFilters(id="filters")
         lamps = context.desk_phone.lamps  # a lamp column only with [calls.presence] (busy_lamp_column)
@@ -173,6 +174,7 @@ class DirectoryScreen(SearchedListScreen):
         first sync brings the people the counts were read without)."""
         super().action_refresh()
         self.division_tree.refresh_counts()
+        self.learn_key_rights()  # a first sync brings the people that tell
 
     def records_checked(self) -> None:
         self.people.records_checked()
@@ -244,16 +246,27 @@ class DirectoryScreen(SearchedListScreen):
     def action_toggle_filters(self) -> None:
         """Show or hide the filter bar; login ID only for a key that may filter by it (as
         last learnt, and learnt again: a sync since may have brought what the key sees)."""
-        if self.filters.toggle(login_ids=self.manages_users):
+        if self.filters.toggle(login_ids=bool(self.manages_users)):
             self.call_after_refresh(lambda: self.filters.query_one(Select).focus())
         self.learn_key_rights()
 
     @work(group="directory-rights", exclusive=True, exit_on_error=False)
     async def learn_key_rights(self) -> None:
         """Whether the key manages users (:meth:`DirectoryService.manages_users`): the
-        filter bar offers login ID only then (the service refuses it to others, 403)."""
+        filter bar offers login ID only then, and adding, editing or deleting a person or
+        their photo is not offered to a key known not to (the service refuses them, 403:
+        the demo's reception desk typed a whole form only to be told so on saving)."""
         self.manages_users = await self.service.people.manages_users()
-        self.filters.offer_login_ids(self.manages_users)
+        self.filters.offer_login_ids(bool(self.manages_users))
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Person writes (U2, U4, U5, U7, U8) need user management; E and Delete on the
+        tree are the division's (a right the cache cannot tell: the service says)."""
+        if (action in self.USER_MANAGEMENT and self.manages_users is False
+                and not (action in ("edit", "delete") and self.division_tree.has_focus)):
+            return False
+        return super().check_action(action, parameters)
 
     def action_toggle_subdivisions(self) -> None:
         self.browse = replace(self.browse, include_sub=not self.browse.include_sub)
