@@ -126,11 +126,12 @@ def wrk(url: str, script: Path, connections: int, seconds: float, server_pid: in
 
 # -- the C clients: bench/ldap_load.c and bench/http_load.c ---------------------------------------
 def build_client(out: Path, name: str) -> Path:
-    """bench/NAME.c compiled into ``out`` when the source is newer: ``ldap_load`` against
-    libldap (Debian: libldap-dev), ``http_load`` against libc alone."""
+    """bench/NAME.c compiled into ``out`` when it or bench/closed_loop.h is newer:
+    ``ldap_load`` against libldap (Debian: libldap-dev), ``http_load`` against libc alone."""
     binary, source = out / name, HERE / f"{name}.c"
     libraries = ["-lldap", "-llber"] if name == "ldap_load" else []
-    if not binary.exists() or binary.stat().st_mtime < source.stat().st_mtime:
+    newest = max(source.stat().st_mtime, (HERE / "closed_loop.h").stat().st_mtime)
+    if not binary.exists() or binary.stat().st_mtime < newest:
         if libraries and not Path("/usr/include/ldap.h").exists():
             raise SystemExit("bench/ldap_load.c needs libldap's headers: apt-get install libldap-dev")
         subprocess.run([shutil.which("cc") or "cc", "-O2", "-o", str(binary), str(source), *libraries, "-lpthread"],

@@ -9,40 +9,24 @@
  * Each thread connects (keep-alive) before the clock starts, then sends GET for the file's
  * paths in turn (each thread from its own offset) until SECONDS have passed; a reply is
  * read to the end of its Content-Length body. Prints one line of key=value figures:
- * requests, seconds, rps, p50_us, p99_us, missed (a status other than 2xx), errors.
+ * requests, seconds, rps, p50_us, p99_us, missed (a status other than 2xx), errors
+ * (bench/closed_loop.h, shared with bench/ldap_load.c).
  * Built by bench/gateway_bench.py: cc -O2 -o http_load http_load.c -lpthread
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "closed_loop.h"
 
 static const char *host;
 static int port;
-static double seconds;
 static char **requests;
 static size_t *lengths;
 static long count;
-static pthread_barrier_t ready, go; /* all connected; the clock started */
-static double started;
-
-typedef struct {
-    long index, done, missed, errors, capacity;
-    unsigned *latencies; /* microseconds */
-} worker_t;
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec / 1e9;
-}
 
 static int connect_to(void) {
     int fd = socket(AF_INET, SOCK_STREAM, 0), one = 1;
@@ -91,14 +75,10 @@ static void *run(void *arg) {
     worker_t *w = arg;
     char buffer[65536];
     int fd = connect_to();
-    pthread_barrier_wait(&ready);
-    pthread_barrier_wait(&go);
-    long at = w->index * (count / 64 + 1);
-    while (1) {
-        double t0 = now();
-        if (t0 - started >= seconds)
-            break;
-        long i = at++ % count;
+    wait_for_start();
+    double t0;
+    long i;
+    while ((i = next_question(w, count, &t0)) >= 0) {
         int status = send(fd, requests[i], lengths[i], 0) == (ssize_t)lengths[i] ? read_reply(fd, buffer, sizeof buffer) : -1;
         double t1 = now();
         if (status < 0) {
@@ -109,85 +89,23 @@ static void *run(void *arg) {
         }
         if (status < 200 || status > 299)
             w->missed++;
-        if (w->done == w->capacity) {
-            w->capacity = w->capacity ? w->capacity * 2 : 65536;
-            w->latencies = realloc(w->latencies, w->capacity * sizeof(unsigned));
-        }
-        w->latencies[w->done++] = (unsigned)((t1 - t0) * 1e6);
+        record(w, t0, t1);
     }
     close(fd);
     return NULL;
 }
 
-static int by_value(const void *a, const void *b) {
-    unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
-    return (x > y) - (x < y);
-}
-
 int main(int argc, char **argv) {
-    if (argc != 6) {
-        fprintf(stderr, "usage: http_load HOST PORT SECONDS CONNECTIONS PATHS_FILE\n");
-        return 2;
-    }
+    arguments(argc, argv, "HOST PORT SECONDS CONNECTIONS PATHS_FILE");
     host = argv[1];
     port = atoi(argv[2]);
-    seconds = atof(argv[3]);
-    int connections = atoi(argv[4]);
-    FILE *in = fopen(argv[5], "r");
-    if (!in) {
-        perror(argv[5]);
-        return 2;
+    char **paths = read_lines(argv[5], &count);
+    requests = malloc(count * sizeof(char *));
+    lengths = malloc(count * sizeof(size_t));
+    for (long i = 0; i < count; i++) { /* as wrk.format writes a GET: the request line, Host, the blank line */
+        size_t size = strlen(paths[i]) + strlen(host) + 64;
+        requests[i] = malloc(size);
+        lengths[i] = snprintf(requests[i], size, "GET %s HTTP/1.1\r\nHost: %s:%d\r\n\r\n", paths[i], host, port);
     }
-    char line[2048];
-    long capacity = 1024;
-    requests = malloc(capacity * sizeof(char *));
-    lengths = malloc(capacity * sizeof(size_t));
-    while (fgets(line, sizeof line, in)) {
-        line[strcspn(line, "\r\n")] = 0;
-        if (!*line)
-            continue;
-        if (count == capacity) {
-            requests = realloc(requests, (capacity *= 2) * sizeof(char *));
-            lengths = realloc(lengths, capacity * sizeof(size_t));
-        }
-        /* as wrk.format writes a GET: the request line, Host, the blank line */
-        size_t size = strlen(line) + strlen(host) + 64;
-        requests[count] = malloc(size);
-        lengths[count] = snprintf(requests[count], size, "GET %s HTTP/1.1\r\nHost: %s:%d\r\n\r\n", line, host, port);
-        count++;
-    }
-    fclose(in);
-    if (!count) {
-        fprintf(stderr, "http_load: no paths in %s\n", argv[5]);
-        return 2;
-    }
-    pthread_t *threads = calloc(connections, sizeof(pthread_t));
-    worker_t *workers = calloc(connections, sizeof(worker_t));
-    pthread_barrier_init(&ready, NULL, connections + 1);
-    pthread_barrier_init(&go, NULL, connections + 1);
-    for (int i = 0; i < connections; i++) {
-        workers[i].index = i;
-        pthread_create(&threads[i], NULL, run, &workers[i]);
-    }
-    pthread_barrier_wait(&ready);
-    started = now();
-    pthread_barrier_wait(&go);
-    long total = 0, missed = 0, errors = 0;
-    for (int i = 0; i < connections; i++) {
-        pthread_join(threads[i], NULL);
-        total += workers[i].done;
-        missed += workers[i].missed;
-        errors += workers[i].errors;
-    }
-    double wall = now() - started;
-    unsigned *all = malloc((total ? total : 1) * sizeof(unsigned));
-    long k = 0;
-    for (int i = 0; i < connections; i++) {
-        memcpy(all + k, workers[i].latencies, workers[i].done * sizeof(unsigned));
-        k += workers[i].done;
-    }
-    qsort(all, total, sizeof(unsigned), by_value);
-    printf("requests=%ld seconds=%.3f rps=%.1f p50_us=%u p99_us=%u missed=%ld errors=%ld\n", total, wall, total / wall,
-           total ? all[total / 2] : 0, total ? all[(long)(total * 0.99)] : 0, missed, errors);
-    return 0;
+    return closed_loop(atoi(argv[4]), run, "missed");
 }

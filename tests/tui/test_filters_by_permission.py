@@ -6,6 +6,8 @@ administrator's bar has a Login ID that works and E opens the form."""
 
 from __future__ import annotations
 
+from contextlib import asynccontextmanager
+
 import pytest
 
 from corpdir.service.errors import PermissionDenied
@@ -24,10 +26,17 @@ def server():
     return make_server()
 
 
-async def _synced(server, key):
+@asynccontextmanager
+async def _desk(server, key, size):
+    """The app on a cache synced with ``key``: (its service, the app, the pilot)."""
     service = make_service(server, api_key=key)
-    await service.sync.run()
-    return service
+    try:
+        await service.sync.run()
+        app = CorpdirApp(service, state=State(), sync_on_start=False)
+        async with app.run_test(size=size) as pilot:
+            yield service, app, pilot
+    finally:
+        await service.close()
 
 
 async def _filter_bar(pilot):
@@ -39,39 +48,29 @@ async def _filter_bar(pilot):
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 36)], ids=["80x24", "120x36"])
 async def test_reception_is_not_offered_a_login_id_filter(server, size):
-    service = await _synced(server, "demo-reception")
-    try:
+    async with _desk(server, "demo-reception", size) as (service, app, pilot):
         someone = (await service.people.window(None, limit=1))[0]
         with pytest.raises(PermissionDenied):  # what the field would have led to
             await backend_of(service).client.list_users(loginIds=["reception"])
-        app = CorpdirApp(service, state=State(), sync_on_start=False)
-        async with app.run_test(size=size) as pilot:
-            bar = await _filter_bar(pilot)
-            assert not bar.query("#filter-loginIds")
-            assert "Login ID" not in screen_text(app)
-            assert "E-mail" in screen_text(app)  # the bar is there, with the filters the key may use
-            assert someone.loginId is None  # nothing the key sees carries a login ID
-    finally:
-        await service.close()
+        bar = await _filter_bar(pilot)
+        assert not bar.query("#filter-loginIds")
+        assert "Login ID" not in screen_text(app)
+        assert "E-mail" in screen_text(app)  # the bar is there, with the filters the key may use
+        assert someone.loginId is None  # nothing the key sees carries a login ID
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 36)], ids=["80x24", "120x36"])
 async def test_an_administrator_filters_by_login_id(server, size):
-    service = await _synced(server, "demo-admin")
-    try:
-        app = CorpdirApp(service, state=State(), sync_on_start=False)
-        async with app.run_test(size=size) as pilot:
-            bar = await _filter_bar(pilot)
-            assert await wait_for(pilot, lambda: bool(bar.query("#filter-loginIds")))
-            await settle(pilot)
-            assert "Login ID" in screen_text(app)
-            bar.query_one("#filter-loginIds").focus()
-            await pilot.press(*"reception")
-            users = app.screen.query_one("#users", VirtualList)
-            assert await wait_for(pilot, lambda: users.row_count == 1 and users.row(0) is not None
-                                  and users.row(0).loginId == "reception", tries=300)
-    finally:
-        await service.close()
+    async with _desk(server, "demo-admin", size) as (service, app, pilot):
+        bar = await _filter_bar(pilot)
+        assert await wait_for(pilot, lambda: bool(bar.query("#filter-loginIds")))
+        await settle(pilot)
+        assert "Login ID" in screen_text(app)
+        bar.query_one("#filter-loginIds").focus()
+        await pilot.press(*"reception")
+        users = app.screen.query_one("#users", VirtualList)
+        assert await wait_for(pilot, lambda: users.row_count == 1 and users.row(0) is not None
+                              and users.row(0).loginId == "reception", tries=300)
 
 
 async def _rights_learnt(pilot):
@@ -84,40 +83,30 @@ async def _rights_learnt(pilot):
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 36)], ids=["80x24", "120x36"])
 async def test_reception_is_not_offered_to_add_edit_or_delete_people(server, size):
-    service = await _synced(server, "demo-reception")
-    try:
-        app = CorpdirApp(service, state=State(), sync_on_start=False)
-        async with app.run_test(size=size) as pilot:
-            screen = await _rights_learnt(pilot)
-            assert screen.manages_users is False
-            shown = screen_text(app)  # the key bar: at 80 columns 'E Edit' is past what fits anyway
-            assert "Copy no." in shown and "E Edit" not in shown and screen.check_action("edit", ()) is False
-            chosen = screen.selected
-            for key in ("E", "n", "delete", "u", "U"):
-                before = screen.browse.order_by
-                await pilot.press(key, "o")  # 'o' orders the list anew: the key before it has been handled
-                assert await wait_for(pilot, lambda: screen.browse.order_by != before)
-                assert app.screen is screen, f"{key} opened {app.screen}"
-            assert (await backend_of(service).client.get_user(chosen.userId)).userId == chosen.userId
-            screen.division_tree.focus()  # E on the tree is the division's: a right the cache cannot tell
-            await pilot.pause()
-            assert screen.check_action("edit", ()) is True
-    finally:
-        await service.close()
+    async with _desk(server, "demo-reception", size) as (service, app, pilot):
+        screen = await _rights_learnt(pilot)
+        assert screen.manages_users is False
+        shown = screen_text(app)  # the key bar: at 80 columns 'E Edit' is past what fits anyway
+        assert "Copy no." in shown and "E Edit" not in shown and screen.check_action("edit", ()) is False
+        chosen = screen.selected
+        for key in ("E", "n", "delete", "u", "U"):
+            before = screen.browse.order_by
+            await pilot.press(key, "o")  # 'o' orders the list anew: the key before it has been handled
+            assert await wait_for(pilot, lambda: screen.browse.order_by != before)
+            assert app.screen is screen, f"{key} opened {app.screen}"
+        assert (await backend_of(service).client.get_user(chosen.userId)).userId == chosen.userId
+        screen.division_tree.focus()  # E on the tree is the division's: a right the cache cannot tell
+        await pilot.pause()
+        assert screen.check_action("edit", ()) is True
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 36)], ids=["80x24", "120x36"])
 async def test_an_administrator_is_offered_edit_and_gets_the_form(server, size):
-    service = await _synced(server, "demo-admin")
-    try:
-        app = CorpdirApp(service, state=State(), sync_on_start=False)
-        async with app.run_test(size=size) as pilot:
-            screen = await _rights_learnt(pilot)
-            assert screen.manages_users is True
-            assert screen.check_action("edit", ()) is True
-            assert ("E Edit" in screen_text(app)) == (size[0] >= 100)  # 80 columns: past what fits
-            await pilot.press("E")
-            form = await open_form(pilot, app)
-            assert f"Edit {screen.selected.fullname}" in screen_text(app) and app.screen is form
-    finally:
-        await service.close()
+    async with _desk(server, "demo-admin", size) as (service, app, pilot):
+        screen = await _rights_learnt(pilot)
+        assert screen.manages_users is True
+        assert screen.check_action("edit", ()) is True
+        assert ("E Edit" in screen_text(app)) == (size[0] >= 100)  # 80 columns: past what fits
+        await pilot.press("E")
+        form = await open_form(pilot, app)
+        assert f"Edit {screen.selected.fullname}" in screen_text(app) and app.screen is form
