@@ -185,15 +185,18 @@ _missing_said: set[str] = set()
 
 def warn_if_named_and_missing() -> None:
     """Warn (logger ``corpdir.config``, once a process) when ``CORPDIR_CONFIG`` names a file
-    that is not there: a typo in a wrapper script or a unit file otherwise started corpdir
+    that is not there, or is no regular file (a folder, a FIFO): a typo in a wrapper script
+    or a unit file otherwise started corpdir
     on the defaults (the embedded demo) without a word. ``CORPDIR_CONFIG=/dev/null`` says
     "no file" on purpose. `corpdir lookup` does not call it (its stderr is often a PBX's log)."""
     named = os.environ.get("CORPDIR_CONFIG")
-    if named and named not in _missing_said and (os.path.isdir(named) or not os.path.exists(named)):
+    if named and named not in _missing_said and not os.path.isfile(named) and os.path.realpath(named) != os.devnull:
         _missing_said.add(named)
         import logging
 
-        what = "is a folder" if os.path.isdir(named) else "does not exist"
+        # a FIFO, socket or device other than /dev/null is not read either (a FIFO would block)
+        what = ("is a folder" if os.path.isdir(named) else "does not exist" if not os.path.exists(named)
+                else "is not a regular file")
         logging.getLogger("corpdir.config").warning(
             "corpdir: CORPDIR_CONFIG names %s, which %s: no config file is read (CORPDIR_CONFIG=/dev/null says so "
             "on purpose)", named, what)
@@ -213,8 +216,9 @@ def warn_if_readable_by_others(path: Path) -> None:
     import stat
 
     try:
-        mode = stat.S_IMODE(os.stat(path).st_mode)
-        if not mode & 0o077:
+        status = os.stat(path)
+        mode = stat.S_IMODE(status.st_mode)
+        if not mode & 0o077 or not stat.S_ISREG(status.st_mode):  # a FIFO is never read: it would block
             return
         import tomllib
 

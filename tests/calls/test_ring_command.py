@@ -94,6 +94,22 @@ def test_a_temp_dir_too_long_for_a_socket_gives_a_folder_in_tmp_whose_sockets_fi
     assert runtime_dir() == Path("/tmp/short") / f"corpdir-{os.getuid()}"
 
 
+def test_a_runtime_dir_too_long_for_a_socket_is_named_once(monkeypatch, short_temp, caplog):
+    """CORPDIR_RUNTIME_DIR is the user's own setting: when it cannot hold a socket, the
+    sockets go to the private temp folder and a warning says so (it was replaced silently)."""
+    from corpdir.calls.ring_socket import runtime_dir
+
+    long = f"/tmp/{os.getpid()}-" + "a-long-runtime-folder-named-once/" * 4  # said once a process: a name of its own
+    monkeypatch.setenv("CORPDIR_RUNTIME_DIR", long)
+    with caplog.at_level("WARNING", logger="corpdir.calls"):
+        assert runtime_dir() == runtime_dir() == short_temp / f"corpdir-{os.getuid()}"
+    said = [r.getMessage() for r in caplog.records if "CORPDIR_RUNTIME_DIR" in r.getMessage()]
+    assert len(said) == 1 and f"{len(long)} bytes" in said[0] and str(short_temp) in said[0], said
+    monkeypatch.setenv("CORPDIR_RUNTIME_DIR", "/tmp/short-enough")
+    caplog.clear()
+    assert runtime_dir() == Path("/tmp/short-enough") and not caplog.records
+
+
 def test_without_xdg_runtime_dir_ring_uses_the_private_temp_folder_and_says_nothing(monkeypatch, short_temp):
     """An SSH login without systemd-logind has no XDG_RUNTIME_DIR: platformdirs would warn on
     stderr and use a shared /tmp/runtime-UID; corpdir uses its own private folder, quietly."""

@@ -118,15 +118,17 @@ def _doctor(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
                           stdin=subprocess.DEVNULL, timeout=120)
 
 
-@pytest.mark.parametrize("kind", ["missing", "folder"])
+@pytest.mark.parametrize("kind", ["missing", "folder", "fifo"])
 def test_a_config_file_named_and_not_there_is_warned_about_once(tmp_path, kind):
     """A typo in CORPDIR_CONFIG (a wrapper script, a unit file) started corpdir on the defaults,
-    the embedded demo, without a word."""
-    named = tmp_path / ("conifg.toml" if kind == "missing" else "config.d")
+    the embedded demo, without a word; so did a FIFO (never opened: it would block)."""
+    named = tmp_path / {"missing": "conifg.toml", "folder": "config.d", "fifo": "config.fifo"}[kind]
     if kind == "folder":
         named.mkdir()
+    if kind == "fifo":
+        os.mkfifo(named)
     done = _doctor({**os.environ, "CORPDIR_CONFIG": str(named)})
-    what = "does not exist" if kind == "missing" else "is a folder"
+    what = {"missing": "does not exist", "folder": "is a folder", "fifo": "is not a regular file"}[kind]
     assert done.stderr.count(f"CORPDIR_CONFIG names {named}, which {what}: no config file is read") == 1, done.stderr
 
 

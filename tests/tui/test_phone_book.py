@@ -44,7 +44,7 @@ async def test_a_search_says_it_is_ranked_and_offers_no_jump(make_app, service):
         assert not isinstance(app.screen, JumpToRow)
 
 
-async def test_contact_details_name_the_folder_and_put_numbers_before_the_card(make_app, service):
+async def test_contact_details_name_the_folder_shared_or_personal_and_put_numbers_before_the_card(make_app, service):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("f2")
@@ -67,7 +67,11 @@ async def test_contact_details_name_the_folder_and_put_numbers_before_the_card(m
                 console.print(fields.content)
             return captured.get()
 
-        assert await wait_for(pilot, lambda: folder in text()), text()
+        assert await wait_for(pilot, lambda: f"{folder} (shared)" in text()), text()
         assert "SHARED #" not in text()
+        mine = next((num, name) for (directory, num), name in names.items() if directory == "PERSONAL")
+        pane.contact = contact.model_copy(update={"folderId": contact.folderId.model_copy(
+            update={"directory": "PERSONAL", "folderNum": mine[0]})})
+        assert await wait_for(pilot, lambda: f"{mine[1]} (personal)" in text()), text()
         children = list(pane.children)
         assert children.index(fields) < children.index(pane.query_one("#contact-card"))

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from corpdir.calls.events import CallEvent, CallState, MalformedEvent
-from corpdir.unix_socket import fits, temp_base
+from corpdir.unix_socket import SUN_PATH, fits, temp_base
 from corpdir.phone import digits
 
 if TYPE_CHECKING:
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 MAX_LINE = 4096
 SOCKET_NAME = len("/ring-0123456789.sock")  # what a socket's name adds to its folder's path
+_too_long_said: set[str] = set()
 
 
 def runtime_dir() -> Path:
@@ -34,10 +35,22 @@ def runtime_dir() -> Path:
     corpdir then uses its own private temp folder (:func:`_temp_dir`), silently. The
     warning comes once a process, so the fallback is also recognised by its answer not
     lying under $XDG_RUNTIME_DIR: every call gives the same folder. A folder too long for
-    a socket's path (:mod:`corpdir.unix_socket`) gives the temp folder too."""
+    a socket's path (:mod:`corpdir.unix_socket`) gives the temp folder too; when that
+    folder is ``$CORPDIR_RUNTIME_DIR``'s, a warning names it (once a process)."""
     override = os.environ.get("CORPDIR_RUNTIME_DIR")
     if override:
-        return Path(override) if fits(override + "x" * SOCKET_NAME) else _temp_dir()
+        if fits(override + "x" * SOCKET_NAME):
+            return Path(override)
+        folder = _temp_dir()
+        if override not in _too_long_said:  # named once a process: the setting is the user's own
+            _too_long_said.add(override)
+            import logging
+
+            logging.getLogger("corpdir.calls").warning(
+                "corpdir: CORPDIR_RUNTIME_DIR is too long for a socket's path (%d bytes; a ring socket's name needs"
+                " %d more within %d): the sockets are in %s instead", len(os.fsencode(override)), SOCKET_NAME,
+                SUN_PATH - 1, folder)
+        return folder
     xdg = os.environ.get("XDG_RUNTIME_DIR", "")
     if not os.path.isabs(xdg):
         return _temp_dir()

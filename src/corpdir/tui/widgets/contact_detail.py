@@ -55,8 +55,7 @@ class ContactDetail(VerticalScroll, can_focus=True):
 
     def _show_fields(self, contact: Contact) -> None:
         folder = contact.folderId
-        name = self._folder_names.get((folder.directory, folder.folderNum)) if folder is not None else None
-        shown = {"folderId": name} if name else {}
+        shown = {"folderId": folder_text(folder.directory, folder.folderNum, self._folder_names)} if folder else {}
         labels = shown_fields(CONTACT_FIELDS, contact, self.service)
         self.query_one("#contact-fields", Static).update(fields_table(contact, labels, shown, region=self.service.settings.region))
 
@@ -94,3 +93,13 @@ class ContactDetail(VerticalScroll, can_focus=True):
             return
         if self.contact is not None and self.contact.contactId == contact_id:
             await card.show(image, "no card")
+
+
+def folder_text(directory: str, number: int, names: dict[tuple[str, int], str]) -> str:
+    """A contact's folder as the desk says it: its name and whether everyone sees it or
+    only the key's user ('取引先 (shared)', '私の連絡先 (personal)'); by number while the
+    cache has no name for it."""
+    kind = {"SHARED": "shared", "PERSONAL": "personal"}.get(directory, directory.lower())
+    name = names.get((directory, number))
+    return f"{name} ({kind})" if name else f"{kind} folder {number}"
+
