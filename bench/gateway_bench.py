@@ -25,8 +25,8 @@ the verdict compares the gateway and slapd each under its thread-a-connection C 
 
 Every server is first asked for ``--seconds`` at 8 connections, not counted (slapd's first
 pass reads its database from disk). Each level is split into ``--rounds``; in each round
-every server and generator gets ``--seconds`` of load, one after the other, each first in
-turn, so other processes on the machine fall on every one alike. Printed per server,
+every server and generator gets ``--seconds`` of load, one after the other, the order
+rotated each round, so other processes on the machine fall on every one alike. Printed per server,
 generator and level: requests/s over all rounds, p50 and p99 (the median of the rounds'
 and the worst), the generator's CPU as a share of the wall time (it had headroom when well
 under 100 %), the server's CPU per request; then per level the gateway/slapd ratio of
@@ -285,8 +285,8 @@ def bench_probe(db: Path, forms: list[str], results: list[str]) -> None:
 
 def interleaved(targets: dict[str, Callable[[int], _loadgen.Run]], rounds: int) -> dict[tuple[str, int], list[_loadgen.Run]]:
     """Each target once, not counted (warm caches); then each level in ``rounds`` rounds; in
-    each round every target (label -> run at a number of connections) in turn, each first in
-    turn: the machine's other work falls on all alike."""
+    each round every target (label -> run at a number of connections) in turn, the order
+    rotated a share further each round: the machine's other work falls on all alike."""
     for run in targets.values():  # warm: slapd's first pass reads its database from disk (97 us a search, 44 warm)
         run(8)
         _loadgen.settle()
@@ -294,7 +294,8 @@ def interleaved(targets: dict[str, Callable[[int], _loadgen.Run]], rounds: int) 
     for connections in LEVELS:
         for r in range(rounds):
             order = list(targets.items())
-            for label, run in order[r % len(order):] + order[:r % len(order)]:
+            first = r * len(order) // rounds % len(order)  # the first place moves evenly over the targets
+            for label, run in order[first:] + order[:first]:
                 runs.setdefault((label, connections), []).append(run(connections))
                 _loadgen.settle()
     return runs

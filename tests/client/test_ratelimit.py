@@ -36,8 +36,8 @@ async def test_load_8_tasks_2000_pages_no_429(clock, make_client):
     counts = await asyncio.gather(*(list_all() for _ in range(8)))
     assert counts == [250] * 8
     statuses = recorder.statuses()
-    assert len(statuses) == 2000
-    assert statuses.count(429) == 0
+    odd = [(seen.status, seen.path) for seen in recorder.seen if seen.status != 200]
+    assert len(statuses) == 2000 and statuses.count(429) == 0, (len(statuses), odd)
     # it ran at the bucket's pace: (2000 - 20 burst) / 10 per second on the fake clock
     assert clock.now - 1_700_000_000.0 >= (2000 - 20) / 10 * 0.99
     assert snapshots and snapshots[-1].known and snapshots[-1].capacity == 20 and snapshots[-1].rate == 10
@@ -79,6 +79,25 @@ async def test_settle_counts_other_requests_in_flight(clock):
     bucket.settle(a, {**HEADERS, "x-ratelimit-remaining": "18"}, status=200)
     assert bucket.snapshot().tokens == pytest.approx(15)
     assert bucket.snapshot().in_flight == 0
+
+
+async def test_a_request_in_flight_while_the_bucket_fills_keeps_its_token(clock):
+    """A request slow to reach the service while its bucket fills up is charged there
+    against a full bucket (the refill stopped at the capacity): the client keeps room for
+    it, so the burst sent after it does not end in a 429 (seen in CI: 8 tasks, one 429 in
+    2,000 pages)."""
+    bucket = TokenBucket(clock=clock, sleep=clock.sleep)
+    first = await bucket.acquire("U1")
+    bucket.settle(first, HEADERS | {"x-ratelimit-remaining": "20"}, status=200)  # capacity 20, full
+    slow = await bucket.acquire("U1")  # on its way, not yet charged by the service
+    clock.now += 60  # the service's bucket is full again and stays at 20
+    burst = [await bucket.acquire("U1") for _ in range(19)]  # 19 + the slow one: all 20 tokens
+    last = asyncio.create_task(bucket.acquire("U1"))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert not last.done() and len(burst) == 19  # a 21st against 20 tokens would be a 429
+    bucket.settle(slow, HEADERS | {"x-ratelimit-remaining": "19"}, status=200)  # charged there at last
+    assert not (await last).probe
 
 
 async def test_other_callers_wait_for_the_probe(clock):
@@ -249,8 +268,9 @@ async def test_other_requests_leave_the_reserve_in_the_bucket(clock):
     bucket.reserve(0.25)
     probe = await bucket.acquire("U1")
     bucket.settle(probe, {**HEADERS, "x-ratelimit-remaining": "20"}, status=200)  # capacity 20: 5 kept
-    for _ in range(15):
-        await bucket.acquire("U1")
+    sent = [await bucket.acquire("U1") for _ in range(15)]
+    for i, ticket in enumerate(sent):  # answered (until then the 15 might not be charged there yet)
+        bucket.settle(ticket, {**HEADERS, "x-ratelimit-remaining": str(19 - i)}, status=200)
     t0 = clock.now
     await bucket.acquire("U1")  # 5 left = the reserve: waits for one token at 10/s
     assert clock.now - t0 == pytest.approx(0.1, abs=0.005)

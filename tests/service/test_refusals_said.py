@@ -39,3 +39,16 @@ async def test_refused_writes_say_what_and_which_right(desk):
         text = explain(info.value)
         assert said in text, text
         assert text.startswith(info.value.summary + ": ")
+
+
+async def test_a_key_without_api_use_is_told_it_may_not_list_people():
+    """A read refused (demo-noapi: no API use at all) is not worded as a write or a filter."""
+    service = make_service(make_server(), api_key="demo-noapi")
+    try:
+        with pytest.raises(PermissionDenied) as info:
+            await backend_of(service).client.list_users(pageSize=5)
+    finally:
+        await service.close()
+    text = explain(info.value)
+    assert "may not list users" in text and "login ID" not in text, text
+

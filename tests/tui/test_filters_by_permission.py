@@ -13,7 +13,6 @@ import pytest
 from corpdir.service.errors import PermissionDenied
 from corpdir.state import State
 from corpdir.tui.app import CorpdirApp
-from corpdir.tui.screens.directory import DirectoryScreen
 from form_helpers import open_form
 from corpdir.tui.widgets.virtual_list import VirtualList
 from service_fixtures import make_server, make_service
@@ -88,6 +87,8 @@ async def test_reception_is_not_offered_to_add_edit_or_delete_people(server, siz
         assert screen.manages_users is False
         shown = screen_text(app)  # the key bar: at 80 columns 'E Edit' is past what fits anyway
         assert "Copy no." in shown and "E Edit" not in shown and screen.check_action("edit", ()) is False
+        offered = {command.title for command in app.get_system_commands(screen)}  # the command palette
+        assert "Copy no." in offered and not offered & {"New user", "Edit", "Delete", "Replace photo", "Delete photo"}
         chosen = screen.selected
         for key in ("E", "n", "delete", "u", "U"):
             before = screen.browse.order_by
@@ -106,6 +107,7 @@ async def test_an_administrator_is_offered_edit_and_gets_the_form(server, size):
         screen = await _rights_learnt(pilot)
         assert screen.manages_users is True
         assert screen.check_action("edit", ()) is True
+        assert {"New user", "Edit", "Delete"} <= {command.title for command in app.get_system_commands(screen)}
         assert ("E Edit" in screen_text(app)) == (size[0] >= 100)  # 80 columns: past what fits
         await pilot.press("E")
         form = await open_form(pilot, app)

@@ -175,11 +175,16 @@ class TokenBucket:
 
     # -- the estimate -----------------------------------------------------------------
     def _refill(self) -> None:
+        """The tokens the rate has added since the last look, up to what the service's
+        bucket can hold less what is in flight: a request still on its way is charged
+        there when it arrives, against a bucket that stopped filling at its capacity. Capped
+        at the capacity alone, a request slow to arrive while the bucket filled up was paid
+        for twice here (once taken, once refilled) and the last of a burst met a 429."""
         now = self._clock()
         if self._rate and now > self._stamp:
             self._tokens += (now - self._stamp) * self._rate
             if self._capacity is not None:
-                self._tokens = min(self._tokens, self._capacity)
+                self._tokens = min(self._tokens, self._capacity - sum(t.cost for t in self._in_flight.values()))
         self._stamp = max(self._stamp, now)
 
     def _delay(self, cost: float, urgent: bool = False) -> float:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from corpdir.client.errors import ApiError, CorpdirError, PermissionDenied, RateLimited
+from corpdir.client.errors import AccessDenied, ApiError, CorpdirError, PermissionDenied, RateLimited
 from corpdir.spec import OPERATIONS
 
 
@@ -18,19 +18,20 @@ def missing_right(exc: ApiError) -> str | None:
 # What a refused operation would have done, as "this key may not ..." ends: the spec's
 # purposes ("Edit contact", "Delete user (photo too)") read as labels, not as a sentence.
 REFUSED = {
-    "U1": "filter people by login ID", "U2": "add people", "U4": "edit people", "U5": "delete people",
+    "U2": "add people", "U4": "edit people", "U5": "delete people",
     "U7": "replace face photos", "U8": "delete face photos", "U10": "edit this person's profile",
     "U11": "edit destinations in bulk", "D2": "add divisions", "D4": "edit divisions", "D5": "delete divisions",
     "X2": "add contacts to this folder", "X3": "edit contacts in this folder", "X4": "delete contacts in this folder",
     "X5": "add contacts to this folder", "X7": "replace card images in this folder",
     "X8": "delete card images in this folder", "P2": "add personal folders", "P3": "edit this personal folder",
-    "H3": "edit this call record", "H6": "edit this call record", "L1": "register spot information",
+    "H2": "add call records", "H3": "edit this call record", "H5": "add call records", "H6": "edit this call record",
+    "L1": "register spot information",
 }
 
 
 def explain(exc: CorpdirError) -> str:
     """One readable paragraph for a failed write; a 403 names the right that is missing."""
-    if isinstance(exc, PermissionDenied) and not exc.local:
+    if isinstance(exc, PermissionDenied) and not exc.local and not isinstance(exc, AccessDenied):  # a network's, not a key's
         op = OPERATIONS.get(exc.operation or "")
         what = REFUSED.get(op.code, op.purpose.lower()) if op else "do this"
         right = missing_right(exc)

@@ -262,9 +262,10 @@ class DirectoryScreen(SearchedListScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Person writes (U2, U4, U5, U7, U8) need user management; E and Delete on the
-        tree are the division's (a right the cache cannot tell: the service says)."""
+        tree are the division's (a right the cache cannot tell: the service says); the tree
+        is the screen's focus at once, before it has handled its Focus (Tab, then E)."""
         if (action in self.USER_MANAGEMENT and self.manages_users is False
-                and not (action in ("edit", "delete") and self.division_tree.has_focus)):
+                and not (action in ("edit", "delete") and self.focused is self.division_tree)):
             return False
         return super().check_action(action, parameters)
 
