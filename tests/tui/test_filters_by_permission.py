@@ -112,3 +112,17 @@ async def test_an_administrator_is_offered_edit_and_gets_the_form(server, size):
         await pilot.press("E")
         form = await open_form(pilot, app)
         assert f"Edit {screen.selected.fullname}" in screen_text(app) and app.screen is form
+
+
+async def test_the_palette_on_a_person_full_screen_offers_the_lists_keys(server):
+    """The palette asks each screen what it offers, with the binding's own arguments: a
+    detail screen's forward('show_photo') is offered by the list it was opened from."""
+    from corpdir.tui.screens.detail_screen import DetailScreen
+
+    async with _desk(server, "demo-reception", (80, 24)) as (service, app, pilot):
+        await _rights_learnt(pilot)
+        await pilot.press("enter")  # 80 columns: no pane, the person full screen
+        assert await wait_for(pilot, lambda: isinstance(app.screen, DetailScreen))
+        offered = {command.title for command in app.get_system_commands(app.screen)}
+        assert {"Back", "Photo", "Copy no."} <= offered, offered
+

@@ -14,6 +14,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from textual import on, work
+from textual.actions import parse
 from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.dom import DOMNode
@@ -345,8 +346,8 @@ class CorpdirApp(WholeFirstFrame, GatedApp):
         yield SystemCommand("Full sync", "Re-read everything and drop what the service no longer has", partial(self.run_sync, True))
         for binding in screen.BINDINGS:
             if isinstance(binding, Binding) and binding.description and binding.action.startswith(tuple("abcdefghijklmnopqrstuvwxyz")):
-                name = binding.action.split("(")[0]
-                if (self.read_only and action_writes(screen, name)) or screen.check_action(name, ()) is False:
+                _, name, arguments = parse(binding.action)
+                if (self.read_only and action_writes(screen, name)) or screen.check_action(name, arguments) is False:
                     continue  # what the screen does not offer now (a person's edit to a key without the right)
                 keys = self.user_keymap.get(binding.id or "", binding.key)
                 yield SystemCommand(binding.description, keys, partial(screen.run_action, binding.action))
